@@ -1,0 +1,48 @@
+# Fresh machine -> working tool: `make demo`, `make test`. Everything runs from .venv.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+
+.PHONY: demo test lint bench model synth-sheet browser clean
+
+$(VENV)/.base: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e .
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.base
+	$(PIP) install -q -e '.[dev]'
+	touch $@
+
+$(VENV)/.train: $(VENV)/.base
+	$(PIP) install -q -e '.[train]'
+	touch $@
+
+demo: $(VENV)/.base
+	$(VENV)/bin/sprawlscan score samples/example.city
+
+# Debian's Chromium drives the browser test (Playwright's own browser download cannot run offline).
+browser:
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+test: $(VENV)/.dev browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/pytest -q
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: $(VENV)/.dev
+	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+model: $(VENV)/.train
+	$(PY) -m models.train
+
+synth-sheet: $(VENV)/.base
+	$(PY) -m vision.synth.sheet --out out/synth-sheet.png
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .ruff_cache

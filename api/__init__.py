@@ -1,0 +1,1 @@
+"""Interfaces: the ``sprawlscan`` command line and the FastAPI web service."""

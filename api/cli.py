@@ -1,0 +1,58 @@
+"""The ``sprawlscan`` command line: a thin dispatcher over one module per subcommand.
+
+Each subcommand module exposes ``register(subparsers)``, which adds its parser and sets ``func`` to a
+callable taking the parsed arguments and returning the exit status. Bad input (any
+:class:`~scoring.errors.InputError` or an unreadable file) becomes one line on standard error and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from scoring.errors import InputError
+
+# Subcommand modules, imported when the parser is built; heavy libraries load inside the commands.
+SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_synth", "api.cli_serve")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's usage errors: status 2, one line plus usage
+        self.print_usage(sys.stderr)
+        self.exit(2, f"sprawlscan: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sprawlscan", description="Score Sprawlopolis and Circle the Wagons cities.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue  # a subcommand not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"sprawlscan: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"sprawlscan: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

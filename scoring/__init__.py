@@ -1,0 +1,6 @@
+"""Pure scoring engine for Sprawlopolis and Circle the Wagons: no OpenCV, no I/O beyond parsing."""
+
+from scoring.breakdown import Breakdown, LineItem
+from scoring.city import Cell, City, CityFormatError, format_city, parse_city
+
+__all__ = ["Breakdown", "Cell", "City", "CityFormatError", "LineItem", "format_city", "parse_city"]

@@ -1,0 +1,359 @@
+"""The city model and its text format (``shared/rules/city-format.md``).
+
+A :class:`City` is an immutable grid of :class:`Cell` values plus the header lines that precede the grid.
+:func:`parse_city` reads the text form and :func:`format_city` writes it back; for every city
+``parse_city(format_city(city)) == city``.
+
+>>> city = parse_city("cards: 8 7 17\\nR:EW  C:WE\\nP     .\\n")
+>>> city.cell(0, 1).road, city.cards
+('EW', (8, 7, 17))
+>>> print(format_city(city), end="")
+cards: 8 7 17
+R:EW  C:EW
+P     .
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from scoring.errors import InputError
+
+ZONES = "RCIP"
+ZONE_NAMES = {"R": "residential", "C": "commercial", "I": "industrial", "P": "park"}
+SIDES = "NSEW"
+# Canonical spelling of every road segment, in the output order of the format.
+ROADS = ("NS", "NE", "NW", "SE", "SW", "EW")
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+
+CellKind = Literal["empty", "block", "wrecktar", "beach"]
+
+
+class CityFormatError(InputError):
+    """A city text that cannot be read; carries the 1-based line and column of the first problem."""
+
+    code = "malformed_city"
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def canonical_road(sides: str) -> str:
+    """Return the canonical spelling of a segment joining two sides, e.g. ``"ES"`` → ``"SE"``.
+
+    >>> canonical_road("WE"), canonical_road("sn")
+    ('EW', 'NS')
+    """
+    s = set(sides.upper())
+    for road in ROADS:
+        if set(road) == s and len(sides) == 2:
+            return road
+    raise ValueError(f"not a road segment: {sides!r} (expected two different sides of N, E, S, W)")
+
+
+def rotate_road(road: str | None) -> str | None:
+    """Turn a segment by 180° (N↔S, E↔W)."""
+    if road is None:
+        return None
+    return canonical_road("".join(OPPOSITE[s] for s in road))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One lattice cell: empty, a block (zone, optional road, expansion marks), Wrecktar or a beach."""
+
+    kind: CellKind = "empty"
+    zone: str | None = None
+    road: str | None = None
+    poi: bool = False
+    construction: bool = False
+
+    @property
+    def is_block(self) -> bool:
+        return self.kind == "block"
+
+    def token(self) -> str:
+        """This cell as written in the city format."""
+        if self.kind == "empty":
+            return "."
+        if self.kind == "wrecktar":
+            return "W"
+        if self.kind == "beach":
+            return "~"
+        text = self.zone or "?"
+        if self.road:
+            text += ":" + self.road
+        if self.poi:
+            text += "*"
+        if self.construction:
+            text += "!"
+        return text
+
+    def rotated(self) -> Cell:
+        return replace(self, road=rotate_road(self.road))
+
+
+EMPTY = Cell()
+
+
+def block(zone: str, road: str | None = None, *, poi: bool = False, construction: bool = False) -> Cell:
+    """Build a block cell, checking the zone and road the way the parser does."""
+    if zone not in ZONES:
+        raise ValueError(f"unknown zone {zone!r}")
+    if road is not None:
+        road = canonical_road(road)
+        if zone == "P":
+            raise ValueError("a park block never holds a road")
+    return Cell("block", zone, road, poi, construction)
+
+
+def cell_name(row: int, col: int) -> str:
+    """Name a cell the way a player reads it off the table: column letter(s), then the 1-based row.
+
+    >>> cell_name(0, 0), cell_name(2, 1), cell_name(0, 26)
+    ('A1', 'B3', 'AA1')
+    """
+    letters = ""
+    n = col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("A") + rem) + letters
+    return f"{letters}{row + 1}"
+
+
+def cell_names(cells: object) -> str:
+    """Comma-separated cell names in reading order (row by row, left to right)."""
+    return ", ".join(cell_name(r, c) for r, c in sorted(cells))  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class City:
+    """A city grid with its header.
+
+    ``interstate`` is the number of rows above the interstate line (``None`` when there is none): rows
+    ``0 .. interstate-1`` are the north side. ``headers`` keeps every other ``key: value`` line in order.
+    """
+
+    grid: tuple[tuple[Cell, ...], ...]
+    cards: tuple[int, ...] = ()
+    expansions: tuple[str, ...] = ()
+    interstate: int | None = None
+    headers: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def n_cols(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    def cell(self, row: int, col: int) -> Cell:
+        """The cell at (row, col); outside the grid every cell is empty."""
+        if 0 <= row < self.n_rows and 0 <= col < self.n_cols:
+            return self.grid[row][col]
+        return EMPTY
+
+    def header(self, key: str, default: str | None = None) -> str | None:
+        for k, v in self.headers:
+            if k == key:
+                return v
+        return default
+
+    def cells(self) -> Iterator[tuple[int, int, Cell]]:
+        for r, row in enumerate(self.grid):
+            for c, cell in enumerate(row):
+                yield r, c, cell
+
+    def blocks(self) -> Iterator[tuple[int, int, Cell]]:
+        """Every block cell, in reading order."""
+        return ((r, c, cell) for r, c, cell in self.cells() if cell.is_block)
+
+    def same_side(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
+        """False when the interstate runs between the two cells' rows."""
+        if self.interstate is None:
+            return True
+        return (a[0] < self.interstate) == (b[0] < self.interstate)
+
+    def neighbour(self, row: int, col: int, side: str) -> tuple[int, int] | None:
+        """The cell across ``side`` from (row, col), or ``None`` when the interstate separates them."""
+        dr, dc = STEP[side]
+        other = (row + dr, col + dc)
+        return other if self.same_side((row, col), other) else None
+
+    def block_across(self, row: int, col: int, side: str) -> tuple[int, int] | None:
+        """The block across ``side`` (same interstate side), or ``None`` when no block lies there."""
+        other = self.neighbour(row, col, side)
+        if other is None or not self.cell(*other).is_block:
+            return None
+        return other
+
+    def with_cell(self, row: int, col: int, cell: Cell) -> City:
+        rows = [list(r) for r in self.grid]
+        rows[row][col] = cell
+        return replace(self, grid=tuple(tuple(r) for r in rows))
+
+    def rotated(self) -> City:
+        """The whole city turned by 180°."""
+        grid = tuple(tuple(c.rotated() for c in reversed(row)) for row in reversed(self.grid))
+        inter = None if self.interstate is None else self.n_rows - self.interstate
+        return replace(self, grid=grid, interstate=inter)
+
+
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*)$")
+_TOKEN = re.compile(r"\S+")
+_CELL = re.compile(r"^(?P<zone>[A-Za-z])(?::(?P<road>[A-Za-z]*))?(?P<marks>[*!]*)$")
+
+
+def _parse_cell(token: str, line: int, col: int) -> Cell:
+    if token == ".":
+        return EMPTY
+    if token == "W":
+        return Cell("wrecktar")
+    if token == "~":
+        return Cell("beach")
+    m = _CELL.match(token)
+    if not m:
+        raise CityFormatError(
+            f"cannot read cell {token!r} (expected '.', 'W', '~' or a zone R, C, I, P with an optional "
+            "':' road such as 'R:EW' and marks '*' or '!')",
+            line,
+            col,
+        )
+    zone, road, marks = m["zone"], m["road"], m["marks"]
+    if zone not in ZONES:
+        raise CityFormatError(f"unknown zone {zone!r} in {token!r} (expected R, C, I or P)", line, col)
+    if road is not None:
+        bad = [ch for ch in road if ch not in SIDES]
+        if bad:
+            where = col + 2 + road.index(bad[0])
+            raise CityFormatError(f"bad road side {bad[0]!r} in {token!r} (sides are N, E, S, W)", line, where)
+        if len(road) != 2 or road[0] == road[1]:
+            raise CityFormatError(
+                f"a road joins exactly two different sides, got {road!r} in {token!r}", line, col + 2
+            )
+        if zone == "P":
+            raise CityFormatError(f"a park block never holds a road: {token!r}", line, col)
+        road = canonical_road(road)
+    if len(set(marks)) != len(marks):
+        raise CityFormatError(f"repeated mark in {token!r}", line, col)
+    return Cell("block", zone, road, "*" in marks, "!" in marks)
+
+
+def _parse_ints(value: str, key: str, line: int, col: int) -> tuple[int, ...]:
+    nums = []
+    for m in re.finditer(r"[^\s,]+", value):
+        if not m.group().isdigit():
+            raise CityFormatError(f"{key}: expected whole numbers, got {m.group()!r}", line, col + m.start())
+        nums.append(int(m.group()))
+    return tuple(nums)
+
+
+def parse_city(text: str | bytes) -> City:
+    """Read a city from its text form; raise :class:`CityFormatError` naming line and column."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = text[: exc.start].count(b"\n") + 1
+            column = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise CityFormatError("not a text file (invalid UTF-8)", line, column) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    cards: tuple[int, ...] = ()
+    expansions: tuple[str, ...] = ()
+    headers: list[tuple[str, str]] = []
+    rows: list[tuple[Cell, ...]] = []
+    interstate: int | None = None
+    width: int | None = None
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        bad = next((i for i, ch in enumerate(raw) if not ch.isprintable() and ch != "\t"), None)
+        if bad is not None:
+            raise CityFormatError(f"unexpected control character {raw[bad]!r}", lineno, bad + 1)
+        content = raw.split("#", 1)[0].rstrip()
+        if not content.strip():
+            continue
+        indent = len(content) - len(content.lstrip())
+        stripped = content.strip()
+        header = _HEADER.match(stripped)
+        if header and not rows and interstate is None and len(header[1]) > 1:
+            key, value = header[1].lower(), header[2].strip()
+            vcol = indent + stripped.index(":") + 2
+            if key == "cards":
+                cards = _parse_ints(value, key, lineno, vcol)
+            elif key == "expansions":
+                expansions = tuple(v.lower() for v in value.replace(",", " ").split())
+            else:
+                headers.append((key, value))
+            continue
+        if set(stripped) == {"="}:
+            if not rows:
+                raise CityFormatError("the interstate line must lie between two rows", lineno, indent + 1)
+            if interstate is not None:
+                raise CityFormatError("a city has only one interstate line", lineno, indent + 1)
+            interstate = len(rows)
+            continue
+        cells = []
+        for m in _TOKEN.finditer(content):
+            cells.append(_parse_cell(m.group(), lineno, m.start() + 1))
+        if width is None:
+            width = len(cells)
+        elif len(cells) != width:
+            raise CityFormatError(
+                f"row has {len(cells)} cells but the rows above have {width} (pad with '.')",
+                lineno,
+                len(content) + 1 if len(cells) < width else list(_TOKEN.finditer(content))[width].start() + 1,
+            )
+        rows.append(tuple(cells))
+    if not rows:
+        last = max(1, len(text.splitlines()))
+        raise CityFormatError("no city grid found (expected rows of cells such as 'R:EW  P  C:NS')", last, 1)
+    if interstate is not None and interstate >= len(rows):
+        raise CityFormatError("the interstate line must lie between two rows", last_line(text), 1)
+    return City(tuple(rows), cards, expansions, interstate, tuple(headers))
+
+
+def last_line(text: str) -> int:
+    return max(1, len(text.splitlines()))
+
+
+def format_city(city: City, *, header: bool = True) -> str:
+    """Write a city in the text format: header lines, then the grid with aligned columns."""
+    lines: list[str] = []
+    if header:
+        if city.cards:
+            lines.append("cards: " + " ".join(map(str, city.cards)))
+        if city.expansions:
+            lines.append("expansions: " + " ".join(city.expansions))
+        lines.extend(f"{k}: {v}" for k, v in city.headers)
+    tokens = [[cell.token() for cell in row] for row in city.grid]
+    widths = [max(len(row[c]) for row in tokens) for c in range(city.n_cols)]
+    for r, row in enumerate(tokens):
+        if city.interstate is not None and r == city.interstate:
+            lines.append("=" * max(1, sum(widths) + 2 * (len(widths) - 1)))
+        lines.append("  ".join(t.ljust(w) for t, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def city_from_rows(rows: list[list[str]], **fields: object) -> City:
+    """Build a city from the JSON ``rows`` form: a list of rows of cell tokens."""
+    if not rows or not all(isinstance(r, list) for r in rows):
+        raise CityFormatError("rows must be a non-empty list of lists of cell tokens", 1, 1)
+    grid = []
+    for r, row in enumerate(rows, start=1):
+        if len(row) != len(rows[0]):
+            raise CityFormatError(f"row has {len(row)} cells but row 1 has {len(rows[0])}", r, len(row) + 1)
+        cells = []
+        for c, token in enumerate(row, start=1):
+            if not isinstance(token, str) or not token.strip():
+                raise CityFormatError(f"cell must be a non-empty string, got {token!r}", r, c)
+            cells.append(_parse_cell(token.strip(), r, c))
+        grid.append(tuple(cells))
+    return City(tuple(grid), **fields)  # type: ignore[arg-type]
