@@ -234,7 +234,8 @@ def _parse_cell(token: str, line: int, col: int) -> Cell:
         bad = [ch for ch in road if ch not in SIDES]
         if bad:
             where = col + 2 + road.index(bad[0])
-            raise CityFormatError(f"bad road side {bad[0]!r} in {token!r} (sides are N, E, S, W)", line, where)
+            message = f"bad road side {bad[0]!r} in {token!r} (sides are N, E, S, W)"
+            raise CityFormatError(message, line, where)
         if len(road) != 2 or road[0] == road[1]:
             raise CityFormatError(
                 f"a road joins exactly two different sides, got {road!r} in {token!r}", line, col + 2

@@ -1,0 +1,95 @@
+"""The public entry point: score a Sprawlopolis city into a :class:`~scoring.breakdown.Breakdown`.
+
+>>> from scoring.city import parse_city
+>>> bd = score_city(parse_city("cards: 6\\nR:EW  R:EW  I\\nP     C     P\\n"))
+>>> [(i.key, i.points) for i in bd.items], bd.total, bd.target
+([('largest:R', 2), ('largest:C', 1), ('largest:I', 1), ('largest:P', 1), ('roads', -1), ('card:6', 1)], 5, 6)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+
+from scoring.base import base_items, check_variant
+from scoring.breakdown import Breakdown, LineItem
+from scoring.cards import CARD_NAMES, RULING_EDGE, RULING_TIES, UnknownCardError, card_item, check_card
+from scoring.city import City, format_city
+from scoring.errors import InputError
+
+__all__ = ["CARD_NAMES", "UnknownCardError", "score_city"]
+
+_VARIANT_NOTES = {
+    "easier": "Easier variant: roads cost nothing.",
+    "harder": "Harder variant: only the largest group of one zone type counts (the best one).",
+}
+
+
+def score_city(
+    city: City,
+    cards: Sequence[int] | None = None,
+    expansions: Sequence[str] | None = None,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, str] | None = None,
+) -> Breakdown:
+    """Score ``city`` and explain every line.
+
+    ``cards`` (default ``city.cards``) are the scoring-card numbers in play; any number of them may be given
+    (players also score partial sets) but each must be 1–18 and appear once, else
+    :class:`~scoring.cards.UnknownCardError`. The target is their sum, ``None`` when there are none.
+    ``expansions`` defaults to ``city.expansions``; ``variant`` ("standard", "easier", "harder") to the
+    city's ``variant:`` header; ``options`` are the city's other headers updated by the given mapping.
+    Returns items ``largest:R/C/I/P``, ``roads``, ``card:N`` per card, then the expansions' items.
+    Raises :class:`~scoring.errors.InputError` for anything that cannot be scored.
+    """
+    numbers = tuple(city.cards if cards is None else cards)
+    seen: set[int] = set()
+    for number in numbers:
+        check_card(number)
+        if number in seen:
+            raise UnknownCardError(f"scoring card {number} ({CARD_NAMES[number]}) is given twice")
+        seen.add(number)
+    names = tuple(e.strip().lower() for e in (city.expansions if expansions is None else expansions))
+    all_options = dict(city.headers)
+    all_options.update(options or {})
+    chosen = check_variant(variant if variant is not None else city.header("variant", "standard"))
+
+    if "interstate" in names:
+        interstate = _expansions_module("interstate", names)
+        breakdown: Breakdown = interstate.score_interstate(city, numbers, names, chosen, all_options)
+        return breakdown
+
+    items: list[LineItem] = base_items(city, chosen)
+    items += [card_item(city, n) for n in numbers]
+    notes: list[str] = []
+    if chosen in _VARIANT_NOTES:
+        notes.append(_VARIANT_NOTES[chosen])
+    if names:
+        extra_items, extra_notes = _expansions_module("", names).expansion_items(
+            city, names, all_options, list(items)
+        )
+        items += extra_items
+        notes += extra_notes
+    # A ruling belongs in the notes when it decided at least one line (its text then appears there).
+    notes += [r for r in (RULING_EDGE, RULING_TIES) if any(r in item.detail for item in items)]
+    return Breakdown(
+        game="sprawlopolis",
+        city=format_city(city),
+        cards=numbers,
+        items=tuple(items),
+        target=sum(numbers) if numbers else None,
+        notes=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _expansions_module(submodule: str, names: Sequence[str]) -> ModuleType:
+    """Import ``scoring.expansions`` (or one of its submodules) lazily; InputError while it does not exist."""
+    target = "scoring.expansions" + (f".{submodule}" if submodule else "")
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not target.startswith(exc.name):
+            raise  # a real bug inside the expansion code, not a missing module
+        raise InputError(f"expansions are not supported by this build: {', '.join(names)}") from None
