@@ -274,7 +274,7 @@ def parse_city(text: str | bytes) -> City:
     rows: list[tuple[Cell, ...]] = []
     interstate: int | None = None
     width: int | None = None
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(_lines(text), start=1):
         bad = next((i for i, ch in enumerate(raw) if not ch.isprintable() and ch != "\t"), None)
         if bad is not None:
             raise CityFormatError(f"unexpected control character {raw[bad]!r}", lineno, bad + 1)
@@ -314,15 +314,25 @@ def parse_city(text: str | bytes) -> City:
             )
         rows.append(tuple(cells))
     if not rows:
-        last = max(1, len(text.splitlines()))
+        last = last_line(text)
         raise CityFormatError("no city grid found (expected rows of cells such as 'R:EW  P  C:NS')", last, 1)
     if interstate is not None and interstate >= len(rows):
         raise CityFormatError("the interstate line must lie between two rows", last_line(text), 1)
     return City(tuple(rows), cards, expansions, interstate, tuple(headers))
 
 
+def _lines(text: str) -> list[str]:
+    """Split at line ends only (``\n``, ``\r\n``, ``\r``), the way a text editor numbers lines.
+
+    ``str.splitlines`` would also split at form feeds and other separators, giving line numbers that do not
+    match the file and hiding control characters that the parser should report.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def last_line(text: str) -> int:
-    return max(1, len(text.splitlines()))
+    return max(1, len(_lines(text)))
 
 
 def format_city(city: City, *, header: bool = True) -> str:
