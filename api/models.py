@@ -1,0 +1,162 @@
+"""Pydantic models at the web service's edge: what a request may carry and what a response holds.
+
+The JSON breakdown itself is produced by the scoring engine (``Breakdown.to_json()``); the response models
+here describe it for the OpenAPI document and allow the extra fields that an expansion or the other game adds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Game = Literal["sprawlopolis", "wagons"]
+
+# Bounds keep a single request cheap: a real city is at most a few dozen cells across.
+MAX_CITY_CHARS = 20_000
+MAX_ROWS = 64
+
+
+class CityRequest(BaseModel):
+    """A city (as text or as rows of cell tokens) and how to score it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: Game = Field("sprawlopolis", description="Which game the grid belongs to.")
+    city: str | None = Field(
+        None,
+        max_length=MAX_CITY_CHARS,
+        description="The city in the text format (shared/rules/city-format.md), header lines allowed.",
+        examples=["cards: 8 7 17\nR:EW  I:EW  C:EW\nP     C:SE  I:SW\n"],
+    )
+    rows: list[list[str]] | None = Field(
+        None,
+        max_length=MAX_ROWS,
+        description="The grid as rows of cell tokens, e.g. [['R:EW', 'P'], ['.', 'C:NS']].",
+    )
+    cards: list[int] | None = Field(
+        None,
+        max_length=8,
+        description="Scoring card numbers (1–18); override the city's 'cards:' header.",
+    )
+    expansions: list[str] | None = Field(
+        None, max_length=16, description="Expansions in play; override the city's 'expansions:' header."
+    )
+    variant: str | None = Field(None, max_length=32, description="Rule variant, e.g. 'easier' or 'harder'.")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Further scoring inputs the engine asks for (e.g. a construction-zone penalty; for "
+        "Circle the Wagons the goal cards, scenario and opponent pile).",
+    )
+
+    def has_city(self) -> bool:
+        return self.city is not None or self.rows is not None
+
+
+class ScoreRequest(CityRequest):
+    """``POST /api/v1/score``: exactly one of ``city`` and ``rows``."""
+
+    @model_validator(mode="after")
+    def _one_city(self) -> ScoreRequest:
+        if (self.city is None) == (self.rows is None):
+            raise ValueError("send the city either as text in 'city' or as 'rows', not both and not neither")
+        return self
+
+
+class CheckRequest(CityRequest):
+    """``POST /api/v1/check``: a city (or the id of an earlier scan) and the player's hand tally."""
+
+    scan_id: str | None = Field(None, max_length=64, description="Check the city read by this scan.")
+    tally: str | list[Any] | dict[str, Any] = Field(
+        ...,
+        description="The hand tally: text with one line per item (e.g. 'parks 7', 'roads -5', 'card 8: 4'), "
+        "or the same as JSON.",
+        examples=["parks 7\nresidential 6\nroads -5\ncard 8: 4\ntotal 12"],
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CheckRequest:
+        given = [name for name in ("city", "rows", "scan_id") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("send exactly one of 'city', 'rows' or 'scan_id' to say which city to check")
+        if isinstance(self.tally, str) and len(self.tally) > MAX_CITY_CHARS:
+            raise ValueError(f"the tally is longer than {MAX_CITY_CHARS} characters")
+        return self
+
+
+class LineItemOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    key: str = Field(description="Stable machine-readable key: 'largest:P', 'roads', 'card:8', 'wrecktar', …")
+    label: str
+    points: int
+    detail: str = ""
+    cells: list[str] = Field(default_factory=list, description="Cells counted, named like 'B3'.")
+    provenance: str | None = None
+
+
+class BreakdownOut(BaseModel):
+    """The JSON breakdown (shared/rules/interfaces.md)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+    city: str = Field(description="The scored city in the canonical text format.")
+    cards: list[int | str]
+    items: list[LineItemOut]
+    total: int
+    target: int | None = None
+    won: bool | None = None
+    notes: list[str] = Field(default_factory=list)
+
+
+class CellOut(BaseModel):
+    row: int
+    col: int
+    name: str = Field(description="The cell's name as a player reads it, e.g. 'B3'.")
+    label: str = Field(description="The cell token in the city format, e.g. 'R:EW', 'P', '.'.")
+    confidence: float
+
+
+class ScanOut(BreakdownOut):
+    """A scan: the breakdown of the city read from the photo, plus what was read and how sure."""
+
+    scan_id: str
+    overlay: str | None = Field(description="URL of the overlay image (None when none was drawn).")
+    cells: list[CellOut]
+    warnings: list[str]
+
+
+class CheckOut(BaseModel):
+    """The engine's line-by-line tally comparison, plus the breakdown it was compared with."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+    scanner: bool = Field(description="Whether photo scanning is available in this process.")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(
+        description="Stable machine-readable error code, e.g. 'not_an_image', 'malformed_city'."
+    )
+    message: str = Field(description="What was wrong, in plain words.")
+
+
+class ErrorOut(BaseModel):
+    error: ErrorDetail
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut, "description": text}
+    for status, text in (
+        (400, "Bad input (malformed city, unknown card, damaged photo)"),
+        (404, "Unknown or expired scan id"),
+        (413, "Upload or image too large"),
+        (415, "Not a JPEG, PNG, WebP or HEIC photo"),
+        (422, "Request body invalid, or no city found in the photo"),
+    )
+}

@@ -1,0 +1,248 @@
+"""What the web endpoints do, free of HTTP: build a city from a request, score it, scan a photo, check a
+tally. Every bad input raises an :class:`~scoring.errors.InputError` subclass, which the app turns into a
+4xx JSON error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+
+from api.models import CheckRequest, CityRequest
+from scoring.city import City, cell_name, city_from_rows, parse_city
+from scoring.errors import InputError
+
+# Expansion choices the page offers: the engine's canonical names with a label and the options each reads.
+# Beach scoring cards are chosen as "beach:<card>", which the engine reads as the Beaches expansion.
+_EXPANSIONS: tuple[dict[str, Any], ...] = (
+    {"name": "poi", "label": "Points of Interest"},
+    {
+        "name": "construction",
+        "label": "Construction Zones",
+        "options": [
+            {"name": "construction-penalty", "label": "Penalty per unfinished zone"},
+            {
+                "name": "construction-card",
+                "label": "Card",
+                "choices": ["Sudden Demolition", "Noisy Neighbours", "Bulldozed", "Business is Closed"],
+            },
+        ],
+    },
+    {"name": "wrecktar", "label": "Wrecktar"},
+    {"name": "beach:peninsula", "label": "Beach: Peninsula"},
+    {"name": "beach:lookout-point", "label": "Beach: Lookout Point"},
+    {"name": "beach:scenic-route", "label": "Beach: Scenic Route"},
+    {"name": "beach:waterfront", "label": "Beach: Waterfront"},
+    {"name": "interstate", "label": "Interstate"},
+    {
+        "name": "roadwork",
+        "label": "Roadwork",
+        "options": [{"name": "roadwork-unplayed", "label": "Unplayed cards"}],
+    },
+)
+
+
+class BadFormField(InputError):
+    """A scan form field (cards, expansions, options) that cannot be read."""
+
+    code = "bad_form_field"
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How to score: scoring cards and expansions (``None`` = take them from the city), variant, options."""
+
+    cards: tuple[int, ...] | None = None
+    expansions: tuple[str, ...] | None = None
+    variant: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_form(cls, fields: Mapping[str, str]) -> ScoreOptions:
+        """Read the scan form's text fields: ``cards`` ("8 7 17" or "8,7,17"), ``expansions`` ("wrecktar
+        beaches"), ``variant`` and ``options`` (a JSON object). Empty fields count as absent."""
+        cards: tuple[int, ...] | None = None
+        raw_cards = fields.get("cards", "").strip()
+        if raw_cards:
+            words = re.split(r"[\s,]+", raw_cards.strip("[]"))
+            bad = [w for w in words if w and not w.isdigit()]
+            if bad:
+                raise BadFormField(f"cards: expected card numbers such as '8 7 17', got {bad[0]!r}")
+            cards = tuple(int(w) for w in words if w)
+        raw_exp = fields.get("expansions", "").strip()
+        expansions = tuple(raw_exp.replace(",", " ").split()) if raw_exp else None
+        variant = fields.get("variant", "").strip() or None
+        options: dict[str, Any] = {}
+        raw_options = fields.get("options", "").strip()
+        if raw_options:
+            try:
+                options = json.loads(raw_options)
+            except json.JSONDecodeError as exc:
+                raise BadFormField(
+                    f"options: not valid JSON ({exc.msg} at character {exc.pos + 1})"
+                ) from None
+            if not isinstance(options, dict):
+                raise BadFormField('options: expected a JSON object such as {"construction-penalty": 2}')
+        return cls(cards, expansions, variant, option_strings(options))
+
+    @classmethod
+    def from_request(cls, body: CityRequest) -> ScoreOptions:
+        return cls(
+            None if body.cards is None else tuple(body.cards),
+            None if body.expansions is None else tuple(body.expansions),
+            body.variant,
+            option_strings(body.options),
+        )
+
+
+def option_strings(options: Mapping[str, Any]) -> dict[str, str]:
+    """Options as the engine reads them (text values); raise :class:`BadFormField` for nested values."""
+    out: dict[str, str] = {}
+    for key, value in options.items():
+        if isinstance(value, dict | list) or value is None:
+            raise BadFormField(f"option {key!r}: expected a number or text, got {json.dumps(value)}")
+        out[str(key)] = str(value).lower() if isinstance(value, bool) else str(value)
+    return out
+
+
+# ---- scoring ---------------------------------------------------------------------------------------------
+
+
+def city_of(body: CityRequest, text: str | None = None) -> City:
+    """The Sprawlopolis city of a request: ``text`` when given (a stored scan), else ``city`` or ``rows``."""
+    if text is None:
+        text = body.city
+    if text is not None:
+        return parse_city(text)
+    return city_from_rows(body.rows or [])
+
+
+def score_city_json(city: City, opts: ScoreOptions) -> dict[str, Any]:
+    """Score a Sprawlopolis city; return the JSON breakdown."""
+    from scoring.engine import score_city
+
+    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options).to_json()
+
+
+def score_request(body: CityRequest) -> dict[str, Any]:
+    """``POST /api/v1/score``: the JSON breakdown of the request's city (or town)."""
+    if body.game == "wagons":
+        return _score_town(body)
+    return score_city_json(city_of(body), ScoreOptions.from_request(body))
+
+
+def _score_town(body: CityRequest, text: str | None = None) -> dict[str, Any]:
+    from scoring.wagons.score import score_town_request
+
+    return score_town_request(body, text)
+
+
+def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]:
+    """``POST /api/v1/check``: compare the tally with the breakdown of the city (or the stored scan's)."""
+    from scoring.tally import check_tally, parse_tally
+
+    if body.game == "wagons":
+        raise InputError("checking a tally is available for Sprawlopolis cities only")
+    breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
+    text = body.tally if isinstance(body.tally, str) else json.dumps(body.tally)
+    report = check_tally(breakdown, parse_tally(text))
+    return {**report.to_json(), "breakdown": breakdown.to_json()}
+
+
+def _breakdown(city: City, opts: ScoreOptions) -> Any:
+    from scoring.engine import score_city
+
+    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+
+
+def metadata() -> dict[str, Any]:
+    """The choices the page offers: scoring cards (number, name), expansions with their options, variants."""
+    from scoring.base import VARIANTS
+    from scoring.cards import CARD_NAMES
+
+    return {
+        "cards": [{"number": n, "name": name} for n, name in sorted(CARD_NAMES.items())],
+        "expansions": list(_EXPANSIONS),
+        "variants": list(VARIANTS),
+    }
+
+
+# ---- scanning --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """A scanned photo: the JSON result (breakdown, cells, warnings), the city text and the overlay JPEG."""
+
+    result: dict[str, Any]
+    city: str
+    overlay: bytes | None
+
+
+def scanner_available() -> bool:
+    """Whether the photo scanner can be imported in this process."""
+    try:
+        import vision.pipeline  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def warm_up() -> None:
+    """Load the scanner and its model once per process (best effort: a failure shows up on first scan)."""
+    try:
+        from vision import pipeline
+    except ImportError:
+        return
+    warm = getattr(pipeline, "warm_up", None)
+    if callable(warm):
+        warm()
+
+
+class ScannerUnavailable(Exception):
+    """The scanner is not installed in this build (a server fault, not the client's)."""
+
+
+def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> Scanned:
+    """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
+
+    Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
+    truncated, too large, no city found) and the engine's for bad cards or expansions.
+    """
+    try:
+        from vision.pipeline import scan_image
+    except ImportError as exc:
+        raise ScannerUnavailable("the photo scanner is not available in this build") from exc
+    scan = scan_image(data, cards=list(opts.cards) if opts.cards else None, overlay=True)
+    city: City = scan.city
+    if opts.cards is not None:
+        city = replace(city, cards=opts.cards)
+    if opts.expansions is not None:
+        city = replace(city, expansions=opts.expansions)
+    breakdown = _breakdown(city, replace(opts, cards=None, expansions=None))
+    result = breakdown.to_json()
+    result["cells"] = [
+        {"row": r, "col": c, "name": cell_name(r, c), "label": label, "confidence": round(float(conf), 4)}
+        for r, c, label, conf in scan.cells
+    ]
+    result["warnings"] = [str(w) for w in scan.warnings]
+    overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
+    return Scanned(result, breakdown.city, overlay)
+
+
+def encode_jpeg(rgb: np.ndarray, long_side: int, quality: int = 85) -> bytes:
+    """Encode an RGB uint8 image as JPEG, shrunk so its longer side is at most ``long_side`` pixels."""
+    h, w = rgb.shape[:2]
+    if max(h, w) > long_side:
+        f = long_side / max(h, w)
+        rgb = cv2.resize(rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("could not encode the overlay image")
+    return buf.tobytes()

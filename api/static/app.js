@@ -1,0 +1,605 @@
+// sprawlscan page: upload a photo, correct the recognised grid, pick cards, score, check a tally.
+// Plain ES2020, no build step. The server is the only source of truth for scores; this file only edits
+// the city (as rows of cell tokens in the city text format) and renders what the API answers.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const ROADS = ["NS", "NE", "NW", "SE", "SW", "EW"];
+const ZONE_NAMES = { R: "residential", C: "commercial", I: "industrial", P: "park" };
+const SIDE_NAMES = { N: "north", S: "south", E: "east", W: "west" };
+// Road centre lines in a 140 × 100 block (the cards' 1.4 : 1 block aspect); curves are quarter ellipses.
+const ROAD_PATHS = {
+  NS: "M70 0 L70 100",
+  EW: "M0 50 L140 50",
+  NE: "M70 0 A70 50 0 0 0 140 50",
+  NW: "M70 0 A70 50 0 0 1 0 50",
+  SE: "M70 100 A70 50 0 0 1 140 50",
+  SW: "M70 100 A70 50 0 0 0 0 50",
+};
+
+const state = {
+  rows: [],          // string[][] of cell tokens
+  interstate: null,  // rows above the interstate line, or null
+  headers: [],       // other "key: value" header lines of the scanned or typed city, kept as they were
+  cards: [],
+  expansions: [],
+  options: {},
+  variant: "",
+  scanId: null,
+  breakdown: null,
+  meta: null,
+  editing: null,     // [row, col] being edited
+  seq: 0,            // request counter: only the newest answer is shown
+};
+
+// ---- city text <-> rows --------------------------------------------------------------------------------
+
+function parseCityText(text) {
+  const out = { rows: [], interstate: null, headers: [], cards: null, expansions: null };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.split("#")[0].trim();
+    if (!line) continue;
+    const header = /^([A-Za-z][A-Za-z0-9_-]+)\s*:\s*(.*)$/.exec(line);
+    if (header && out.rows.length === 0) {
+      const key = header[1].toLowerCase();
+      const value = header[2].trim();
+      if (key === "cards") out.cards = value.split(/[\s,]+/).filter(Boolean).map(Number);
+      else if (key === "expansions") out.expansions = value.split(/[\s,]+/).filter(Boolean);
+      else out.headers.push([key, value]);
+      continue;
+    }
+    if (/^=+$/.test(line)) { out.interstate = out.rows.length; continue; }
+    out.rows.push(line.split(/\s+/));
+  }
+  return out;
+}
+
+function cityText() {
+  const lines = state.headers.map(([k, v]) => `${k}: ${v}`);
+  const widths = [];
+  state.rows.forEach((row) => row.forEach((t, c) => { widths[c] = Math.max(widths[c] || 1, t.length); }));
+  state.rows.forEach((row, r) => {
+    if (state.interstate !== null && r === state.interstate) lines.push("=".repeat(Math.max(3, row.length * 6)));
+    lines.push(row.map((t, c) => t.padEnd(widths[c])).join("  ").trimEnd());
+  });
+  return lines.join("\n") + "\n";
+}
+
+function parseToken(token) {
+  if (token === "W") return { kind: "W", road: "", poi: false, construction: false };
+  if (token === "~") return { kind: "~", road: "", poi: false, construction: false };
+  const m = /^([RCIP])(?::([NSEW]{2}))?([*!]*)$/.exec(token);
+  if (!m) return { kind: ".", road: "", poi: false, construction: false };
+  return { kind: m[1], road: m[2] || "", poi: m[3].includes("*"), construction: m[3].includes("!") };
+}
+
+function makeToken({ kind, road, poi, construction }) {
+  if (!"RCIP".includes(kind) || kind.length !== 1) return kind;
+  let t = kind;
+  if (road && kind !== "P") t += ":" + road;
+  if (poi) t += "*";
+  if (construction) t += "!";
+  return t;
+}
+
+function cellName(r, c) {
+  let letters = "";
+  let n = c + 1;
+  while (n) { const rem = (n - 1) % 26; letters = String.fromCharCode(65 + rem) + letters; n = Math.floor((n - 1) / 26); }
+  return `${letters}${r + 1}`;
+}
+
+function describeToken(token) {
+  const cell = parseToken(token);
+  if (cell.kind === ".") return "no block";
+  if (cell.kind === "W") return "Wrecktar";
+  if (cell.kind === "~") return "beach";
+  let text = ZONE_NAMES[cell.kind];
+  if (cell.road) text += `, road ${SIDE_NAMES[cell.road[0]]}–${SIDE_NAMES[cell.road[1]]}`;
+  if (cell.poi) text += ", Point of Interest";
+  if (cell.construction) text += ", construction zone";
+  return text;
+}
+
+// ---- rendering -------------------------------------------------------------------------------------------
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function roadSvg(road, cls) {
+  const svg = svgEl("svg", { viewBox: "0 0 140 100", "aria-hidden": "true", class: cls || "road" });
+  if (road) {
+    svg.append(svgEl("path", { d: ROAD_PATHS[road], class: "asphalt" }));
+    svg.append(svgEl("path", { d: ROAD_PATHS[road], class: "centre" }));
+  }
+  return svg;
+}
+
+function renderGrid(highlight = new Set()) {
+  const grid = $("#grid");
+  grid.replaceChildren();
+  const nCols = state.rows[0] ? state.rows[0].length : 0;
+  grid.style.setProperty("--cols", nCols);
+  $("#grid-hint").hidden = state.rows.length > 0;
+  $("#grid-tools").hidden = state.rows.length === 0;
+  state.rows.forEach((row, r) => {
+    if (state.interstate !== null && r === state.interstate) {
+      const line = document.createElement("div");
+      line.className = "interstate";
+      line.setAttribute("role", "presentation");
+      grid.append(line);
+    }
+    row.forEach((token, c) => {
+      const cell = parseToken(token);
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = `cell z-${cell.kind === "." ? "empty" : cell.kind === "~" ? "beach" : cell.kind}`;
+      if (cell.poi) btn.classList.add("poi");
+      if (cell.construction) btn.classList.add("construction");
+      if (highlight.has(cellName(r, c))) btn.classList.add("hl");
+      btn.dataset.row = r;
+      btn.dataset.col = c;
+      btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token)}`);
+      btn.append(roadSvg(cell.road));
+      const label = document.createElement("span");
+      label.className = "tok";
+      label.textContent = cell.kind === "." ? "" : token;
+      btn.append(label);
+      grid.append(btn);
+    });
+  });
+  const sel = $("#interstate");
+  const current = state.interstate === null ? "" : String(state.interstate);
+  sel.replaceChildren(new Option("none", ""));
+  for (let r = 1; r < state.rows.length; r++) sel.append(new Option(`between rows ${r} and ${r + 1}`, String(r)));
+  sel.value = current;
+}
+
+function renderChips() {
+  const meta = state.meta;
+  if (!meta) return;
+  const cards = $("#cards");
+  cards.replaceChildren();
+  for (const { number, name } of meta.cards) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip card-chip";
+    b.dataset.card = number;
+    b.setAttribute("aria-pressed", String(state.cards.includes(number)));
+    b.innerHTML = `<b>${number}</b><span></span>`;
+    b.querySelector("span").textContent = name;
+    cards.append(b);
+  }
+  const exps = $("#expansions");
+  exps.replaceChildren();
+  for (const { name, label } of meta.expansions) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip";
+    b.dataset.expansion = name;
+    b.setAttribute("aria-pressed", String(state.expansions.includes(name)));
+    b.textContent = label;
+    exps.append(b);
+  }
+  renderExpansionOptions();
+}
+
+function renderExpansionOptions() {
+  const box = $("#exp-options");
+  box.replaceChildren();
+  for (const exp of state.meta.expansions) {
+    if (!state.expansions.includes(exp.name)) continue;
+    for (const opt of exp.options || []) {
+      const label = document.createElement("label");
+      label.className = "inline";
+      label.textContent = opt.label + " ";
+      let input;
+      if (opt.choices) {
+        input = document.createElement("select");
+        for (const choice of opt.choices) input.append(new Option(choice, choice));
+      } else {
+        input = document.createElement("input");
+        input.type = "number";
+        input.inputMode = "numeric";
+        input.step = "1";
+      }
+      input.dataset.option = opt.name;
+      input.dataset.kind = opt.choices ? "choice" : "number";
+      if (state.options[opt.name] !== undefined) input.value = state.options[opt.name];
+      else if (opt.choices) state.options[opt.name] = opt.choices[0];
+      label.append(input);
+      box.append(label);
+    }
+  }
+}
+
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+function renderBreakdown(bd) {
+  state.breakdown = bd;
+  $("#error").hidden = true;
+  $("#result").hidden = false;
+  const body = $("#items");
+  body.replaceChildren();
+  for (const item of bd.items) {
+    const tr = document.createElement("tr");
+    tr.dataset.key = item.key;
+    if (item.cells && item.cells.length) { tr.tabIndex = 0; tr.classList.add("has-cells"); }
+    const th = document.createElement("th");
+    th.scope = "row";
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = item.label;
+    th.append(label);
+    if (item.detail) {
+      const d = document.createElement("span");
+      d.className = "detail";
+      d.textContent = item.detail;
+      th.append(d);
+    }
+    const td = document.createElement("td");
+    td.className = "num " + (item.points < 0 ? "neg" : item.points > 0 ? "pos" : "");
+    td.textContent = signed(item.points);
+    tr.append(th, td);
+    body.append(tr);
+  }
+  $("#total").textContent = bd.total;
+  const verdict = $("#verdict");
+  verdict.className = "verdict " + (bd.won === true ? "won" : bd.won === false ? "lost" : "");
+  const target = bd.target === null || bd.target === undefined ? "" : ` · target ${bd.target}`;
+  const outcome = bd.won === true ? "You win!" : bd.won === false ? "Not this time" : "No target (no scoring cards)";
+  verdict.innerHTML = `<span class="big"></span><span class="small"></span>`;
+  verdict.querySelector(".big").textContent = `${bd.total} points`;
+  verdict.querySelector(".small").textContent = `${outcome}${target}`;
+  const notes = $("#notes");
+  notes.replaceChildren();
+  for (const n of bd.notes || []) {
+    const li = document.createElement("li");
+    li.textContent = n;
+    notes.append(li);
+  }
+  const sticky = $("#sticky");
+  sticky.hidden = false;
+  sticky.textContent = `Total ${bd.total}${target}${bd.won === true ? " · win" : bd.won === false ? " · short" : ""}`;
+  sticky.className = "sticky " + (bd.won === true ? "won" : bd.won === false ? "lost" : "");
+}
+
+function showError(err) {
+  const box = $("#error");
+  box.hidden = false;
+  box.textContent = err.message || String(err);
+  box.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+function renderWarnings(warnings) {
+  const ul = $("#warnings");
+  ul.replaceChildren();
+  for (const w of warnings || []) {
+    const li = document.createElement("li");
+    li.textContent = typeof w === "string" ? w : (w.message || JSON.stringify(w));
+    ul.append(li);
+  }
+}
+
+// ---- API -------------------------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, code, message) { super(message); this.status = status; this.code = code; }
+}
+
+async function api(path, body) {
+  const res = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON: reported below */ }
+  if (!res.ok) {
+    const e = (data && data.error) || { code: "http_" + res.status, message: `The server answered ${res.status}.` };
+    throw new ApiError(res.status, e.code, e.message);
+  }
+  return data;
+}
+
+function scoreBody() {
+  const body = { city: cityText(), variant: state.variant || null, options: state.options };
+  if (state.cards.length) body.cards = state.cards;
+  body.expansions = state.expansions;
+  return body;
+}
+
+async function rescore() {
+  if (!state.rows.length) return;
+  const seq = ++state.seq;
+  $("#city-text").value = cityText();
+  try {
+    const bd = await api("/api/v1/score", scoreBody());
+    if (seq === state.seq) renderBreakdown(bd);
+  } catch (err) {
+    if (seq === state.seq) showError(err);
+  }
+}
+
+function adoptCity(text) {
+  const parsed = parseCityText(text);
+  state.rows = parsed.rows;
+  state.interstate = parsed.interstate;
+  state.headers = parsed.headers;
+  if (parsed.cards && parsed.cards.length) state.cards = parsed.cards;
+  if (parsed.expansions) state.expansions = parsed.expansions;
+  renderGrid();
+  renderChips();
+  $("#city-text").value = cityText();
+}
+
+function upload(file) {
+  const box = $("#upload");
+  const bar = $("#upload-progress");
+  const text = $("#upload-text");
+  box.hidden = false;
+  bar.value = 0;
+  bar.max = 100;
+  text.textContent = `Uploading ${(file.size / 1e6).toFixed(1)} MB…`;
+  const form = new FormData();
+  form.append("image", file);
+  if (state.cards.length) form.append("cards", state.cards.join(" "));
+  if (state.expansions.length) form.append("expansions", state.expansions.join(" "));
+  if (state.variant) form.append("variant", state.variant);
+  if (Object.keys(state.options).length) form.append("options", JSON.stringify(state.options));
+  const xhr = new XMLHttpRequest();
+  xhr.open("POST", "/api/v1/scans");
+  xhr.responseType = "json";
+  xhr.upload.onprogress = (e) => {
+    if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total);
+  };
+  xhr.upload.onload = () => {
+    bar.removeAttribute("value"); // indeterminate while the server reads the city
+    text.textContent = "Reading the city…";
+  };
+  xhr.onerror = () => { box.hidden = true; showError(new Error("The upload failed: check your connection.")); };
+  xhr.onload = () => {
+    box.hidden = true;
+    const data = xhr.response;
+    if (xhr.status !== 200) {
+      const e = (data && data.error) || { message: `The server answered ${xhr.status}.` };
+      showError(new ApiError(xhr.status, e.code, e.message));
+      return;
+    }
+    state.scanId = data.scan_id;
+    adoptCity(data.city);
+    if (data.cards && data.cards.length) { state.cards = data.cards; renderChips(); }
+    renderWarnings(data.warnings);
+    const fig = $("#overlay-box");
+    if (data.overlay) {
+      $("#overlay").src = data.overlay;
+      fig.hidden = false;
+    } else {
+      fig.hidden = true;
+    }
+    renderBreakdown(data);
+    $("#score-h").scrollIntoView({ behavior: "smooth" });
+  };
+  xhr.send(form);
+}
+
+async function checkTally() {
+  const out = $("#tally-result");
+  out.replaceChildren();
+  const tally = $("#tally").value;
+  if (!tally.trim()) { out.textContent = "Write your tally first."; return; }
+  if (!state.rows.length) { out.textContent = "Scan or type a city first."; return; }
+  try {
+    const report = await api("/api/v1/check", { ...scoreBody(), tally });
+    renderTally(report);
+  } catch (err) {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.textContent = err.message;
+    out.append(p);
+  }
+}
+
+function renderTally(report) {
+  const out = $("#tally-result");
+  out.replaceChildren();
+  const lines = report.lines || [];
+  const summary = document.createElement("p");
+  const bad = lines.filter((l) => !l.agrees).length;
+  summary.className = "tally-summary " + (bad ? "disagree" : "agree");
+  summary.textContent = bad
+    ? `${bad} line${bad === 1 ? "" : "s"} disagree${bad === 1 ? "s" : ""}` + tallyTotals(report)
+    : "Every line agrees" + tallyTotals(report);
+  out.append(summary);
+  const list = document.createElement("ul");
+  list.className = "tally-lines";
+  for (const l of lines) {
+    const li = document.createElement("li");
+    li.className = l.agrees ? "agree" : "disagree";
+    const head = document.createElement("div");
+    head.className = "tally-head";
+    const mark = l.agrees ? "✓" : "✗";
+    head.textContent = `${mark} ${l.text || l.label || l.key}`;
+    const nums = document.createElement("span");
+    nums.className = "num";
+    const computed = l.computed === null || l.computed === undefined ? "—" : l.computed;
+    nums.textContent = `you ${l.claimed ?? "—"} · computed ${computed}`;
+    head.append(nums);
+    li.append(head);
+    if (l.reason || l.detail) {
+      const why = document.createElement("div");
+      why.className = "detail";
+      why.textContent = l.reason || l.detail;
+      li.append(why);
+    }
+    list.append(li);
+  }
+  out.append(list);
+}
+
+function tallyTotals(report) {
+  if (report.claimed_total === undefined || report.computed_total === undefined) return "";
+  return ` · your total ${report.claimed_total}, computed ${report.computed_total}`;
+}
+
+// ---- cell editor -----------------------------------------------------------------------------------------
+
+function buildRoadChoices() {
+  const box = $("#roads");
+  for (const road of ["", ...ROADS]) {
+    const label = document.createElement("label");
+    label.className = "road-choice";
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "road";
+    input.value = road;
+    label.append(input, roadSvg(road, "road-icon"));
+    const span = document.createElement("span");
+    span.textContent = road ? road : "none";
+    label.append(span);
+    label.title = road ? `road ${SIDE_NAMES[road[0]]}–${SIDE_NAMES[road[1]]}` : "no road";
+    box.append(label);
+  }
+}
+
+function syncEditorControls() {
+  const form = $("#editor-form");
+  const kind = form.elements.kind.value;
+  const isBlock = "RCIP".includes(kind) && kind.length === 1;
+  const roadsOk = isBlock && kind !== "P";
+  for (const input of form.querySelectorAll('input[name="road"]')) input.disabled = !roadsOk && input.value !== "";
+  if (!roadsOk) form.elements.road.value = "";
+  form.elements.poi.disabled = !isBlock;
+  form.elements.construction.disabled = !isBlock;
+}
+
+function openEditor(r, c) {
+  state.editing = [r, c];
+  const cell = parseToken(state.rows[r][c]);
+  const form = $("#editor-form");
+  $("#editor-h").textContent = `Cell ${cellName(r, c)}`;
+  form.elements.kind.value = cell.kind;
+  form.elements.road.value = cell.road;
+  form.elements.poi.checked = cell.poi;
+  form.elements.construction.checked = cell.construction;
+  syncEditorControls();
+  $("#editor").showModal();
+}
+
+function closeEditor(ev) {
+  const dialog = $("#editor");
+  if (dialog.returnValue !== "ok" || !state.editing) return;
+  const [r, c] = state.editing;
+  const form = $("#editor-form");
+  const token = makeToken({
+    kind: form.elements.kind.value,
+    road: form.elements.road.value,
+    poi: form.elements.poi.checked,
+    construction: form.elements.construction.checked,
+  });
+  state.rows[r][c] = token;
+  renderGrid();
+  rescore();
+  const btn = $(`#grid .cell[data-row="${r}"][data-col="${c}"]`);
+  if (btn) btn.focus();
+  void ev;
+}
+
+function editGrid(action) {
+  const cols = state.rows[0].length;
+  if (action === "add-row") state.rows.push(Array(cols).fill("."));
+  if (action === "add-col") state.rows.forEach((row) => row.push("."));
+  if (action === "del-row" && state.rows.length > 1) state.rows.pop();
+  if (action === "del-col" && cols > 1) state.rows.forEach((row) => row.pop());
+  if (state.interstate !== null && state.interstate >= state.rows.length) state.interstate = null;
+  renderGrid();
+  rescore();
+}
+
+// ---- wiring ----------------------------------------------------------------------------------------------
+
+function wire() {
+  $("#photo").addEventListener("change", (e) => {
+    const file = e.target.files && e.target.files[0];
+    if (file) upload(file);
+    e.target.value = "";
+  });
+  $("#grid").addEventListener("click", (e) => {
+    const btn = e.target.closest(".cell");
+    if (btn) openEditor(Number(btn.dataset.row), Number(btn.dataset.col));
+  });
+  $("#grid-tools").addEventListener("click", (e) => {
+    const btn = e.target.closest("button[data-grid]");
+    if (btn) editGrid(btn.dataset.grid);
+  });
+  $("#interstate").addEventListener("change", (e) => {
+    state.interstate = e.target.value === "" ? null : Number(e.target.value);
+    renderGrid();
+    rescore();
+  });
+  $("#editor-form").addEventListener("change", syncEditorControls);
+  $("#editor").addEventListener("close", closeEditor);
+  $("#score-text").addEventListener("click", () => {
+    state.scanId = null;
+    adoptCity($("#city-text").value);
+    if (!state.rows.length) { showError(new Error("The text holds no rows of cells.")); return; }
+    rescore();
+  });
+  $("#cards").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-card]");
+    if (!b) return;
+    const n = Number(b.dataset.card);
+    state.cards = state.cards.includes(n) ? state.cards.filter((x) => x !== n) : [...state.cards, n];
+    b.setAttribute("aria-pressed", String(state.cards.includes(n)));
+    rescore();
+  });
+  $("#expansions").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-expansion]");
+    if (!b) return;
+    const name = b.dataset.expansion;
+    state.expansions = state.expansions.includes(name)
+      ? state.expansions.filter((x) => x !== name) : [...state.expansions, name];
+    b.setAttribute("aria-pressed", String(state.expansions.includes(name)));
+    renderExpansionOptions();
+    rescore();
+  });
+  $("#exp-options").addEventListener("change", (e) => {
+    const input = e.target.closest("[data-option]");
+    if (!input) return;
+    if (input.value === "") delete state.options[input.dataset.option];
+    else state.options[input.dataset.option] = input.dataset.kind === "number" ? Number(input.value) : input.value;
+    rescore();
+  });
+  $("#variant").addEventListener("change", (e) => { state.variant = e.target.value; rescore(); });
+  $("#check").addEventListener("click", checkTally);
+  $("#items").addEventListener("click", (e) => highlightItem(e.target.closest("tr")));
+  $("#items").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); highlightItem(e.target.closest("tr")); }
+  });
+}
+
+function highlightItem(tr) {
+  if (!tr || !state.breakdown) return;
+  const item = state.breakdown.items.find((i) => i.key === tr.dataset.key);
+  const already = tr.classList.contains("active");
+  for (const row of document.querySelectorAll("#items tr.active")) row.classList.remove("active");
+  if (already || !item || !item.cells) { renderGrid(); return; }
+  tr.classList.add("active");
+  renderGrid(new Set(item.cells));
+}
+
+async function init() {
+  buildRoadChoices();
+  wire();
+  try {
+    state.meta = await api("/api/v1/meta");
+    renderChips();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", init);
