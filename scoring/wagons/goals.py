@@ -1,0 +1,408 @@
+"""The Circle the Wagons goal cards that score one town's grid, and the card catalogue.
+
+Each scorer takes a :class:`Town` and returns a :class:`GoalScore`. The rules are the table in
+``shared/rules/circle-the-wagons.md``; each card carries the provenance the spec gives it (``printed``,
+``review`` or ``reading``), which the breakdown shows. The three cards that compare two towns live in
+:mod:`scoring.wagons.duels`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from scoring.city import cell_names
+from scoring.wagons.town import Pos, Territory, Town
+
+PRINTED, REVIEW, READING = "printed", "review", "reading"
+
+
+@dataclass(frozen=True)
+class GoalCard:
+    """A goal card: its id (``cool-water``), printed name, provenance and whether it compares two towns."""
+
+    id: str
+    name: str
+    provenance: str
+    two_town: bool = False
+
+
+_CATALOGUE = (
+    GoalCard("cool-water", "Cool Water", PRINTED),
+    GoalCard("badlands", "Badlands", REVIEW),
+    GoalCard("one-too-many", "One Too Many", REVIEW, two_town=True),
+    GoalCard("happy-cows", "Happy Cows", REVIEW),
+    GoalCard("bootleggers", "Bootleggers", REVIEW),
+    GoalCard("the-clearing", "The Clearing", PRINTED),
+    GoalCard("undiscovered", "Undiscovered", READING),
+    GoalCard("gold-country", "Gold Country", READING),
+    GoalCard("circle-the-wagons", "Circle the Wagons", READING),
+    GoalCard("smalltown-charm", "Smalltown Charm", READING, two_town=True),
+    GoalCard("prairie-life", "Prairie Life", READING),
+    GoalCard("claim-jumpers", "Claim Jumpers", READING, two_town=True),
+    GoalCard("boom-or-bust", "Boom or Bust", READING),
+    GoalCard("wagon-train", "Wagon Train", READING),
+    GoalCard("fortified", "Fortified", READING),
+    GoalCard("the-herd", "The Herd", READING),
+    GoalCard("target-practice", "Target Practice", READING),
+    GoalCard("rifles-ready", "Rifles Ready", READING),
+)
+#: The 18 goal cards of the base game, by id, in the spec's order.
+GOAL_CARDS: dict[str, GoalCard] = {g.id: g for g in _CATALOGUE}
+#: The Lone Cowboy Rides Again card "Wildest West", playable as an extra goal; scored after all others.
+WILDEST_WEST = GoalCard("wildest-west", "Wildest West", PRINTED)
+#: Every goal name the scorer accepts: id → printed name.
+GOALS: dict[str, str] = {g.id: g.name for g in (*_CATALOGUE, WILDEST_WEST)}
+#: Spellings that are not the id, normalised (the Cattle Drive card prints "Prarie Life").
+GOAL_ALIASES = {"prarie-life": "prairie-life"}
+
+
+@dataclass(frozen=True)
+class GoalScore:
+    """What a rule gave a town: points, a plain-words ``detail`` naming the cells, the cells it counted
+    (``cells``, for display) and those that earned points (``scoring``, for Wildest West)."""
+
+    points: int
+    detail: str
+    cells: frozenset[Pos] = frozenset()
+    scoring: frozenset[Pos] = frozenset()
+
+
+def _at(cells: Iterable[Pos]) -> str:
+    """' (A1, B2)' or '' for no cells."""
+    names = cell_names(cells)
+    return f" ({names})" if names else ""
+
+
+def _plural(n: int, word: str) -> str:
+    """'1 Cow', '2 Cows', '3 territories'."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def groups(town: Town, member: Callable[[Territory], bool]) -> list[frozenset[Pos]]:
+    """Every group of territories satisfying ``member`` connected through shared sides, largest first
+    (ties in reading order of their first cell)."""
+    seen: set[Pos] = set()
+    found: list[frozenset[Pos]] = []
+    for pos, territory in town.territories():
+        if pos in seen or not member(territory):
+            continue
+        seen.add(pos)
+        stack, group = [pos], {pos}
+        while stack:
+            for other, t in town.neighbours(stack.pop()):
+                if other not in seen and member(t):
+                    seen.add(other)
+                    group.add(other)
+                    stack.append(other)
+        found.append(frozenset(group))
+    found.sort(key=lambda g: (-len(g), sorted(g)))
+    return found
+
+
+def largest_groups(town: Town, member: Callable[[Territory], bool]) -> list[frozenset[Pos]]:
+    """All groups tying for the largest size (empty when no territory satisfies ``member``)."""
+    gs = groups(town, member)
+    return [g for g in gs if len(g) == len(gs[0])] if gs else []
+
+
+def _with_icon(town: Town, icon: str) -> list[Pos]:
+    return [pos for pos, t in town.territories() if t.icon == icon]
+
+
+def _touches(town: Town, pos: Pos, test: Callable[[Territory], bool]) -> bool:
+    """True when the territory at ``pos`` or one sharing a side with it satisfies ``test``."""
+    own = town.cell(*pos)
+    return (own is not None and test(own)) or any(test(t) for _, t in town.neighbours(pos))
+
+
+def cool_water(town: Town) -> GoalScore:
+    """+3 per Wagon on, or adjacent to, the largest Water group (tied groups: the one scoring most)."""
+    best: tuple[frozenset[Pos], frozenset[Pos]] | None = None
+    for group in largest_groups(town, lambda t: t.terrain == "W"):
+        wagons = frozenset(
+            p for p in _with_icon(town, "w") if p in group or any(o in group for o, _ in town.neighbours(p))
+        )
+        if best is None or len(wagons) > len(best[1]):
+            best = (group, wagons)
+    if best is None:
+        return GoalScore(0, "no Water territory")
+    group, wagons = best
+    return GoalScore(
+        3 * len(wagons),
+        f"{_plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
+        f"{len(group)}{_at(group)} × 3",
+        wagons,
+        wagons,
+    )
+
+
+def badlands(town: Town) -> GoalScore:
+    """+4 per Gun with Desert on both sides in its row (west and east) or its column (north and south)."""
+
+    def desert(r: int, c: int) -> bool:
+        cell = town.cell(r, c)
+        return cell is not None and cell.terrain == "D"
+
+    guns = frozenset(
+        (r, c)
+        for r, c in _with_icon(town, "g")
+        if (desert(r, c - 1) and desert(r, c + 1)) or (desert(r - 1, c) and desert(r + 1, c))
+    )
+    detail = f"{_plural(len(guns), 'Gun')}{_at(guns)} between two Deserts × 4"
+    return GoalScore(4 * len(guns), detail, guns, guns)
+
+
+def happy_cows(town: Town) -> GoalScore:
+    """+2 per Cow neither on nor adjacent to a Snow territory."""
+    cows = _with_icon(town, "c")
+    happy = frozenset(p for p in cows if not _touches(town, p, lambda t: t.terrain == "S"))
+    return GoalScore(
+        2 * len(happy),
+        f"{_plural(len(happy), 'Cow')}{_at(happy)} away from Snow × 2 ({len(cows) - len(happy)} near Snow)",
+        happy,
+        happy,
+    )
+
+
+def bootleggers(town: Town) -> GoalScore:
+    """+2 per Beer adjacent to a Wagon, −1 per Beer that is not."""
+    beers = _with_icon(town, "b")
+    served = frozenset(p for p in beers if any(t.icon == "w" for _, t in town.neighbours(p)))
+    dry = frozenset(beers) - served
+    return GoalScore(
+        2 * len(served) - len(dry),
+        f"{_plural(len(served), 'Beer')}{_at(served)} beside a Wagon × 2, "
+        f"{_plural(len(dry), 'Beer')}{_at(dry)} not × −1",
+        frozenset(beers),
+        served,
+    )
+
+
+def the_clearing(town: Town) -> GoalScore:
+    """+2 per Fort, −1 per Forest territory."""
+    forts = frozenset(_with_icon(town, "f"))
+    forests = frozenset(p for p, t in town.territories() if t.terrain == "F")
+    detail = (
+        f"{_plural(len(forts), 'Fort')}{_at(forts)} × 2, {_plural(len(forests), 'Forest')}{_at(forests)} × −1"
+    )
+    return GoalScore(2 * len(forts) - len(forests), detail, forts | forests, forts)
+
+
+def undiscovered(town: Town) -> GoalScore:
+    """+5 per empty cell whose 8 surrounding cells all hold a territory."""
+    holes = frozenset(
+        (r, c)
+        for r in range(town.n_rows)
+        for c in range(town.n_cols)
+        if town.cell(r, c) is None
+        and all(town.cell(r + dr, c + dc) is not None for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    )
+    return GoalScore(
+        5 * len(holes), f"{_plural(len(holes), 'enclosed empty space')}{_at(holes)} × 5", holes, frozenset()
+    )
+
+
+def gold_country(town: Town) -> GoalScore:
+    """+2 per Mine on, or adjacent to, a Mountains territory."""
+    mines = frozenset(p for p in _with_icon(town, "m") if _touches(town, p, lambda t: t.terrain == "M"))
+    detail = f"{_plural(len(mines), 'Mine')}{_at(mines)} on or beside Mountains × 2"
+    return GoalScore(2 * len(mines), detail, mines, mines)
+
+
+def circle_the_wagons(town: Town) -> GoalScore:
+    """+6 per territory whose 4 side neighbours are all territories carrying a Wagon."""
+    circled = frozenset(
+        pos for pos, _ in town.territories() if sum(1 for _, t in town.neighbours(pos) if t.icon == "w") == 4
+    )
+    detail = f"{_plural(len(circled), 'territory')}{_at(circled)} ringed by 4 Wagons × 6"
+    return GoalScore(6 * len(circled), detail, circled, circled)
+
+
+def prairie_life(town: Town) -> GoalScore:
+    """(Cows + Plains territories) ÷ 2, rounded down; a Plains territory with a Cow counts twice."""
+    cows = frozenset(_with_icon(town, "c"))
+    plains = frozenset(p for p, t in town.territories() if t.terrain == "P")
+    points = (len(cows) + len(plains)) // 2
+    return GoalScore(
+        points,
+        f"({_plural(len(cows), 'Cow')} + {len(plains)} Plains) ÷ 2, rounded down",
+        cows | plains,
+        cows | plains if points else frozenset(),
+    )
+
+
+def boom_or_bust_points(mines: int) -> int:
+    """Boom or Bust by the number of Mines: 1–2 → 5 each; 3–6 → 0; 7 → 3 each; 8 or more → 8 each."""
+    if 1 <= mines <= 2:
+        return 5 * mines
+    if mines == 7:
+        return 21
+    return 8 * mines if mines >= 8 else 0
+
+
+def boom_or_bust(town: Town) -> GoalScore:
+    mines = frozenset(_with_icon(town, "m"))
+    points = boom_or_bust_points(len(mines))
+    return GoalScore(
+        points,
+        f"{_plural(len(mines), 'Mine')}{_at(mines)}: {_boom_rate(len(mines))}",
+        mines,
+        mines if points else frozenset(),
+    )
+
+
+def _boom_rate(mines: int) -> str:
+    if mines == 0:
+        return "nothing"
+    if mines <= 2:
+        return "5 each"
+    if mines <= 6:
+        return "bust, 0"
+    return "3 each" if mines == 7 else "8 each"
+
+
+WAGON_TRAIN_POINTS = {2: 1, 3: 2, 4: 4, 5: 7}
+
+
+def wagon_train_points(length: int) -> int:
+    """A straight run of ``length`` Wagons: 2 → 1, 3 → 2, 4 → 4, 5 → 7, 6 or more → 10; shorter → 0."""
+    return 10 if length >= 6 else WAGON_TRAIN_POINTS.get(length, 0)
+
+
+def wagon_runs(town: Town) -> list[tuple[Pos, ...]]:
+    """Every maximal straight run of 2 or more Wagons in a row or a column (rows first, reading order)."""
+
+    def wagon(r: int, c: int) -> bool:
+        cell = town.cell(r, c)
+        return cell is not None and cell.icon == "w"
+
+    runs: list[tuple[Pos, ...]] = []
+    for along_rows in (True, False):
+        outer, inner = (town.n_rows, town.n_cols) if along_rows else (town.n_cols, town.n_rows)
+        for a in range(outer):
+            run: list[Pos] = []
+            for b in range(inner + 1):  # one step past the end closes the last run
+                pos = (a, b) if along_rows else (b, a)
+                if b < inner and wagon(*pos):
+                    run.append(pos)
+                    continue
+                if len(run) >= 2:
+                    runs.append(tuple(run))
+                run = []
+    return runs
+
+
+def wagon_train(town: Town) -> GoalScore:
+    """Each maximal straight run of Wagons scores by its length (see :func:`wagon_train_points`)."""
+    runs = wagon_runs(town)
+    points = sum(wagon_train_points(len(run)) for run in runs)
+    parts = [f"{len(run)} ({cell_names(run)}) → {wagon_train_points(len(run))}" for run in runs]
+    cells = frozenset(p for run in runs for p in run)
+    detail = "runs of Wagons: " + "; ".join(parts) if runs else "no two Wagons in a straight line"
+    return GoalScore(points, detail, cells, cells)
+
+
+def fortified(town: Town) -> GoalScore:
+    """+7 per 2×2 square of four Forts; squares may overlap."""
+
+    def fort(r: int, c: int) -> bool:
+        cell = town.cell(r, c)
+        return cell is not None and cell.icon == "f"
+
+    corners = [
+        (r, c)
+        for r in range(town.n_rows - 1)
+        for c in range(town.n_cols - 1)
+        if fort(r, c) and fort(r, c + 1) and fort(r + 1, c) and fort(r + 1, c + 1)
+    ]
+    cells = frozenset((r + dr, c + dc) for r, c in corners for dr in (0, 1) for dc in (0, 1))
+    tops = ", ".join(f"{cell_names([(r, c)])}–{cell_names([(r + 1, c + 1)])}" for r, c in corners)
+    return GoalScore(
+        7 * len(corners),
+        f"{_plural(len(corners), 'square')} of four Forts{f' ({tops})' if tops else ''} × 7",
+        cells,
+        cells,
+    )
+
+
+def the_herd(town: Town) -> GoalScore:
+    """2 × the size of the largest group of Cows in territories sharing sides."""
+    herds = largest_groups(town, lambda t: t.icon == "c")
+    if not herds:
+        return GoalScore(0, "no Cow")
+    herd = herds[0]
+    return GoalScore(2 * len(herd), f"largest herd of {_plural(len(herd), 'Cow')}{_at(herd)} × 2", herd, herd)
+
+
+def target_practice(town: Town) -> GoalScore:
+    """For each Beer, the nearest Gun in its row or column: +1 per territory between them.
+
+    Rulings: empty cells between the two do not count (only territories do) and do not block the line;
+    when two Guns are equally near, the one with more territories between them is used.
+    """
+    guns = _with_icon(town, "g")
+    points, parts, counted, scoring = 0, [], set(), set()
+    for beer in _with_icon(town, "b"):
+        in_line = [g for g in guns if g[0] == beer[0] or g[1] == beer[1]]
+        if not in_line:
+            continue
+        distance = {g: abs(g[0] - beer[0]) + abs(g[1] - beer[1]) for g in in_line}
+        nearest = min(distance.values())
+        between, gun = max((_between(town, beer, g), g) for g in in_line if distance[g] == nearest)
+        points += between
+        counted |= {beer, gun}
+        if between:
+            scoring.add(beer)
+        parts.append(f"{cell_names([beer])}→{cell_names([gun])} {between}")
+    detail = (
+        "Beer→nearest Gun, territories between: " + ", ".join(parts)
+        if parts
+        else "no Gun in line with a Beer"
+    )
+    return GoalScore(points, detail, frozenset(counted), frozenset(scoring))
+
+
+def _between(town: Town, a: Pos, b: Pos) -> int:
+    """Territories strictly between two cells of the same row or column."""
+    if a[0] == b[0]:
+        lo, hi = sorted((a[1], b[1]))
+        return sum(town.cell(a[0], c) is not None for c in range(lo + 1, hi))
+    lo, hi = sorted((a[0], b[0]))
+    return sum(town.cell(r, a[1]) is not None for r in range(lo + 1, hi))
+
+
+def rifles_ready(town: Town) -> GoalScore:
+    """+2 per Fort adjacent to at least one Gun."""
+    forts = frozenset(p for p in _with_icon(town, "f") if any(t.icon == "g" for _, t in town.neighbours(p)))
+    detail = f"{_plural(len(forts), 'Fort')}{_at(forts)} beside a Gun × 2"
+    return GoalScore(2 * len(forts), detail, forts, forts)
+
+
+#: The scorer of every goal card that reads only the player's own grid.
+GRID_SCORERS: dict[str, Callable[[Town], GoalScore]] = {
+    "cool-water": cool_water,
+    "badlands": badlands,
+    "happy-cows": happy_cows,
+    "bootleggers": bootleggers,
+    "the-clearing": the_clearing,
+    "undiscovered": undiscovered,
+    "gold-country": gold_country,
+    "circle-the-wagons": circle_the_wagons,
+    "prairie-life": prairie_life,
+    "boom-or-bust": boom_or_bust,
+    "wagon-train": wagon_train,
+    "fortified": fortified,
+    "the-herd": the_herd,
+    "target-practice": target_practice,
+    "rifles-ready": rifles_ready,
+}
+
+
+def wildest_west(town: Town, scored: frozenset[Pos]) -> GoalScore:
+    """+1 per territory outside ``scored`` (the territories that earned points in any other way)."""
+    idle = frozenset(pos for pos, _ in town.territories()) - scored
+    detail = f"{len(idle)} of {town.n_territories} territories score nothing else{_at(idle)}"
+    return GoalScore(len(idle), detail, idle, idle)
