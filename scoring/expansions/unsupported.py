@@ -1,0 +1,13 @@
+"""Expansions named in the sources whose rules were never transcribed, so they cannot be scored."""
+
+from __future__ import annotations
+
+from scoring.expansions import UnsupportedExpansionError
+
+
+def unsupported_error(title: str) -> UnsupportedExpansionError:
+    """The error for asking to score ``title`` (``"Stew: Fungus Among Us"`` …), saying why it is refused."""
+    return UnsupportedExpansionError(
+        f"{title} is not supported: its rules were not available to this project (the source rule book "
+        "marks them as missing), so it cannot be scored without guessing"
+    )
