@@ -30,7 +30,7 @@ _EXPANSIONS: tuple[dict[str, Any], ...] = (
             {
                 "name": "construction-card",
                 "label": "Card",
-                "choices": ["Sudden Demolition", "Noisy Neighbours", "Bulldozed", "Business is Closed"],
+                "choices": ["", "Sudden Demolition", "Noisy Neighbours", "Bulldozed", "Business is Closed"],
             },
         ],
     },
@@ -39,7 +39,28 @@ _EXPANSIONS: tuple[dict[str, Any], ...] = (
     {"name": "beach:lookout-point", "label": "Beach: Lookout Point"},
     {"name": "beach:scenic-route", "label": "Beach: Scenic Route"},
     {"name": "beach:waterfront", "label": "Beach: Waterfront"},
-    {"name": "interstate", "label": "Interstate"},
+    {
+        "name": "interstate",
+        "label": "Interstate",
+        "options": [
+            {
+                "name": "interstate-mode",
+                "label": "Mode",
+                "choices": ["", "cooperative", "solo", "competitive"],
+            },
+            {
+                "name": "interstate-card",
+                "label": "Interstate card",
+                "choices": [
+                    "",
+                    "Main Boulevard",
+                    "Central Highway",
+                    "Great Valley Road",
+                    "Mountainside Drive",
+                ],
+            },
+        ],
+    },
     {
         "name": "roadwork",
         "label": "Roadwork",

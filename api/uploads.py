@@ -78,7 +78,7 @@ def sniff_image_type(head: bytes) -> str | None:
 
 
 def require_image(data: bytes) -> str:
-    """Return the sniffed type of ``data``; raise :class:`NotAnImage` when it is none of the supported ones."""
+    """Return the sniffed type of ``data``; raise :class:`NotAnImage` for anything else."""
     kind = sniff_image_type(data[:32])
     if kind is None:
         what = "an empty file" if not data else "not a photo"

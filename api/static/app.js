@@ -199,7 +199,7 @@ function renderExpansionOptions() {
       let input;
       if (opt.choices) {
         input = document.createElement("select");
-        for (const choice of opt.choices) input.append(new Option(choice, choice));
+        for (const choice of opt.choices) input.append(new Option(choice || "—", choice));
       } else {
         input = document.createElement("input");
         input.type = "number";
@@ -209,7 +209,6 @@ function renderExpansionOptions() {
       input.dataset.option = opt.name;
       input.dataset.kind = opt.choices ? "choice" : "number";
       if (state.options[opt.name] !== undefined) input.value = state.options[opt.name];
-      else if (opt.choices) state.options[opt.name] = opt.choices[0];
       label.append(input);
       box.append(label);
     }

@@ -1,0 +1,354 @@
+"""The web service through FastAPI's test client: every endpoint and every error path.
+
+Scores are compared with the engine called directly (never hard-coded), so these tests check the service's
+plumbing: requests become the right engine calls, results and errors come back in the documented shape.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from api.app import Settings, create_app
+from api.store import ScanStore
+from api.uploads import sniff_image_type
+from scoring.city import parse_city
+from scoring.engine import score_city
+
+CITY = """\
+R:EW  I:EW  R:EW  C:EW  I:EW  C:EW
+P     C:SE  I:SW  P     P     R:SE
+.     C:NS  P     P     P     I:NS
+"""
+CARDS = [8, 7, 17]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(max_upload_bytes=2_000_000))) as c:
+        yield c
+
+
+def engine_json(text: str, cards: list[int] | None = None, **kw: object) -> dict:
+    return score_city(parse_city(text), cards, **kw).to_json()  # type: ignore[arg-type]
+
+
+def assert_error(resp, status: int, code: str, *words: str) -> str:  # type: ignore[no-untyped-def]
+    assert resp.status_code == status, resp.text
+    assert resp.headers["content-type"].startswith("application/json")
+    body = resp.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert body["error"]["code"] == code, body
+    message = body["error"]["message"]
+    for word in words:
+        assert word in message, message
+    return message
+
+
+def png_bytes(width: int = 80, height: int = 60) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (120, 160, 90)).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def png_bomb(width: int = 100_000, height: int = 100_000) -> bytes:
+    """A tiny PNG whose header claims ``width`` × ``height`` pixels (a decompression bomb)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\x00" * 1000)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+# ---- service basics ----------------------------------------------------------------------------------------
+
+
+def test_healthz(client: TestClient) -> None:
+    body = client.get("/healthz").json()
+    assert body["status"] == "ok" and isinstance(body["scanner"], bool) and body["version"]
+
+
+def test_page_and_static_assets(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'capture="environment"' in page.text and 'accept="image/*"' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for asset, kind in (("/static/app.js", "javascript"), ("/static/app.css", "text/css")):
+        resp = client.get(asset)
+        assert resp.status_code == 200 and kind in resp.headers["content-type"], asset
+
+
+def test_openapi_documents_every_endpoint(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    for path, method in (
+        ("/api/v1/scans", "post"),
+        ("/api/v1/scans/{scan_id}", "get"),
+        ("/api/v1/scans/{scan_id}/overlay", "get"),
+        ("/api/v1/score", "post"),
+        ("/api/v1/check", "post"),
+        ("/healthz", "get"),
+    ):
+        assert method in paths[path], path
+    upload = paths["/api/v1/scans"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert upload["required"] == ["image"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_meta_lists_cards_and_expansions(client: TestClient) -> None:
+    from scoring.cards import CARD_NAMES
+
+    meta = client.get("/api/v1/meta").json()
+    assert [c["number"] for c in meta["cards"]] == list(range(1, 19))
+    assert {c["number"]: c["name"] for c in meta["cards"]} == CARD_NAMES
+    assert "easier" in meta["variants"]
+    # Every expansion the page offers is accepted by the engine.
+    split = CITY.replace("\n", "\n=====\n", 1)
+    for exp in meta["expansions"]:
+        city = split if exp["name"] == "interstate" else CITY
+        resp = client.post("/api/v1/score", json={"city": city, "expansions": [exp["name"]]})
+        assert resp.status_code == 200, (exp, resp.text)
+
+
+def test_unknown_path_and_method_are_json(client: TestClient) -> None:
+    assert_error(client.get("/api/v1/nothing"), 404, "not_found", "/api/v1/nothing")
+    assert_error(client.delete("/api/v1/score"), 405, "method_not_allowed", "DELETE")
+    assert_error(client.get("/api/v1/score"), 405, "method_not_allowed")
+
+
+# ---- /api/v1/score -----------------------------------------------------------------------------------------
+
+
+def test_score_city_text_matches_engine(client: TestClient) -> None:
+    resp = client.post("/api/v1/score", json={"city": CITY, "cards": CARDS})
+    assert resp.status_code == 200
+    assert resp.json() == engine_json(CITY, CARDS)
+
+
+def test_score_rows_equals_text(client: TestClient) -> None:
+    rows = [line.split() for line in CITY.splitlines()]
+    by_rows = client.post("/api/v1/score", json={"rows": rows, "cards": CARDS}).json()
+    assert by_rows == client.post("/api/v1/score", json={"city": CITY, "cards": CARDS}).json()
+
+
+def test_score_header_cards_and_override(client: TestClient) -> None:
+    text = "cards: 3 6 9\n" + CITY
+    header = client.post("/api/v1/score", json={"city": text}).json()
+    assert header["cards"] == [3, 6, 9] and header["target"] == 18
+    override = client.post("/api/v1/score", json={"city": text, "cards": [12]}).json()
+    assert override["cards"] == [12] and override["target"] == 12
+    assert override == engine_json(text, [12])
+
+
+def test_score_variant_and_options_reach_engine(client: TestClient) -> None:
+    easier = client.post("/api/v1/score", json={"city": CITY, "variant": "easier"}).json()
+    assert easier == engine_json(CITY, variant="easier")
+    assert easier["total"] > client.post("/api/v1/score", json={"city": CITY}).json()["total"]
+    city = CITY.replace("P     C:SE", "P     C:SE!", 1)
+    body = {"city": city, "expansions": ["construction"], "options": {"construction-penalty": 3}}
+    with_penalty = client.post("/api/v1/score", json=body).json()
+    assert with_penalty == engine_json(
+        city, expansions=["construction"], options={"construction-penalty": "3"}
+    )
+    assert [i["points"] for i in with_penalty["items"] if i["key"] == "construction"] == [-3]
+
+
+def test_score_interstate_line_in_text(client: TestClient) -> None:
+    lines = CITY.splitlines()
+    split = "\n".join([lines[0], "=" * 20, *lines[1:]]) + "\n"
+    resp = client.post("/api/v1/score", json={"city": split})
+    assert resp.status_code == 200
+    assert resp.json()["city"].splitlines()[1].startswith("===")
+
+
+def test_malformed_city_names_line_and_column(client: TestClient) -> None:
+    resp = client.post("/api/v1/score", json={"city": "R:EW  P\nP     I:XW\n"})
+    assert_error(resp, 400, "malformed_city", "line 2, column 9", "'X'")
+    ragged = client.post("/api/v1/score", json={"city": "R:EW  P\nP\n"})
+    assert_error(ragged, 400, "malformed_city", "line 2")
+    bad_rows = client.post("/api/v1/score", json={"rows": [["R:EW", "P"], ["P", "Q"]]})
+    assert_error(bad_rows, 400, "malformed_city", "line 2, column 2", "'Q'")
+    empty = client.post("/api/v1/score", json={"city": "# nothing here\n"})
+    assert_error(empty, 400, "malformed_city", "no city grid")
+
+
+def test_unknown_and_repeated_cards(client: TestClient) -> None:
+    assert_error(
+        client.post("/api/v1/score", json={"city": CITY, "cards": [8, 19]}), 400, "unknown_card", "19"
+    )
+    assert_error(client.post("/api/v1/score", json={"city": CITY, "cards": [0]}), 400, "unknown_card")
+    assert_error(
+        client.post("/api/v1/score", json={"city": CITY, "cards": [8, 8]}), 400, "unknown_card", "twice"
+    )
+    header = client.post("/api/v1/score", json={"city": "cards: 40\n" + CITY})
+    assert_error(header, 400, "unknown_card", "40")
+
+
+def test_unknown_expansion_and_variant(client: TestClient) -> None:
+    resp = client.post("/api/v1/score", json={"city": CITY, "expansions": ["dragons"]})
+    assert_error(resp, 400, "unknown_expansion", "dragons")
+    resp = client.post("/api/v1/score", json={"city": CITY, "variant": "impossible"})
+    assert_error(resp, 400, "unknown_variant", "impossible")
+    resp = client.post("/api/v1/score", json={"city": CITY, "options": {"construction-penalty": [1]}})
+    assert_error(resp, 400, "bad_form_field", "construction-penalty")
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({}, ["'city' or as 'rows'"]),
+        ({"city": CITY, "rows": [["P"]]}, ["not both"]),
+        ({"city": CITY, "cards": ["eight"]}, ["cards.0"]),
+        ({"city": CITY, "surprise": 1}, ["surprise"]),
+        ({"city": CITY, "game": "chess"}, ["game"]),
+        ({"city": "P " * 20_000}, ["city"]),
+    ],
+)
+def test_invalid_score_requests(client: TestClient, body: dict, words: list[str]) -> None:
+    assert_error(client.post("/api/v1/score", json=body), 422, "invalid_request", *words)
+
+
+def test_score_body_not_json(client: TestClient) -> None:
+    resp = client.post("/api/v1/score", content=b"{city:", headers={"content-type": "application/json"})
+    assert_error(resp, 422, "invalid_request", "not valid JSON")
+
+
+# ---- /api/v1/scans: upload errors that never reach the scanner ---------------------------------------------
+
+
+def test_scan_rejects_non_multipart(client: TestClient) -> None:
+    resp = client.post("/api/v1/scans", json={"image": "x"})
+    assert_error(resp, 415, "unsupported_media_type", "multipart/form-data")
+
+
+def test_scan_requires_image_part(client: TestClient) -> None:
+    resp = client.post("/api/v1/scans", data={"cards": "8 7 17"}, files={"other": ("a.txt", b"hi")})
+    assert_error(resp, 400, "bad_upload", "'image'")
+
+
+@pytest.mark.parametrize(
+    "payload", [b"hello, this is text", b"", b"GIF89a" + b"\x00" * 64, b"%PDF-1.7\n" + b"x" * 100]
+)
+def test_scan_not_an_image(client: TestClient, payload: bytes) -> None:
+    # The client's claimed type is ignored: the bytes decide.
+    resp = client.post("/api/v1/scans", files={"image": ("city.jpg", payload, "image/jpeg")})
+    assert_error(resp, 415, "not_an_image", "JPEG, PNG, WebP or HEIC")
+
+
+def test_scan_too_large_by_declared_length_is_refused_before_reading(client: TestClient) -> None:
+    consumed = []
+
+    def body() -> Iterator[bytes]:
+        for i in range(100):
+            consumed.append(i)
+            yield b"x" * 100_000
+
+    headers = {"content-type": "multipart/form-data; boundary=xyz", "content-length": str(10_000_000)}
+    resp = client.post("/api/v1/scans", content=body(), headers=headers)
+    assert_error(resp, 413, "too_large", "2 MB")
+    assert len(consumed) < 100  # the service answered without reading the whole body
+
+
+def test_scan_too_large_when_streamed_without_length(client: TestClient) -> None:
+    big = b"\xff\xd8\xff\xe0" + b"\x00" * 3_000_000
+    boundary = b"b0undary"
+    payload = (
+        b"--" + boundary + b'\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n'
+        b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--" + boundary + b"--\r\n"
+    )
+
+    def chunked() -> Iterator[bytes]:  # no Content-Length: the limit is enforced while streaming
+        for i in range(0, len(payload), 65536):
+            yield payload[i : i + 65536]
+
+    resp = client.post(
+        "/api/v1/scans",
+        content=chunked(),
+        headers={"content-type": "multipart/form-data; boundary=b0undary"},
+    )
+    assert_error(resp, 413, "too_large")
+
+
+def test_scan_malformed_multipart(client: TestClient) -> None:
+    resp = client.post(
+        "/api/v1/scans",
+        content=b"--zz\r\nno headers at all",
+        headers={"content-type": "multipart/form-data; boundary=zz"},
+    )
+    assert resp.status_code == 400 and resp.json()["error"]["code"] == "bad_upload"
+    no_boundary = client.post("/api/v1/scans", content=b"x", headers={"content-type": "multipart/form-data"})
+    assert_error(no_boundary, 400, "bad_upload", "boundary")
+
+
+def test_scan_bad_form_fields(client: TestClient) -> None:
+    files = {"image": ("a.png", png_bytes(), "image/png")}
+    resp = client.post("/api/v1/scans", files=files, data={"cards": "8 seven"})
+    assert_error(resp, 400, "bad_form_field", "seven")
+    resp = client.post("/api/v1/scans", files=files, data={"options": "{not json"})
+    assert_error(resp, 400, "bad_form_field", "options")
+
+
+def test_busy_service_answers_503_with_retry_after() -> None:
+    with TestClient(create_app(Settings(max_pending_scans=0))) as c:
+        resp = c.post("/api/v1/scans", files={"image": ("a.png", png_bytes(), "image/png")})
+    assert_error(resp, 503, "busy")
+    assert resp.headers["retry-after"]
+
+
+def test_unknown_scan_id(client: TestClient) -> None:
+    assert_error(client.get("/api/v1/scans/nope"), 404, "scan_not_found", "nope")
+    assert_error(client.get("/api/v1/scans/nope/overlay"), 404, "scan_not_found")
+    resp = client.post("/api/v1/check", json={"scan_id": "nope", "tally": "total 3"})
+    assert_error(resp, 404, "scan_not_found")
+
+
+# ---- the upload helpers and the cache ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("JPEG", "jpeg"), ("PNG", "png"), ("WEBP", "webp")])
+def test_sniff_real_images(fmt: str, name: str) -> None:
+    buf = io.BytesIO()
+    Image.new("RGB", (32, 32), (10, 20, 30)).save(buf, fmt)
+    assert sniff_image_type(buf.getvalue()[:32]) == name
+
+
+def test_sniff_heic_brand() -> None:
+    assert sniff_image_type(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic") == "heif"
+    assert sniff_image_type(b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00") is None  # an MP4 video
+
+
+def test_store_evicts_least_recently_used() -> None:
+    store = ScanStore(max_entries=2, max_bytes=10_000)
+    store.put("a", {}, "P\n", b"1" * 10)
+    store.put("b", {}, "P\n", b"2" * 10)
+    assert store.get("a") is not None  # 'a' is now the most recently used
+    store.put("c", {}, "P\n", b"3" * 10)
+    assert store.get("b") is None and store.get("a") is not None and store.get("c") is not None
+
+
+def test_store_bounds_bytes_and_expires() -> None:
+    now = [0.0]
+    store = ScanStore(max_entries=100, max_bytes=1000, ttl_s=60, clock=lambda: now[0])
+    for key in "abcd":
+        store.put(key, {}, "", b"x" * 400)
+    assert len(store) == 2 and store.total_bytes <= 1000
+    assert store.get("d") is not None
+    now[0] = 61
+    assert store.get("d") is None and store.get("c") is None
+    store.put("e", {}, "", b"y")
+    assert len(store) == 1
+
+
+def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPRAWLSCAN_MAX_UPLOAD_BYTES", "1234")
+    monkeypatch.setenv("SPRAWLSCAN_CACHE_TTL_S", "2.5")
+    settings = Settings.from_env()
+    assert settings.max_upload_bytes == 1234 and settings.cache_ttl_s == 2.5
