@@ -286,7 +286,9 @@ def parse_city(text: str | bytes) -> City:
         header = _HEADER.match(stripped)
         if header and not rows and interstate is None and len(header[1]) > 1:
             key, value = header[1].lower(), header[2].strip()
-            vcol = indent + stripped.index(":") + 2
+            colon = indent + stripped.index(":")  # 0-based; the value starts after the colon's spaces
+            rest = content[colon + 1 :]
+            vcol = colon + 2 + len(rest) - len(rest.lstrip())
             if key == "cards":
                 cards = _parse_ints(value, key, lineno, vcol)
             elif key == "expansions":
