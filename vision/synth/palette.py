@@ -1,0 +1,63 @@
+"""Colours of the look-alike card art, tuned against the CIELAB table in ``shared/reference/real-cards.md``.
+
+Every colour is an sRGB base that :func:`vary` jitters per render, so no two blocks share exact colours.
+The bases were set by rendering blocks and measuring their whole-block CIELAB percentiles (the bench
+``tests/bench/bench_synth.py`` prints them beside the table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Color = tuple[int, int, int]
+
+OUTLINE: Color = (66, 58, 56)
+
+#: Flat ground of each zone (the colour that shows between drawings) and its rim, a little lighter.
+GROUND: dict[str, Color] = {
+    "R": (190, 142, 112),
+    "C": (116, 150, 172),
+    "I": (150, 145, 149),
+    "P": (150, 190, 132),
+}
+RIM_LIFT = 18  # how much lighter the rim is, per channel
+
+# Residential: pitched roofs (brown, tan, pale yellow, brick) and red-brown hedge dots.
+ROOFS: tuple[Color, ...] = ((164, 112, 84), (200, 162, 124), (226, 206, 158), (180, 106, 82), (150, 104, 80))
+HEDGE: Color = (138, 66, 46)
+# Commercial: flat roofs light grey and lilac, pale blue-grey trees, parking lots.
+FLAT_ROOFS: tuple[Color, ...] = ((186, 190, 198), (150, 138, 178), (128, 114, 160), (166, 172, 186))
+C_TREE: Color = (98, 140, 156)
+# Industrial: dark warehouses, silos and chimneys, white smoke.
+WAREHOUSE: tuple[Color, ...] = ((116, 114, 118), (128, 124, 126), (104, 104, 110))
+SILO: Color = (102, 100, 106)
+SMOKE: Color = (240, 240, 236)
+# Parks: dark-green trees, sports fields, pale teal ponds, light paths.
+P_TREE: tuple[Color, ...] = ((92, 170, 78), (78, 158, 84), (108, 178, 90))
+FIELD: Color = (124, 194, 96)
+COURT: Color = (196, 120, 84)
+POND: Color = (150, 210, 204)
+PATH: Color = (226, 220, 184)
+# Shared: parking asphalt, road asphalt (grey-brown), its edge lines and dashes, little cars.
+LOT: Color = (128, 130, 134)
+ASPHALT: Color = (124, 114, 104)
+EDGE_LINE: Color = (214, 208, 192)
+DASH: Color = (246, 244, 236)
+ROAD_CARS: tuple[Color, ...] = ((242, 240, 232), (240, 202, 64))
+LOT_CARS: tuple[Color, ...] = ((204, 60, 52), (60, 92, 170), (240, 240, 236), (70, 70, 76), (236, 196, 60))
+POI_FRAME: Color = (236, 196, 40)
+HAZARD: Color = (236, 120, 30)
+
+
+def vary(rng: np.random.Generator, base: Color, spread: float = 8.0, tint: float = 4.0) -> Color:
+    """``base`` with a shared brightness shift (σ = ``spread``) and a per-channel tint (σ = ``tint``)."""
+    shift = rng.normal(0.0, spread) + rng.normal(0.0, tint, 3)
+    return tuple(int(v) for v in np.clip(np.asarray(base, float) + shift, 0, 255))  # type: ignore[return-value]
+
+
+def lighter(color: Color, amount: float) -> Color:
+    return tuple(int(min(255, v + amount)) for v in color)  # type: ignore[return-value]
+
+
+def scaled(color: Color, factor: float) -> Color:
+    return tuple(int(np.clip(v * factor, 0, 255)) for v in color)  # type: ignore[return-value]

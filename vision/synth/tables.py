@@ -1,0 +1,109 @@
+"""Table surfaces seen under real cities: blue patterned cloth, wood, white and dark.
+
+:func:`render_table` draws a tileable texture; the photo simulator warps it with wrap-around borders, so
+one tile covers a table of any size.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from vision.synth.draw import Pen
+
+TableKind = Literal["cloth", "wood", "white", "dark"]
+TABLE_KINDS: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell_h: float, cell_w: float) -> np.ndarray:
+    """Tileable smooth noise in [-1, 1]: random values on a coarse periodic grid, cubic-upscaled."""
+    gh, gw = max(2, int(round(h / cell_h))), max(2, int(round(w / cell_w)))
+    coarse = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
+    wrapped = np.pad(coarse, 2, mode="wrap")
+    big = cv2.resize(wrapped, ((gw + 4) * w // gw, (gh + 4) * h // gh), interpolation=cv2.INTER_CUBIC)
+    oy, ox = 2 * h // gh, 2 * w // gw
+    return big[oy : oy + h, ox : ox + w]
+
+
+def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    # Blue close to the commercial blocks' hue, a little darker and more saturated on average.
+    base = np.array([92, 122, 164], float) + rng.normal(0, [10, 10, 12])
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = np.clip(base, 0, 255).astype(np.uint8)
+    pen = Pen(img, ppm)
+    motif = np.clip(base + rng.uniform(30, 70), 0, 255).astype(int)
+    accent = np.clip(base * rng.uniform(0.55, 0.8), 0, 255).astype(int)
+    period = float(rng.uniform(14, 30))
+    style = int(rng.integers(3))
+    w_mm, h_mm = w / ppm, h / ppm
+    # The pattern repeats an integer number of times across the tile so the tile wraps seamlessly.
+    nx, ny = max(1, round(w_mm / period)), max(1, round(h_mm / period))
+    px, py = w_mm / nx, h_mm / ny
+    for j in range(ny + 1):
+        for i in range(nx + 1):
+            cx, cy = (i + 0.5 * (j % 2)) * px, j * py
+            if style == 0:  # rosettes
+                for k in range(6):
+                    a = k * np.pi / 3
+                    pen.ellipse(
+                        cx + 0.22 * px * np.cos(a),
+                        cy + 0.22 * py * np.sin(a),
+                        0.12 * px,
+                        0.06 * py,
+                        float(np.degrees(a)),
+                        tuple(motif),
+                    )  # type: ignore[arg-type]
+                pen.circle(cx, cy, 0.08 * px, tuple(accent))  # type: ignore[arg-type]
+            elif style == 1:  # diamonds
+                d = 0.3 * px
+                pen.poly([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], None, tuple(motif), 0.8)  # type: ignore[arg-type]
+                pen.circle(cx, cy, 0.06 * px, tuple(motif))  # type: ignore[arg-type]
+            else:  # dots and small leaves
+                pen.circle(cx, cy, 0.14 * px, tuple(motif))  # type: ignore[arg-type]
+                pen.ellipse(cx + 0.5 * px, cy + 0.25 * py, 0.1 * px, 0.04 * py, 35.0, tuple(accent))  # type: ignore[arg-type]
+    weave = rng.normal(0, 6, (h, w)).astype(np.float32)
+    weave += 8 * _smooth_noise(rng, h, w, 40 * ppm, 40 * ppm)  # folds and uneven dye
+    return np.clip(img.astype(np.float32) + weave[..., None], 0, 255).astype(np.uint8)
+
+
+def _wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    base = np.array([168, 118, 74], float) * rng.uniform(0.6, 1.2) + rng.normal(0, 8, 3)
+    plank_mm = float(rng.uniform(70, 160))
+    n_planks = max(1, round(h / ppm / plank_mm))
+    plank_px = h / n_planks
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    warp = _smooth_noise(rng, h, w, 30 * ppm, 250 * ppm) * 6 * ppm
+    period = float(rng.uniform(1.5, 3.5)) * ppm
+    grain = np.sin(2 * np.pi * (ys + warp) / period) * 0.5 + 0.5
+    grain = grain**3
+    plank = np.floor(ys / plank_px).astype(int) % n_planks
+    tone = rng.uniform(0.85, 1.12, n_planks)[plank]
+    shade = (tone * (1 - 0.18 * grain))[..., None] * base
+    img = shade + 6 * _smooth_noise(rng, h, w, 20 * ppm, 120 * ppm)[..., None]
+    seams = (ys % plank_px) < max(1.0, 0.8 * ppm)
+    img[seams] *= 0.55
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _plain(rng: np.random.Generator, h: int, w: int, ppm: float, level: float, tint: float) -> np.ndarray:
+    base = level + rng.normal(0, tint, 3)
+    tex = rng.normal(0, 2.5, (h, w)).astype(np.float32) + 5 * _smooth_noise(rng, h, w, 60 * ppm, 60 * ppm)
+    return np.clip(base[None, None, :] + tex[..., None], 0, 255).astype(np.uint8)
+
+
+def render_table(
+    kind: TableKind, rng: np.random.Generator, width_mm: float, height_mm: float, ppm: float
+) -> np.ndarray:
+    """A tileable RGB ``uint8`` texture of a ``kind`` table, ``width_mm`` × ``height_mm`` at ``ppm`` px/mm."""
+    w, h = max(8, int(round(width_mm * ppm))), max(8, int(round(height_mm * ppm)))
+    if kind == "cloth":
+        return _cloth(rng, h, w, ppm)
+    if kind == "wood":
+        return _wood(rng, h, w, ppm)
+    if kind == "white":
+        return _plain(rng, h, w, ppm, float(rng.uniform(214, 244)), 4)
+    if kind == "dark":
+        return _plain(rng, h, w, ppm, float(rng.uniform(26, 62)), 5)
+    raise ValueError(f"unknown table kind {kind!r} (expected one of {', '.join(TABLE_KINDS)})")
