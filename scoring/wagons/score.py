@@ -45,7 +45,7 @@ from scoring.wagons.scenarios import (
     Scenario,
     top_three,
 )
-from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town
+from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town, parse_town, town_from_rows
 
 GAME = "wagons"
 #: Options a player may set (``--option KEY=VALUE`` or a header line), with what each means.
@@ -321,3 +321,59 @@ def _opponent_json(
     if pile is not None:
         out["pile"] = pile.to_json()
     return out
+
+
+#: The keys of a web request's ``options`` object that the Circle the Wagons scorer reads.
+REQUEST_KEYS = ("goals", "scenario", "opponent-pile", "opponent-town", *OPTIONS)
+
+
+def score_town_request(body: Any, text: str | None = None) -> dict[str, Any]:
+    """Score the town of a web request (``POST /api/v1/score`` with ``game: "wagons"``); return its JSON.
+
+    ``body`` carries ``city`` (town text) or ``rows`` (cell tokens), and ``options`` with any of
+    ``goals`` (list or text), ``scenario``, ``opponent-pile`` (numbers or ``name=count``, list or text),
+    ``opponent-town`` (town text) and ``opponent-undiscovered``. ``text``, when given, replaces the town.
+    Sprawlopolis-only fields (``cards``, ``expansions``, ``variant``) are refused rather than ignored.
+    """
+    for name in ("cards", "expansions", "variant"):
+        if getattr(body, name, None):
+            raise ConflictError(
+                f"'{name}' is a Sprawlopolis field; a Circle the Wagons town takes options "
+                f"{', '.join(REQUEST_KEYS)}"
+            )
+    opts = {
+        str(k).strip().lower().replace("_", "-"): v for k, v in (getattr(body, "options", None) or {}).items()
+    }
+    unknown = sorted(set(opts) - set(REQUEST_KEYS))
+    if unknown:
+        raise UnknownNameError(
+            f"unknown option {unknown[0]!r} for Circle the Wagons; expected one of: {', '.join(REQUEST_KEYS)}"
+        )
+    source = text if text is not None else body.city
+    town = parse_town(source) if source is not None else town_from_rows(body.rows)
+    other = opts.get("opponent-town")
+    pile = opts.get("opponent-pile")
+    breakdown = score_town(
+        town,
+        goals=_words(opts["goals"], "goals") if opts.get("goals") is not None else None,
+        opponent_town=None
+        if other is None
+        else parse_town(other)
+        if isinstance(other, str)
+        else town_from_rows(other),
+        opponent_pile=_words(pile, "opponent-pile") if pile is not None else None,
+        scenario=str(opts["scenario"]) if opts.get("scenario") else None,
+        options={k: v for k, v in opts.items() if k in OPTIONS},
+    )
+    return breakdown.to_json()
+
+
+def _words(value: object, key: str) -> list[str]:
+    """A request option given as text (split at commas or spaces) or as a list of names or numbers."""
+    if isinstance(value, str):
+        return split_names(value) if key == "goals" else [value]
+    if isinstance(value, int):
+        return [str(value)]
+    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        return [str(v) for v in value]
+    raise OptionError(f"option {key}: expected text or a list of names or numbers, got {value!r}")

@@ -134,6 +134,13 @@ def _decode(text: str | bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def _lines(text: str) -> list[str]:
+    """Split at line ends only, as an editor numbers lines (``splitlines`` would also split at form feeds,
+    hiding control characters the parser must report)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def parse_town(text: str | bytes) -> Town:
     """Read a town from its text form.
 
@@ -144,7 +151,8 @@ def parse_town(text: str | bytes) -> Town:
     text = _decode(text)
     headers: list[tuple[str, str]] = []
     rows: list[tuple[Territory | None, ...]] = []
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    lines = _lines(text)
+    for lineno, raw in enumerate(lines, start=1):
         bad = next((i for i, ch in enumerate(raw) if not ch.isprintable() and ch != "\t"), None)
         if bad is not None:
             raise TownFormatError(f"unexpected control character {raw[bad]!r}", lineno, bad + 1)
@@ -173,7 +181,7 @@ def parse_town(text: str | bytes) -> Town:
             )
         rows.append(cells)
     if not rows:
-        last = max(1, len(text.splitlines()))
+        last = max(1, len(lines))
         raise TownFormatError("no town grid found (expected rows of cells such as 'D/w  P/c  .')", last, 1)
     town = Town(tuple(rows), tuple(headers))
     if town.n_territories == 0:
