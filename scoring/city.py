@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from scoring.errors import InputError
@@ -114,6 +115,7 @@ def block(zone: str, road: str | None = None, *, poi: bool = False, construction
     return Cell("block", zone, road, poi, construction)
 
 
+@lru_cache(maxsize=16384)  # every scoring line names its cells; naming is the hot path of scoring
 def cell_name(row: int, col: int) -> str:
     """Name a cell the way a player reads it off the table: column letter(s), then the 1-based row.
 

@@ -100,24 +100,17 @@ class CityShape:
         decided a line.
         """
         n_rows, n_cols = self.city.n_rows, self.city.n_cols
-        outside: set[Pos] = set()
-        stack = [(-1, -1)]
-        outside.add((-1, -1))
+        empty = {(r, c) for r in range(n_rows) for c in range(n_cols) if (r, c) not in self.blocks}
+        # Everything beyond the grid is outside; flood inwards from the empty cells on the grid's border.
+        stack = [(r, c) for r, c in empty if r in (0, n_rows - 1) or c in (0, n_cols - 1)]
+        outside = set(stack)
         while stack:
             r, c = stack.pop()
-            for dr, dc in STEP.values():
-                nr, nc = r + dr, c + dc
-                if -1 <= nr <= n_rows and -1 <= nc <= n_cols and (nr, nc) not in outside:
-                    if (nr, nc) in self.blocks:
-                        continue
-                    outside.add((nr, nc))
-                    stack.append((nr, nc))
-        return frozenset(
-            (r, c)
-            for r in range(n_rows)
-            for c in range(n_cols)
-            if (r, c) not in self.blocks and (r, c) not in outside
-        )
+            for other in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if other in empty and other not in outside:
+                    outside.add(other)
+                    stack.append(other)
+        return frozenset(empty - outside)
 
     def inner_edge_sides(self, pos: Pos) -> str:
         """The edge sides of ``pos`` that face an enclosed gap rather than the outside of the city."""
