@@ -52,7 +52,8 @@ def main() -> None:
     median = statistics.median(times)
     p90 = times[int(0.9 * (len(times) - 1))]
     print(
-        f"cities: {len(cities)} (15 cards each, {min(blocks)}–{max(blocks)} blocks, median {statistics.median(blocks)})"
+        f"cities: {len(cities)} (15 cards each, {min(blocks)}–{max(blocks)} blocks, "
+        f"median {statistics.median(blocks)})"
     )
     print("scoring: base items + all 18 scoring cards, fresh geometry per city")
     print(f"median {median:.3f} ms   p90 {p90:.3f} ms   max {times[-1]:.3f} ms   per city, one core")
