@@ -358,8 +358,8 @@ def _tourist_traps(city: City) -> LineItem:
     # Blocks that score more only because a side faces a gap enclosed inside the city.
     by_gap = [p for p in edge if _trap_points(sh.edge[p]) != _trap_points(_outer_edge(sh, p))]
     detail = (
-        f"+1 × {_plural(len(edge), 'commercial block')} on the edge ({_names(edge)}); +1 more × "
-        f"{_plural(len(corner), 'of them', 'of them')} on a corner edge ({_names(corner)})."
+        f"+1 × {_plural(len(edge), 'commercial block')} on the edge ({_names(edge)}); +1 more for each of "
+        f"the {len(corner)} on a corner edge ({_names(corner)})."
     )
     if by_gap:
         detail += f" {_names(by_gap)} score(s) more because of a gap inside the city. {RULING_EDGE}"
@@ -382,8 +382,9 @@ def _sprawlopolis(city: City) -> LineItem:
     row, row_cells = max(sh.rows.items(), key=lambda kv: len(kv[1]))
     col, col_cells = max(sh.columns.items(), key=lambda kv: len(kv[1]))
     detail = (
-        f"longest {_row_label(row)}: {_plural(len(row_cells), 'block')} ({_names(row_cells)}) + longest "
-        f"{_column_label(col)}: {_plural(len(col_cells), 'block')} ({_names(col_cells)}); gaps are skipped."
+        f"{_row_label(row)} has the most blocks of any row, {len(row_cells)} ({_names(row_cells)}), and "
+        f"{_column_label(col)} the most of any column, {len(col_cells)} ({_names(col_cells)}): "
+        f"{len(row_cells)} + {len(col_cells)}; gaps inside a row or column are skipped."
     )
     return _item(18, len(row_cells) + len(col_cells), detail, [*row_cells, *col_cells])
 

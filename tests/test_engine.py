@@ -197,3 +197,18 @@ def test_missing_expansion_package_is_an_input_error(monkeypatch: pytest.MonkeyP
     with pytest.raises(InputError, match="wrecktar"):
         score_city(parse_city(EXAMPLE), expansions=["wrecktar"])
     assert score_city(parse_city(EXAMPLE), expansions=[]).total == 4  # no expansion: no import needed
+
+
+def test_tied_largest_groups_are_noted_in_the_line() -> None:
+    bd = score_city(city("R  R  C  R  R\nP  I  P  I  P\n"), [])
+    residential = bd.item("largest:R")
+    assert residential is not None and residential.points == 2
+    assert residential.detail == (
+        "2 blocks at A1, B1; 2 groups tie at this size (also D1, E1), any one of them scores the same."
+    )
+    assert RULING_TIES not in bd.notes  # a tie of equal groups decides nothing in the base score
+
+
+def test_harder_variant_with_equal_zones_keeps_one() -> None:
+    bd = score_city(city("R  C  I  P\n"), [], variant="harder")
+    assert [i.points for i in bd.items] == [1, 0, 0, 0, 0]
