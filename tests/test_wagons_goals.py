@@ -196,5 +196,9 @@ def test_every_goal_line_carries_the_provenance_of_its_card() -> None:
 def test_there_are_18_goal_cards_plus_wildest_west() -> None:
     assert len(GOAL_CARDS) == 18
     assert len(GOALS) == 19 and GOALS["wildest-west"] == "Wildest West"
-    assert {g for g, c in GOAL_CARDS.items() if c.two_town} == {"one-too-many", "claim-jumpers", "smalltown-charm"}
+    assert {g for g, c in GOAL_CARDS.items() if c.two_town} == {
+        "one-too-many",
+        "claim-jumpers",
+        "smalltown-charm",
+    }
     assert set(GRID_SCORERS) == {g for g, c in GOAL_CARDS.items() if not c.two_town}

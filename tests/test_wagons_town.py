@@ -100,14 +100,21 @@ def test_card_table_has_18_cards_with_four_territories_each() -> None:
         assert len(card) == 4
         assert all(t.terrain in TERRAINS and t.icon in ICONS for t in card)
     # The rulebook example's first row pair uses card 0 (P/c P/f over P/m F/b).
-    assert card_grid(0) == ((Territory("P", "c"), Territory("P", "f")), (Territory("P", "m"), Territory("F", "b")))
+    assert card_grid(0) == (
+        (Territory("P", "c"), Territory("P", "f")),
+        (Territory("P", "m"), Territory("F", "b")),
+    )
     assert card_grid(0, rotated=True)[0] == (Territory("F", "b"), Territory("P", "m"))
 
 
 cells = st.one_of(st.none(), st.builds(Territory, st.sampled_from(TERRAINS), st.sampled_from(ICONS)))
 
 
-@given(st.integers(1, 5).flatmap(lambda w: st.lists(st.lists(cells, min_size=w, max_size=w), min_size=1, max_size=5)))
+@given(
+    st.integers(1, 5).flatmap(
+        lambda w: st.lists(st.lists(cells, min_size=w, max_size=w), min_size=1, max_size=5)
+    )
+)
 def test_round_trip_any_town(grid: list[list[Territory | None]]) -> None:
     if all(c is None for row in grid for c in row):
         grid[0][0] = Territory("D", "w")

@@ -168,18 +168,14 @@ def _defensible_position(pile: Pile, options: Mapping[str, int]) -> OpponentScor
     )
     missing: list[str] = []
     if pile.n_cards is None:
-        points, detail = (
-            0,
-            "the number of cards in the pile is needed (×3 with 8 or more): add cards=N to the pile",
-        )
-        missing.append("cards")
+        points, detail = 0, "not scored: the number of cards in the pile decides ×2 or ×3"
+        missing.append("Undiscovered needs the number of cards in the pile: add cards=N to the pile counts.")
     elif UNDISCOVERED_OPTION not in options:
-        points = 0
-        detail = (
-            f"cannot be counted in a pile: give the opponent's Undiscovered spaces with "
-            f"--option {UNDISCOVERED_OPTION}=N"
+        points, detail = 0, "not scored: Undiscovered cannot be counted in a pile"
+        missing.append(
+            f"Undiscovered cannot be counted in a pile: give the opponent's Undiscovered spaces "
+            f"with --option {UNDISCOVERED_OPTION}=N (or a '{UNDISCOVERED_OPTION}: N' header line)."
         )
-        missing.append(UNDISCOVERED_OPTION)
     else:
         spaces = options[UNDISCOVERED_OPTION]
         factor = 3 if pile.n_cards >= 8 else 2
