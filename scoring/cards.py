@@ -8,8 +8,10 @@ the spec's **Ruling** whenever that ruling decided the line. :func:`card_item` i
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import SupportsIndex
 
 from scoring.breakdown import LineItem
 from scoring.city import ZONE_NAMES, City, cell_name, cell_names
@@ -420,10 +422,13 @@ CARD_NAMES: dict[int, str] = {n: card.name for n, card in CARDS.items()}
 
 
 def check_card(number: object) -> int:
-    """Return ``number`` if it names a scoring card (an int 1–18); raise :class:`UnknownCardError`."""
-    if isinstance(number, bool) or not isinstance(number, int) or number not in CARDS:
-        raise UnknownCardError(f"unknown scoring card {number!r} (Sprawlopolis cards are numbered 1 to 18)")
-    return number
+    """Return ``number`` as an ``int`` if it names a scoring card (an integer 1–18, numpy integers too);
+    raise :class:`UnknownCardError` for anything else (other numbers, strings, floats, booleans)."""
+    if isinstance(number, SupportsIndex) and not isinstance(number, bool):
+        value = operator.index(number)
+        if value in CARDS:
+            return value
+    raise UnknownCardError(f"unknown scoring card {number!r} (Sprawlopolis cards are numbered 1 to 18)")
 
 
 def card_item(city: City, number: int) -> LineItem:

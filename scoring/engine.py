@@ -44,10 +44,9 @@ def score_city(
     Returns items ``largest:R/C/I/P``, ``roads``, ``card:N`` per card, then the expansions' items.
     Raises :class:`~scoring.errors.InputError` for anything that cannot be scored.
     """
-    numbers = tuple(city.cards if cards is None else cards)
+    numbers = tuple(check_card(n) for n in (city.cards if cards is None else cards))
     seen: set[int] = set()
     for number in numbers:
-        check_card(number)
         if number in seen:
             raise UnknownCardError(f"scoring card {number} ({CARD_NAMES[number]}) is given twice")
         seen.add(number)

@@ -461,3 +461,9 @@ def test_sprawlopolis_skips_gaps() -> None:
     """
     item = score(text, 18)
     assert item.points == 3 + 4 and "row 1" in item.detail and "column A" in item.detail
+
+
+def test_numpy_integers_name_cards() -> None:
+    import numpy as np
+
+    assert card_item(city("R\n"), np.int64(3)).key == "card:3"  # type: ignore[arg-type]
