@@ -66,8 +66,8 @@ def test_pile_from_counts_reads_names_in_any_case_and_plural() -> None:
     pile = parse_pile(["Prairie=5", "SNOW=5", "forests=4", "wagons=3", "Cows=2"])
     assert pile.terrain_counts() == {"P": 5, "S": 5, "F": 4}
     assert pile.icon_counts() == {"w": 3, "c": 2}
-    assert pile.n_cards is None and pile.n_territories == 14  # 14 territories are not whole cards
-    assert parse_pile(["plains=4", "mountains=4"]).n_cards == 2  # whole cards imply the card count
+    assert pile.n_cards is None and pile.n_territories == 14  # without a card count: those counted
+    assert parse_pile(["plains=4", "cow=7"]).n_cards is None  # a partial count implies no card count
     assert parse_pile(["plains=4", "cards=3"]).n_territories == 12
 
 

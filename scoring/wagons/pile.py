@@ -32,7 +32,7 @@ class Pile:
     """Counted territories (by letter ``D F M P S W``) and icons (``b c f g m w``) of an opponent's pile.
 
     ``cards`` lists the card numbers when the pile was given by number; ``n_cards`` is the number of cards
-    when known (given, or implied by whole cards' worth of counted territories).
+    when known (given by number, or counted as ``cards=N``).
     """
 
     terrains: dict[str, int] = field(default_factory=dict)
@@ -94,8 +94,8 @@ def pile_from_cards(numbers: Iterable[int]) -> Pile:
 def pile_from_counts(counts: dict[str, int]) -> Pile:
     """A pile from counted territories and icons, keyed by name (``prairie``, ``wagons``, ``cards``…).
 
-    Names ignore case and a plural "s". Counts not given are 0. The number of cards is ``cards`` when given,
-    otherwise implied when the territories counted fill whole cards.
+    Names ignore case and a plural "s". Counts not given are 0. The number of cards is known only when
+    ``cards`` is given; the counts may not exceed what that many cards hold.
     """
     terrains: dict[str, int] = dict.fromkeys(TERRAINS, 0)
     icons: dict[str, int] = dict.fromkeys(ICON_NAMES, 0)
@@ -119,8 +119,7 @@ def pile_from_counts(counts: dict[str, int]) -> Pile:
         else:
             icons[_ICON_WORDS[singular]] = value
     counted = sum(terrains.values())
-    if n_cards is None and counted and counted % TERRITORIES_PER_CARD == 0:
-        n_cards = counted // TERRITORIES_PER_CARD
+    # No card count is implied from the territories: a player may count only the types that matter.
     if n_cards is not None:
         limit = TERRITORIES_PER_CARD * n_cards
         for what, total in (("territories", counted), ("icons", sum(icons.values()))):
