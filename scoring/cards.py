@@ -88,6 +88,7 @@ def _signed(n: int) -> str:
 
 
 def _outskirts(city: City) -> LineItem:
+    """Card 1: +1 per road with no end at the city edge (loops included), −1 per road with at least one."""
     sh = shape(city)
     inner: list[Road] = []
     outer: list[Road] = []
@@ -114,6 +115,7 @@ def _outskirts(city: City) -> LineItem:
 
 
 def _bloom_boom(city: City) -> LineItem:
+    """Card 2: +1 per row and column with exactly 3 parks, −1 per row and column with none."""
     sh = shape(city)
     blocks = sh.blocks
     three: list[str] = []
@@ -137,6 +139,7 @@ def _bloom_boom(city: City) -> LineItem:
 
 
 def _go_green(city: City) -> LineItem:
+    """Card 3: +1 per park block, −3 per industrial block."""
     sh = shape(city)
     parks = [p for p, cell in sh.blocks.items() if cell.zone == "P"]
     industry = [p for p, cell in sh.blocks.items() if cell.zone == "I"]
@@ -163,6 +166,7 @@ def block_party_squares(city: City) -> list[Pos]:
 
 
 def _block_party(city: City) -> LineItem:
+    """Card 4: count 2×2 same-zone squares (overlapping allowed) and read the card's table."""
     sh = shape(city)
     squares = block_party_squares(city)
     points = BLOCK_PARTY_TABLE.get(len(squares), BLOCK_PARTY_MAX)
@@ -179,6 +183,7 @@ def _block_party(city: City) -> LineItem:
 
 
 def _stacks_and_scrapers(city: City) -> LineItem:
+    """Card 5: +2 per industrial block whose side neighbours are all commercial or industrial."""
     sh = shape(city)
     scoring = [
         pos
@@ -194,6 +199,7 @@ def _stacks_and_scrapers(city: City) -> LineItem:
 
 
 def _master_planned(city: City) -> LineItem:
+    """Card 6: largest residential group minus largest industrial group."""
     sh = shape(city)
     res = sh.zone_groups["R"][0] if sh.zone_groups["R"] else frozenset()
     ind = sh.zone_groups["I"][0] if sh.zone_groups["I"] else frozenset()
@@ -205,6 +211,7 @@ def _master_planned(city: City) -> LineItem:
 
 
 def _central_perks(city: City) -> LineItem:
+    """Card 7: +1 per interior park block, −2 per park block on the edge."""
     sh = shape(city)
     parks = [p for p, cell in sh.blocks.items() if cell.zone == "P"]
     interior = [p for p in parks if not sh.edge[p]]
@@ -220,6 +227,7 @@ def _central_perks(city: City) -> LineItem:
 
 
 def _burbs(city: City) -> LineItem:
+    """Card 8: +1 per park, −2 per industrial block beside the largest residential group (best tied one)."""
     sh = shape(city)
     groups = [g for g in sh.zone_groups["R"] if len(g) == len(sh.zone_groups["R"][0])]
     if not groups:
@@ -243,6 +251,7 @@ def _burbs(city: City) -> LineItem:
 
 
 def _concrete_jungle(city: City) -> LineItem:
+    """Card 9: +1 per industrial block with another industrial block diagonally next to it."""
     sh = shape(city)
     scoring = [
         pos
@@ -257,6 +266,7 @@ def _concrete_jungle(city: City) -> LineItem:
 
 
 def _the_strip(city: City) -> LineItem:
+    """Card 10: +1 per commercial block in the best single row or column."""
     sh = shape(city)
     best_label, best = "", []
     lines = [(_row_label(r), cells) for r, cells in sh.rows.items()]
@@ -275,6 +285,7 @@ def _the_strip(city: City) -> LineItem:
 
 
 def _mini_marts(city: City) -> LineItem:
+    """Card 11: +2 per commercial block whose road joins residential roads at both of its ends."""
     sh = shape(city)
     scoring = [
         pos
@@ -291,6 +302,7 @@ def _mini_marts(city: City) -> LineItem:
 
 
 def _superhighway(city: City) -> LineItem:
+    """Card 12: half the sections of the longest road, rounded down."""
     sh = shape(city)
     if not sh.roads:
         return _item(12, 0, "no road: 0.", [])
@@ -303,6 +315,7 @@ def _superhighway(city: City) -> LineItem:
 
 
 def _park_hopping(city: City) -> LineItem:
+    """Card 13: +3 per road whose two ends dead-end against two different park blocks."""
     sh = shape(city)
     hops = []
     for road in sh.roads:
@@ -322,6 +335,7 @@ def _park_hopping(city: City) -> LineItem:
 
 
 def _looping_lanes(city: City) -> LineItem:
+    """Card 14: +1 per section of every closed loop."""
     loops = [r for r in shape(city).roads if r.loop]
     sections = sum(r.sections for r in loops)
     detail = f"+1 per section of each closed loop: {_plural(len(loops), 'loop')} ({_roads_text(loops)})."
@@ -329,6 +343,7 @@ def _looping_lanes(city: City) -> LineItem:
 
 
 def _skid_row(city: City) -> LineItem:
+    """Card 15: +2 per residential block with industrial blocks on 2 or more sides."""
     sh = shape(city)
     scoring = [
         pos
@@ -344,6 +359,7 @@ def _skid_row(city: City) -> LineItem:
 
 
 def _morning_commute(city: City) -> LineItem:
+    """Card 16: +2 per road passing through at least one residential and one commercial block."""
     sh = shape(city)
     commutes = [road for road in sh.roads if {"R", "C"} <= {sh.blocks[p].zone for p in road.cells}]
     detail = (
@@ -354,6 +370,7 @@ def _morning_commute(city: City) -> LineItem:
 
 
 def _tourist_traps(city: City) -> LineItem:
+    """Card 17: +1 per commercial block on the edge, +1 more when it is on a corner edge."""
     sh = shape(city)
     edge = [p for p, cell in sh.blocks.items() if cell.zone == "C" and sh.edge[p]]
     corner = [p for p in edge if is_corner(sh.edge[p])]
@@ -378,6 +395,7 @@ def _trap_points(edge: str) -> int:
 
 
 def _sprawlopolis(city: City) -> LineItem:
+    """Card 18: blocks in the fullest row plus blocks in the fullest column (gaps skipped)."""
     sh = shape(city)
     if not sh.blocks:
         return _item(18, 0, "no block: 0.", [])
