@@ -402,46 +402,59 @@ async function checkTally() {
   }
 }
 
+function tallyRow(cls, title, nums, why) {
+  const li = document.createElement("li");
+  li.className = cls;
+  const head = document.createElement("div");
+  head.className = "tally-head";
+  const name = document.createElement("span");
+  name.textContent = `${cls === "agree" ? "✓" : cls === "disagree" ? "✗" : "?"} ${title}`;
+  const num = document.createElement("span");
+  num.className = "num";
+  num.textContent = nums;
+  head.append(name, num);
+  li.append(head);
+  if (why) {
+    const d = document.createElement("div");
+    d.className = "detail";
+    d.textContent = why;
+    li.append(d);
+  }
+  return li;
+}
+
+// report: the engine's TallyReport JSON (lines with agree true/false/null, missed items, totals).
 function renderTally(report) {
   const out = $("#tally-result");
   out.replaceChildren();
   const lines = report.lines || [];
+  const total = report.total || {};
+  const missed = (report.missed || []).filter((item) => item.points);
+  const bad = lines.filter((l) => l.agree !== true).length + missed.length + (total.difference ? 1 : 0);
   const summary = document.createElement("p");
-  const bad = lines.filter((l) => !l.agrees).length;
-  summary.className = "tally-summary " + (bad ? "disagree" : "agree");
-  summary.textContent = bad
-    ? `${bad} line${bad === 1 ? "" : "s"} disagree${bad === 1 ? "s" : ""}` + tallyTotals(report)
-    : "Every line agrees" + tallyTotals(report);
+  summary.className = "tally-summary " + (report.agree ? "agree" : "disagree");
+  summary.textContent = report.agree
+    ? "Your tally agrees with the computed score."
+    : `${bad} line${bad === 1 ? "" : "s"} to look at · your total ${total.tally}, computed ${total.computed}`;
   out.append(summary);
   const list = document.createElement("ul");
   list.className = "tally-lines";
   for (const l of lines) {
-    const li = document.createElement("li");
-    li.className = l.agrees ? "agree" : "disagree";
-    const head = document.createElement("div");
-    head.className = "tally-head";
-    const mark = l.agrees ? "✓" : "✗";
-    head.textContent = `${mark} ${l.text || l.label || l.key}`;
-    const nums = document.createElement("span");
-    nums.className = "num";
-    const computed = l.computed === null || l.computed === undefined ? "—" : l.computed;
-    nums.textContent = `you ${l.claimed ?? "—"} · computed ${computed}`;
-    head.append(nums);
-    li.append(head);
-    if (l.reason || l.detail) {
-      const why = document.createElement("div");
-      why.className = "detail";
-      why.textContent = l.reason || l.detail;
-      li.append(why);
-    }
-    list.append(li);
+    const cls = l.agree === true ? "agree" : l.agree === false ? "disagree" : "unmatched";
+    const computed = l.computed === null || l.computed === undefined ? "—" : signed(l.computed);
+    const same = !l.label || l.label.toLowerCase() === String(l.item).toLowerCase();
+    const title = same ? l.item : `${l.item} (${l.label})`;
+    list.append(tallyRow(cls, title, `you ${signed(l.points)} · computed ${computed}`, l.why));
+  }
+  for (const item of missed) {
+    list.append(tallyRow("unmatched", `not in your tally: ${item.label}`, `computed ${signed(item.points)}`, item.detail));
+  }
+  if (total.stated !== null && total.stated !== undefined) {
+    const diff = total.difference;
+    const why = diff ? `your total is ${diff > 0 ? "over" : "under"} by ${Math.abs(diff)}` : "";
+    list.append(tallyRow(diff ? "disagree" : "agree", "total", `you ${total.stated} · computed ${total.computed}`, why));
   }
   out.append(list);
-}
-
-function tallyTotals(report) {
-  if (report.claimed_total === undefined || report.computed_total === undefined) return "";
-  return ` · your total ${report.claimed_total}, computed ${report.computed_total}`;
 }
 
 // ---- cell editor -----------------------------------------------------------------------------------------

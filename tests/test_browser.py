@@ -1,0 +1,226 @@
+"""End to end in a real browser: headless Chromium (Debian's package) drives the page served by a real
+``sprawlscan serve`` process on a free loopback port.
+
+Expected totals are asked from the running service's JSON API, never hard-coded: the test checks that the
+page shows what the engine computes and that a correction made by tapping a cell changes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent / "artifacts"
+ROOT = Path(__file__).resolve().parent.parent
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A real server process (``sprawlscan serve``); yields its base URL."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read().decode() if proc.stdout else ""
+                    raise RuntimeError(f"server did not start:\n{out}") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture()
+def page(tmp_path: Path) -> Iterator[object]:
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS, **PHONE
+        )
+        try:
+            pg = context.new_page()
+            errors: list[str] = []
+            pg.on("pageerror", lambda exc: errors.append(str(exc)))
+            yield pg
+            assert not errors, f"JavaScript errors on the page: {errors}"
+        finally:
+            context.close()
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def _grid_rows(city_text: str) -> list[list[str]]:
+    """The cell rows of a canonical city text (header lines and the interstate line left out)."""
+    rows = []
+    for line in city_text.splitlines():
+        words = line.split()
+        if not words or set(line.strip()) == {"="} or (words[0].endswith(":") and len(words[0]) > 2):
+            continue
+        rows.append(words)
+    return rows
+
+
+def _find_correction(server: str, city: str, cards: list[int]) -> tuple[int, int, str, int]:
+    """A cell and a new zone for it that change the total: (row, col, zone, new total), by asking the API."""
+    before = _post(server + "/api/v1/score", {"city": city, "cards": cards})["total"]
+    rows = _grid_rows(city)
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row):
+            if token[0] not in "RCIP" or ":" in token:  # roadless blocks: any zone may replace them
+                continue
+            for zone in "RCIP":
+                if zone == token[0]:
+                    continue
+                trial = [list(x) for x in rows]
+                trial[r][c] = zone + token[1:]
+                after = _post(server + "/api/v1/score", {"rows": trial, "cards": cards})["total"]
+                if after != before:
+                    return r, c, zone, after
+    raise AssertionError("no single-cell change alters the total of this city")
+
+
+def _correct_cell(page, r: int, c: int, zone: str) -> None:  # type: ignore[no-untyped-def]
+    page.locator(f'#grid .cell[data-row="{r}"][data-col="{c}"]').click()
+    page.locator("#editor").wait_for(state="visible")
+    page.locator(f'#editor input[name="kind"][value="{zone}"]').check(force=True)
+    page.locator("#editor-ok").click()
+
+
+def test_typed_city_score_correct_and_check_tally(server: str, page) -> None:  # type: ignore[no-untyped-def]
+    city = (
+        "R:EW  I:EW  R:EW  C:EW  I:EW  C:EW\n"
+        "P     C:SE  I:SW  P     P     R:SE\n"
+        ".     C:NS  P     P     P     I:NS\n"
+    )
+    cards = [8, 7, 17]
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.locator("summary").click()
+    page.locator("#city-text").fill(city)
+    for n in cards:
+        page.locator(f'#cards [data-card="{n}"]').click()
+    page.locator("#score-text").click()
+    expected = _post(server + "/api/v1/score", {"city": city, "cards": cards})
+    expect(page.locator("#total")).to_have_text(str(expected["total"]))
+    assert page.locator("#items tr").count() == len(expected["items"])
+
+    r, c, zone, new_total = _find_correction(server, city, cards)
+    _correct_cell(page, r, c, zone)
+    expect(page.locator("#total")).to_have_text(str(new_total))
+    assert page.locator("#sticky").inner_text().startswith(f"Total {new_total}")
+
+    # A tally with one wrong line: the page marks exactly the lines the service says disagree.
+    corrected = page.locator("#city-text").input_value()
+    shown = _post(server + "/api/v1/score", {"city": corrected, "cards": cards})
+    roads = next(i["points"] for i in shown["items"] if i["key"] == "roads")
+    tally = f"roads {roads}\ntotal {shown['total'] + 3}\n"
+    page.locator("#tally").fill(tally)
+    page.locator("#check").click()
+    page.locator("#tally-result li").first.wait_for()
+    assert page.locator("#tally-result li.disagree").count() >= 1
+    assert page.locator("#tally-result li.agree").count() >= 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-typed-city.png"), full_page=True)
+
+
+def test_photo_upload_breakdown_and_correction(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from vision.synth.scene import render_photo
+
+    photo = render_photo(3)
+    path = tmp_path / "city.jpg"
+    _save_jpeg(photo, path)
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.locator("#photo").set_input_files(str(path))
+    page.locator("#result").wait_for(state="visible", timeout=60_000)
+    expect(page.locator("#overlay")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#overlay').naturalWidth > 0")
+    total = int(page.locator("#total").inner_text())
+    city = page.locator("#city-text").input_value()
+    cards = [
+        int(x)
+        for x in page.locator('#cards [aria-pressed="true"]').evaluate_all(
+            "bs => bs.map(b => b.dataset.card)"
+        )
+    ]
+    assert (
+        _post(server + "/api/v1/score", {"city": city, "cards": cards} if cards else {"city": city})["total"]
+        == total
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-scan.png"), full_page=True)
+
+    r, c, zone, new_total = _find_correction(server, city, cards)
+    _correct_cell(page, r, c, zone)
+    expect(page.locator("#total")).to_have_text(str(new_total))
+    assert new_total != total
+    page.screenshot(path=str(ARTIFACTS / "browser-scan-corrected.png"), full_page=True)
+
+
+def _save_jpeg(photo: object, path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    arr = getattr(photo, "image", photo)
+    Image.fromarray(np.asarray(arr)).save(path, "JPEG", quality=90)
+    assert os.path.getsize(path) > 0
