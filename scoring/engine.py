@@ -50,7 +50,10 @@ def score_city(
         if number in seen:
             raise UnknownCardError(f"scoring card {number} ({CARD_NAMES[number]}) is given twice")
         seen.add(number)
-    names = tuple(e.strip().lower() for e in (city.expansions if expansions is None else expansions))
+    given = city.expansions if expansions is None else expansions
+    if isinstance(given, str):  # "wrecktar beaches" rather than a list of names
+        given = given.replace(",", " ").split()
+    names = tuple(e.strip().lower() for e in given if e.strip())
     all_options = dict(city.headers)
     all_options.update(options or {})
     chosen = check_variant(variant if variant is not None else city.header("variant", "standard"))

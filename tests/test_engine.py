@@ -212,3 +212,13 @@ def test_tied_largest_groups_are_noted_in_the_line() -> None:
 def test_harder_variant_with_equal_zones_keeps_one() -> None:
     bd = score_city(city("R  C  I  P\n"), [], variant="harder")
     assert [i.points for i in bd.items] == [1, 0, 0, 0, 0]
+
+
+def test_expansions_given_as_one_string_are_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = []
+    fake = types.ModuleType("scoring.expansions")
+    fake.expansion_items = lambda c, names, options, base: (seen.append(names), ([], []))[1]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "scoring.expansions", fake)
+    score_city(parse_city(EXAMPLE), expansions="Wrecktar, poi")  # type: ignore[arg-type]
+    score_city(parse_city(EXAMPLE), expansions=["", " "])
+    assert seen == [("wrecktar", "poi")]
