@@ -74,7 +74,7 @@ def _at(cells: Iterable[Pos]) -> str:
     return f" ({names})" if names else ""
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
     """'1 Cow', '2 Cows', '3 territories'."""
     if n == 1:
         return f"{n} {word}"
@@ -132,7 +132,7 @@ def cool_water(town: Town) -> GoalScore:
     group, wagons = best
     return GoalScore(
         3 * len(wagons),
-        f"{_plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
+        f"{plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
         f"{len(group)}{_at(group)} × 3",
         wagons,
         wagons,
@@ -151,7 +151,7 @@ def badlands(town: Town) -> GoalScore:
         for r, c in _with_icon(town, "g")
         if (desert(r, c - 1) and desert(r, c + 1)) or (desert(r - 1, c) and desert(r + 1, c))
     )
-    detail = f"{_plural(len(guns), 'Gun')}{_at(guns)} between two Deserts × 4"
+    detail = f"{plural(len(guns), 'Gun')}{_at(guns)} between two Deserts × 4"
     return GoalScore(4 * len(guns), detail, guns, guns)
 
 
@@ -161,7 +161,7 @@ def happy_cows(town: Town) -> GoalScore:
     happy = frozenset(p for p in cows if not _touches(town, p, lambda t: t.terrain == "S"))
     return GoalScore(
         2 * len(happy),
-        f"{_plural(len(happy), 'Cow')}{_at(happy)} away from Snow × 2 ({len(cows) - len(happy)} near Snow)",
+        f"{plural(len(happy), 'Cow')}{_at(happy)} away from Snow × 2 ({len(cows) - len(happy)} near Snow)",
         happy,
         happy,
     )
@@ -174,8 +174,8 @@ def bootleggers(town: Town) -> GoalScore:
     dry = frozenset(beers) - served
     return GoalScore(
         2 * len(served) - len(dry),
-        f"{_plural(len(served), 'Beer')}{_at(served)} beside a Wagon × 2, "
-        f"{_plural(len(dry), 'Beer')}{_at(dry)} not × −1",
+        f"{plural(len(served), 'Beer')}{_at(served)} beside a Wagon × 2, "
+        f"{plural(len(dry), 'Beer')}{_at(dry)} not × −1",
         frozenset(beers),
         served,
     )
@@ -186,7 +186,7 @@ def the_clearing(town: Town) -> GoalScore:
     forts = frozenset(_with_icon(town, "f"))
     forests = frozenset(p for p, t in town.territories() if t.terrain == "F")
     detail = (
-        f"{_plural(len(forts), 'Fort')}{_at(forts)} × 2, {_plural(len(forests), 'Forest')}{_at(forests)} × −1"
+        f"{plural(len(forts), 'Fort')}{_at(forts)} × 2, {plural(len(forests), 'Forest')}{_at(forests)} × −1"
     )
     return GoalScore(2 * len(forts) - len(forests), detail, forts | forests, forts)
 
@@ -201,14 +201,14 @@ def undiscovered(town: Town) -> GoalScore:
         and all(town.cell(r + dr, c + dc) is not None for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
     )
     return GoalScore(
-        5 * len(holes), f"{_plural(len(holes), 'enclosed empty space')}{_at(holes)} × 5", holes, frozenset()
+        5 * len(holes), f"{plural(len(holes), 'enclosed empty space')}{_at(holes)} × 5", holes, frozenset()
     )
 
 
 def gold_country(town: Town) -> GoalScore:
     """+2 per Mine on, or adjacent to, a Mountains territory."""
     mines = frozenset(p for p in _with_icon(town, "m") if _touches(town, p, lambda t: t.terrain == "M"))
-    detail = f"{_plural(len(mines), 'Mine')}{_at(mines)} on or beside Mountains × 2"
+    detail = f"{plural(len(mines), 'Mine')}{_at(mines)} on or beside Mountains × 2"
     return GoalScore(2 * len(mines), detail, mines, mines)
 
 
@@ -217,7 +217,7 @@ def circle_the_wagons(town: Town) -> GoalScore:
     circled = frozenset(
         pos for pos, _ in town.territories() if sum(1 for _, t in town.neighbours(pos) if t.icon == "w") == 4
     )
-    detail = f"{_plural(len(circled), 'territory')}{_at(circled)} ringed by 4 Wagons × 6"
+    detail = f"{plural(len(circled), 'territory')}{_at(circled)} ringed by 4 Wagons × 6"
     return GoalScore(6 * len(circled), detail, circled, circled)
 
 
@@ -228,7 +228,7 @@ def prairie_life(town: Town) -> GoalScore:
     points = (len(cows) + len(plains)) // 2
     return GoalScore(
         points,
-        f"({_plural(len(cows), 'Cow')} + {len(plains)} Plains) ÷ 2, rounded down",
+        f"({plural(len(cows), 'Cow')} + {len(plains)} Plains) ÷ 2, rounded down",
         cows | plains,
         cows | plains if points else frozenset(),
     )
@@ -248,7 +248,7 @@ def boom_or_bust(town: Town) -> GoalScore:
     points = boom_or_bust_points(len(mines))
     return GoalScore(
         points,
-        f"{_plural(len(mines), 'Mine')}{_at(mines)}: {_boom_rate(len(mines))}",
+        f"{plural(len(mines), 'Mine')}{_at(mines)}: {_boom_rate(len(mines))}",
         mines,
         mines if points else frozenset(),
     )
@@ -322,7 +322,7 @@ def fortified(town: Town) -> GoalScore:
     tops = ", ".join(f"{cell_names([(r, c)])}–{cell_names([(r + 1, c + 1)])}" for r, c in corners)
     return GoalScore(
         7 * len(corners),
-        f"{_plural(len(corners), 'square')} of four Forts{f' ({tops})' if tops else ''} × 7",
+        f"{plural(len(corners), 'square')} of four Forts{f' ({tops})' if tops else ''} × 7",
         cells,
         cells,
     )
@@ -334,7 +334,7 @@ def the_herd(town: Town) -> GoalScore:
     if not herds:
         return GoalScore(0, "no Cow")
     herd = herds[0]
-    return GoalScore(2 * len(herd), f"largest herd of {_plural(len(herd), 'Cow')}{_at(herd)} × 2", herd, herd)
+    return GoalScore(2 * len(herd), f"largest herd of {plural(len(herd), 'Cow')}{_at(herd)} × 2", herd, herd)
 
 
 def target_practice(town: Town) -> GoalScore:
@@ -377,7 +377,7 @@ def _between(town: Town, a: Pos, b: Pos) -> int:
 def rifles_ready(town: Town) -> GoalScore:
     """+2 per Fort adjacent to at least one Gun."""
     forts = frozenset(p for p in _with_icon(town, "f") if any(t.icon == "g" for _, t in town.neighbours(p)))
-    detail = f"{_plural(len(forts), 'Fort')}{_at(forts)} beside a Gun × 2"
+    detail = f"{plural(len(forts), 'Fort')}{_at(forts)} beside a Gun × 2"
     return GoalScore(2 * len(forts), detail, forts, forts)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from scoring.breakdown import LineItem
-from scoring.wagons.goals import PRINTED, READING, boom_or_bust_points, wagon_train_points
+from scoring.wagons.goals import PRINTED, READING, boom_or_bust_points, plural, wagon_train_points
 from scoring.wagons.pile import Pile
 from scoring.wagons.town import TERRAIN_NAMES, TERRAINS
 
@@ -59,7 +59,7 @@ def _line(key: str, label: str, points: int, detail: str, provenance: str = PRIN
 def _boomtown(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     mines, mountains = pile.icon_counts()["m"], pile.terrain_counts()["M"]
     n = mines + mountains
-    detail = f"{mines} Mines + {mountains} Mountains (Mountains count as Mines) = {n}"
+    detail = f"{plural(mines, 'Mine')} + {mountains} Mountains (Mountains count as Mines) = {n}"
     return OpponentScore(
         (_line("goal:boom-or-bust", "Boom or Bust", boom_or_bust_points(n), detail, READING),)
     )
@@ -68,7 +68,7 @@ def _boomtown(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
 def _gold_rush(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     mountains, mines = pile.terrain_counts()["M"], pile.icon_counts()["m"]
     sets = _sets(mountains, mines)
-    detail = f"{sets} sets of Mountain & Mine ({mountains} Mountains, {mines} Mines) × 2"
+    detail = f"{plural(sets, 'set')} of Mountain & Mine ({mountains} Mountains, {plural(mines, 'Mine')}) × 2"
     return OpponentScore((_line("scenario:mountain-mine", "Mountain & Mine sets", 2 * sets, detail),))
 
 
@@ -83,20 +83,21 @@ def _through_the_desert(pile: Pile, options: Mapping[str, int]) -> OpponentScore
                 "goal:wagon-train",
                 "Wagon Train (first six Wagons)",
                 wagon_train_points(first),
-                f"{first} of {wagons} Wagons scored as one run of {first}",
+                f"{first} of {plural(wagons, 'Wagon')} scored as one run of {first}",
                 READING,
             ),
             _line(
                 "scenario:more-wagons",
                 "Wagons after the sixth",
                 2 * max(0, wagons - 6),
-                f"{max(0, wagons - 6)} Wagons after the sixth × 2",
+                f"{plural(max(0, wagons - 6), 'Wagon')} after the sixth × 2",
             ),
             _line(
                 "scenario:gun-desert",
                 "Gun & Desert sets",
                 4 * sets,
-                f"{sets} sets of Gun & Desert ({guns} Guns, {deserts} Deserts) × 4",
+                f"{plural(sets, 'set')} of Gun & Desert ({plural(guns, 'Gun')}, {plural(deserts, 'Desert')})"
+                " × 4",
             ),
         )
     )
@@ -105,7 +106,7 @@ def _through_the_desert(pile: Pile, options: Mapping[str, int]) -> OpponentScore
 def _out_drink(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     beers, wagons = pile.icon_counts()["b"], pile.icon_counts()["w"]
     sets = _sets(beers, wagons)
-    detail = f"{sets} sets of Beer & Wagon ({beers} Beers, {wagons} Wagons) × 2"
+    detail = f"{plural(sets, 'set')} of Beer & Wagon ({plural(beers, 'Beer')}, {plural(wagons, 'Wagon')}) × 2"
     return OpponentScore((_line("scenario:beer-wagon", "Beer & Wagon sets", 2 * sets, detail),))
 
 
@@ -113,8 +114,8 @@ def _water_the_herd(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     wagons, cows = pile.icon_counts()["w"], pile.icon_counts()["c"]
     return OpponentScore(
         (
-            _line("scenario:wagons", "Wagons", 3 * wagons, f"{wagons} Wagons × 3"),
-            _line("scenario:cows", "Cows", 2 * cows, f"{cows} Cows × 2"),
+            _line("scenario:wagons", "Wagons", 3 * wagons, f"{plural(wagons, 'Wagon')} × 3"),
+            _line("scenario:cows", "Cows", 2 * cows, f"{plural(cows, 'Cow')} × 2"),
         )
     )
 
@@ -127,14 +128,14 @@ def _cattle_drive(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
                 "goal:happy-cows",
                 "Happy Cows (Snow ignored)",
                 2 * cows,
-                f"every Cow counts: {cows} Cows × 2",
+                f"every Cow counts: {plural(cows, 'Cow')} × 2",
                 READING,
             ),
             _line(
                 "goal:prairie-life",
                 "Prairie Life (not halved)",
                 cows + plains,
-                f"{cows} Cows + {plains} Plains, not divided by 2",
+                f"{plural(cows, 'Cow')} + {plains} Plains, not divided by 2",
                 READING,
             ),
         )
@@ -151,9 +152,12 @@ def _last_stand(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     return OpponentScore(
         (
             _line(
-                "scenario:forts", "Forts", last_stand_fort_points(forts), f"{forts} Forts (7/14/21 for 4/6/8)"
+                "scenario:forts",
+                "Forts",
+                last_stand_fort_points(forts),
+                f"{plural(forts, 'Fort')} (7/14/21 for 4/6/8)",
             ),
-            _line("scenario:guns", "Guns", 2 * guns, f"{guns} Guns × 2"),
+            _line("scenario:guns", "Guns", 2 * guns, f"{plural(guns, 'Gun')} × 2"),
         )
     )
 
@@ -164,7 +168,7 @@ def _defensible_position(pile: Pile, options: Mapping[str, int]) -> OpponentScor
         "goal:the-clearing",
         "The Clearing (no Forest loss)",
         2 * forts,
-        f"{forts} Forts × 2; Forests cost nothing",
+        f"{plural(forts, 'Fort')} × 2; Forests cost nothing",
     )
     missing: list[str] = []
     if pile.n_cards is None:
@@ -180,7 +184,9 @@ def _defensible_position(pile: Pile, options: Mapping[str, int]) -> OpponentScor
         spaces = options[UNDISCOVERED_OPTION]
         factor = 3 if pile.n_cards >= 8 else 2
         points = 5 * spaces * factor
-        detail = f"{spaces} Undiscovered spaces (as entered) × 5, × {factor} for {pile.n_cards} cards"
+        detail = (
+            f"{plural(spaces, 'Undiscovered space')} (as entered) × 5, × {factor} for {pile.n_cards} cards"
+        )
     undiscovered = _line("goal:undiscovered", "Undiscovered (×2, ×3 with 8+ cards)", points, detail, READING)
     return OpponentScore((undiscovered, clearing), tuple(missing))
 
@@ -194,13 +200,13 @@ def _troubles_comin(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
                 "scenario:gun-beer",
                 "Gun & Beer pairs",
                 4 * pairs,
-                f"{pairs} pairs ({guns} Guns, {beers} Beers) × 4",
+                f"{plural(pairs, 'pair')} ({plural(guns, 'Gun')}, {plural(beers, 'Beer')}) × 4",
             ),
             _line(
                 "scenario:wagons",
                 "Wagons, per 4",
                 5 * (wagons // 4),
-                f"{wagons} Wagons: {wagons // 4} fours × 5",
+                f"{plural(wagons, 'Wagon')}: {plural(wagons // 4, 'set')} of four × 5",
             ),
         )
     )

@@ -377,3 +377,31 @@ def _words(value: object, key: str) -> list[str]:
     if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
         return [str(v) for v in value]
     raise OptionError(f"option {key}: expected text or a list of names or numbers, got {value!r}")
+
+
+def opponent_breakdown(breakdown: Breakdown) -> Breakdown | None:
+    """The opponent's lines of a scored town as a breakdown of their own (``None`` without an opponent).
+
+    Its items are those in ``extra["opponent"]``; for a pile without a scenario, or a scenario whose
+    opponent score is incomplete, the total of the lines is not the opponent's score (``complete`` says so).
+    """
+    info = dict(breakdown.extra).get("opponent")
+    if not info:
+        return None
+    items = tuple(
+        LineItem(
+            i["key"],
+            i["label"],
+            i["points"],
+            i.get("detail", ""),
+            tuple(i.get("cells", ())),
+            i.get("provenance"),
+        )
+        for i in info["items"]
+    )
+    notes = (
+        ()
+        if info["complete"]
+        else tuple(info.get("missing", ())) or ("the opponent's score is not complete",)
+    )
+    return Breakdown(GAME, "", (), items, notes=notes, extra=(("complete", info["complete"]),))
