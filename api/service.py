@@ -6,6 +6,7 @@ tally. Every bad input raises an :class:`~scoring.errors.InputError` subclass, w
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,8 @@ import numpy as np
 from api.models import CheckRequest, CityRequest
 from scoring.city import City, cell_name, city_from_rows, parse_city
 from scoring.errors import InputError
+
+log = logging.getLogger("sprawlscan.api")
 
 # Expansion choices the page offers: the engine's canonical names with a label and the options each reads.
 # Beach scoring cards are chosen as "beach:<card>", which the engine reads as the Beaches expansion.
@@ -207,23 +210,24 @@ class Scanned:
 
 
 def scanner_available() -> bool:
-    """Whether the photo scanner can be imported in this process."""
+    """Whether photos can be scanned in this process: the scanner imports and its cell model loads."""
     try:
         import vision.pipeline  # noqa: F401
-    except ImportError:
+        from vision.classify import get_classifier
+
+        get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
+    except (ImportError, RuntimeError, OSError):
         return False
     return True
 
 
 def warm_up() -> None:
-    """Load the scanner and its model once per process (best effort: a failure shows up on first scan)."""
-    try:
-        from vision import pipeline
-    except ImportError:
-        return
-    warm = getattr(pipeline, "warm_up", None)
-    if callable(warm):
-        warm()
+    """Load the scanner and its model session once per process, so the first upload does not pay for it.
+
+    A missing model is logged, not raised: the service still scores typed cities, and scans answer 503.
+    """
+    if not scanner_available():
+        log.warning("photo scanning is unavailable (scanner or cell model missing); scans will answer 503")
 
 
 class ScannerUnavailable(Exception):
@@ -237,10 +241,14 @@ def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> S
     truncated, too large, no city found) and the engine's for bad cards or expansions.
     """
     try:
+        from vision.classify import ModelError
         from vision.pipeline import scan_image
     except ImportError as exc:
         raise ScannerUnavailable("the photo scanner is not available in this build") from exc
-    scan = scan_image(data, cards=list(opts.cards) if opts.cards else None, overlay=True)
+    try:
+        scan = scan_image(data, cards=list(opts.cards) if opts.cards else None, overlay=True)
+    except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
+        raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     city: City = scan.city
     if opts.cards is not None:
         city = replace(city, cards=opts.cards)
@@ -249,8 +257,14 @@ def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> S
     breakdown = _breakdown(city, replace(opts, cards=None, expansions=None))
     result = breakdown.to_json()
     result["cells"] = [
-        {"row": r, "col": c, "name": cell_name(r, c), "label": label, "confidence": round(float(conf), 4)}
-        for r, c, label, conf in scan.cells
+        {
+            "row": cell.row,
+            "col": cell.col,
+            "name": cell_name(cell.row, cell.col),
+            "label": cell.label,
+            "confidence": round(float(cell.confidence), 4),
+        }
+        for cell in scan.cells
     ]
     result["warnings"] = [str(w) for w in scan.warnings]
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
