@@ -148,7 +148,8 @@ def test_central_highway_equal_roads_cost_nobody() -> None:
 
 
 def test_central_highway_tiebreaker_is_the_longest_road() -> None:
-    # North: R 2 (+1), roads A1-B1 + interstate. South: C 1 (+1), roads A2 + interstate. 1-1; longest road 2 > 1.
+    # North: R 2 (+1), roads A1-B1 + interstate. South: C 1 (+1), roads A2 + interstate.
+    # 1-1; the longest road is 2 sections against 1.
     bd = _score("R:EW  R:EW  P\n=============\nR:EW  C     P\n", (), interstate_card="central-highway")
     assert _totals(bd) == {"north": 1, "south": 1}
     info = _info(bd)
