@@ -59,7 +59,8 @@ class TallyLine:
 # --- parsing ---------------------------------------------------------------------------------------------
 
 _LINE = re.compile(
-    r"^(?P<label>.*?\S)\s*[:=]?\s*(?P<points>[+\-−–]?\s*\d+)\s*(?:pts?|points?|vp)?\.?\s*$", re.IGNORECASE
+    r"^(?P<label>.*?\S)(?:\s*[:=]\s*|\s+)(?P<points>[+\-−–]?\s*\d+)\s*(?:pts?|points?|vp)?\.?\s*$",
+    re.IGNORECASE,
 )
 
 
