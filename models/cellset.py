@@ -1,0 +1,147 @@
+"""Labelled cell crops for training and held-out measurement, cut from rendered top-down cities.
+
+For every play seed: simulate a game (:func:`scoring.placement.simulate_play`), then ``variants`` times
+render the city top-down with fresh look-alike art (:func:`vision.synth.art.render_city_topdown`), replace the
+table by one of our own surfaces half of the time (so the classifier sees more tables than the renderer
+draws), disturb the whole image like a phone photo (:func:`models.augment.photo_effects`), and cut a
+jittered crop (:func:`models.augment.random_jitter`) of every cell of the grid plus about half of the ring
+of cells just outside it (table with the city's edge in the context — the border cells a lattice fit
+produces).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.augment import photo_effects, random_jitter, table_texture
+from models.net import ROADS, ZONES
+from scoring.placement import simulate_play
+from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
+from vision.lattice import PX_PER_MM
+
+# Bump when the way crops are made changes, so stale caches are not reused.
+DATA_VERSION = 1
+KINDS = ("block", "hole", "ring")
+
+
+@dataclass
+class CellSet:
+    """Crops uint8 (N, H, W, 3) with zone and road class indices (``models.net.ZONES``/``ROADS``) and the
+    kind of cell each came from (:data:`KINDS`: a block, an empty cell inside the grid, the outer ring)."""
+
+    crops: np.ndarray
+    zone: np.ndarray
+    road: np.ndarray
+    kind: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.crops)
+
+
+def _replace_table(rng: np.random.Generator, image: np.ndarray, corners: Sequence[np.ndarray]) -> np.ndarray:
+    """Paint one of our table textures everywhere outside the laid cards (their corner quadrilaterals)."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for quad in corners:
+        cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    # A soft edge and a faint contact shadow around the cards, as on a real table.
+    alpha = mask.astype(np.float32)[..., None] / 255.0
+    shadow = (
+        cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(0.8, 3.0))).astype(np.float32)[..., None] / 255.0
+    )
+    table = table_texture(rng, h, w).astype(np.float32) * (1 - float(rng.uniform(0.1, 0.4)) * shadow)
+    out = image.astype(np.float32) * alpha + table * (1 - alpha)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
+    """All crops of one play seed (see the module docstring); deterministic in ``seed``."""
+    prng = random.Random(seed)
+    rng = np.random.default_rng(seed)
+    n_cards = 15 if prng.random() < 0.7 else prng.randint(3, 14)
+    play = simulate_play(
+        prng,
+        n_cards,
+        overlap=prng.uniform(0.3, 0.8),
+        compact=prng.uniform(0.5, 1.5),
+        poi=prng.random() < 0.1,
+        construction=prng.choice([0, 0, 0, 1, 2]),
+    )
+    from vision.synth.art import render_city_topdown  # the renderer is only needed to build data
+
+    # Rendering the art is the slow part, so one render serves several photo-like looks.
+    td = render_city_topdown(play, rng, PX_PER_MM, margin_mm=55.0)
+    lat = td.lattice
+    centers, zones, roads, kinds = [], [], [], []
+    for t in td.cells:
+        if t.cell.is_block or t.cell.kind == "empty":  # Wrecktar and beach cells are not classes here
+            centers.append((t.x, t.y))
+            zones.append(ZONES.index(t.cell.zone) if t.cell.is_block else 0)
+            roads.append(ROADS.index(t.cell.road or "none"))
+            kinds.append(0 if t.cell.is_block else 1)
+    ring = [
+        (lat.origin[0] + (col + 0.5) * lat.pitch_x, lat.origin[1] + (row + 0.5) * lat.pitch_y)
+        for row in range(-1, lat.rows + 1)
+        for col in range(-1, lat.cols + 1)
+        if not (0 <= row < lat.rows and 0 <= col < lat.cols)
+    ]
+    crops, z, r, k = [], [], [], []
+    for _ in range(variants):
+        image = td.image
+        if rng.random() < 0.5:
+            image = _replace_table(rng, image, td.card_corners)
+        image = photo_effects(rng, image, strength)
+        # A third of the ring each time keeps empty cells at about a quarter of the set.
+        chosen = [p for p in ring if rng.random() < 0.3]
+        pts = centers + chosen
+        jitters = [random_jitter(rng, strength) for _ in pts]
+        crops.append(extract_crops(image, pts, lat.pitch_x, lat.pitch_y, jitters=jitters))
+        z += zones + [0] * len(chosen)
+        r += roads + [0] * len(chosen)
+        k += kinds + [2] * len(chosen)
+    return CellSet(np.concatenate(crops), np.array(z, np.uint8), np.array(r, np.uint8), np.array(k, np.uint8))
+
+
+def build(seeds: Sequence[int], variants: int, strength: float = 1.0, log: bool = True) -> CellSet:
+    """Crops of every seed in ``seeds``, concatenated in order."""
+    parts = []
+    t0 = time.time()
+    for i, seed in enumerate(seeds):
+        parts.append(render_cells(seed, variants, strength))
+        if log and (i + 1) % 50 == 0:
+            print(f"  rendered {i + 1}/{len(seeds)} cities ({time.time() - t0:.0f} s)", flush=True)
+    return CellSet(
+        np.concatenate([p.crops for p in parts]),
+        np.concatenate([p.zone for p in parts]),
+        np.concatenate([p.road for p in parts]),
+        np.concatenate([p.kind for p in parts]),
+    )
+
+
+def cache_path(data_dir: Path, name: str, seeds: range, variants: int, strength: float) -> Path:
+    key = f"{DATA_VERSION}:{seeds.start}:{seeds.stop}:{variants}:{strength}:{CROP_H}x{CROP_W}:{CONTEXT}"
+    digest = hashlib.sha1(key.encode()).hexdigest()[:10]
+    return data_dir / f"cells_{name}_{digest}.npz"
+
+
+def load_or_build(data_dir: Path, name: str, seeds: range, variants: int, strength: float = 1.0) -> CellSet:
+    """The crop set for these settings, from the ``data_dir`` cache when present, else built and cached."""
+    path = cache_path(data_dir, name, seeds, variants, strength)
+    if path.is_file():
+        with np.load(path) as f:
+            return CellSet(f["crops"], f["zone"], f["road"], f["kind"])
+    print(f"building {name} crops from {len(seeds)} cities × {variants} renders → {path}", flush=True)
+    data = build(seeds, variants, strength)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, crops=data.crops, zone=data.zone, road=data.road, kind=data.kind)
+    tmp.replace(path)
+    return data

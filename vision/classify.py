@@ -1,0 +1,176 @@
+"""The per-cell classifier at run time: crops of a rectified city in, zone and road per lattice cell out.
+
+The network (trained by ``models/train.py``) has two heads, a zone head (empty, R, C, I, P) and a road head
+(none, NS, NE, NW, SE, SW, EW). Their outputs are combined over the *legal* pairs only (a park or an empty
+cell has no road), so the answer is always a well-formed cell. It runs with onnxruntime: one
+:class:`onnxruntime.InferenceSession` per process, created on first use and cached, with the thread count
+set explicitly from ``SPRAWLSCAN_THREADS`` (default: 2, or fewer on a smaller machine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import lattice_crops
+from vision.lattice import Lattice
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+MODEL_PATH = MODEL_DIR / "cells.onnx"
+META_PATH = MODEL_DIR / "cells.json"
+ROADS_WITH_NONE = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
+ZONES_WITH_EMPTY = ("empty", "R", "C", "I", "P")
+# Inference in chunks keeps memory flat for very large lattices.
+_BATCH = 256
+
+
+@dataclass(frozen=True)
+class CellPrediction:
+    """What the classifier read in one lattice cell.
+
+    ``zone`` is R, C, I or P, or ``None`` for an empty cell; ``road`` is a canonical segment (``"EW"``) or
+    ``None``; ``confidence`` is the probability of this answer among all legal answers (0–1); ``label`` is
+    the cell's token in the city format (``"R:EW"``, ``"P"``, ``"."``).
+    """
+
+    zone: str | None
+    road: str | None
+    confidence: float
+    label: str
+
+
+class ModelError(RuntimeError):
+    """The shipped model is missing or does not match what this code expects (a build problem)."""
+
+
+class CellClassifier:
+    """A loaded cell model: its metadata (``cells.json``) and an onnxruntime session."""
+
+    def __init__(
+        self, model_path: Path = MODEL_PATH, meta_path: Path = META_PATH, threads: int | None = None
+    ):
+        import onnxruntime as ort  # imported here so that importing this module stays cheap
+
+        if not model_path.is_file() or not meta_path.is_file():
+            raise ModelError(
+                f"cell classifier not found ({model_path.name} / {meta_path.name} in {model_path.parent}); "
+                "run `make model` to train it"
+            )
+        self.meta: dict = json.loads(meta_path.read_text())
+        self.zones: tuple[str, ...] = tuple(self.meta["zones"])
+        self.roads: tuple[str, ...] = tuple(self.meta["roads"])
+        if self.zones != ZONES_WITH_EMPTY or self.roads != ROADS_WITH_NONE:
+            raise ModelError(
+                f"{meta_path.name} lists classes {self.zones} / {self.roads}, not the expected ones"
+            )
+        self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
+        self.context = float(self.meta["context"])
+        self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
+        self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
+        self.threads = threads if threads is not None else default_threads()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        self.session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        self._legal = _legal_pairs(self.zones, self.roads)
+
+    def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Zone and road probabilities for uint8 crops (N, H, W, 3): float32 (N, 5) and (N, 7)."""
+        if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
+            raise ValueError(f"crops must be a uint8 numpy array, got {getattr(crops, 'dtype', type(crops))}")
+        if crops.ndim != 4 or crops.shape[1:] != (self.input_h, self.input_w, 3):
+            raise ValueError(
+                f"crops must have shape (N, {self.input_h}, {self.input_w}, 3), got {crops.shape}"
+            )
+        zones, roads = [], []
+        for start in range(0, len(crops), _BATCH):
+            x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+            x = (x - self.mean) / self.std
+            z, r = self.session.run(None, {self.input_name: x})
+            zones.append(_softmax(z))
+            roads.append(_softmax(r))
+        if not zones:
+            return np.zeros((0, len(self.zones)), np.float32), np.zeros((0, len(self.roads)), np.float32)
+        return np.concatenate(zones), np.concatenate(roads)
+
+    def predict(self, crops: np.ndarray) -> list[CellPrediction]:
+        """One :class:`CellPrediction` per crop, choosing the most probable legal (zone, road) pair."""
+        pz, pr = self.probabilities(crops)
+        # Joint probability of every legal pair, assuming the heads are independent given the crop.
+        joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
+        joint /= joint.sum(axis=1, keepdims=True) + 1e-12
+        best = joint.argmax(axis=1)
+        out = []
+        for i, k in enumerate(best):
+            zi, ri = self._legal[k]
+            zone = None if zi == 0 else self.zones[zi]
+            road = None if ri == 0 else self.roads[ri]
+            label = "." if zone is None else zone + (f":{road}" if road else "")
+            out.append(CellPrediction(zone, road, float(joint[i, k]), label))
+        return out
+
+
+def _legal_pairs(zones: tuple[str, ...], roads: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(zone index, road index) pairs a real cell can have: empty and P only with no road."""
+    pairs = []
+    for zi, zone in enumerate(zones):
+        for ri in range(len(roads)):
+            if zone in ("empty", "P") and ri != 0:
+                continue
+            pairs.append((zi, ri))
+    return pairs
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def default_threads() -> int:
+    """Threads for onnxruntime: ``SPRAWLSCAN_THREADS`` if set (a positive integer), else min(2, CPUs)."""
+    raw = os.environ.get("SPRAWLSCAN_THREADS")
+    if raw is not None:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"SPRAWLSCAN_THREADS must be a positive integer, got {raw!r}") from None
+        if value < 1:
+            raise ValueError(f"SPRAWLSCAN_THREADS must be a positive integer, got {raw!r}")
+        return value
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+_lock = threading.Lock()
+_classifier: CellClassifier | None = None
+
+
+def get_classifier() -> CellClassifier:
+    """The process-wide classifier, loaded on first call and reused afterwards (thread-safe)."""
+    global _classifier
+    if _classifier is None:
+        with _lock:
+            if _classifier is None:
+                _classifier = CellClassifier()
+    return _classifier
+
+
+def classify_cells(rectified: np.ndarray, lattice: Lattice) -> list[list[CellPrediction]]:
+    """Classify every cell of ``lattice`` in the rectified RGB uint8 image.
+
+    ``rectified`` is a top-down view at ``vision.lattice.PX_PER_MM`` with blocks wider than tall. Returns
+    ``lattice.rows`` lists of ``lattice.cols`` predictions, in reading order. Raises ``ValueError`` naming the
+    problem for a malformed image or lattice.
+    """
+    if not isinstance(lattice, Lattice):
+        raise TypeError(f"expected a vision.lattice.Lattice, got {type(lattice).__name__}")
+    clf = get_classifier()
+    crops = lattice_crops(rectified, lattice, size=(clf.input_h, clf.input_w), context=clf.context)
+    flat = clf.predict(crops)
+    return [flat[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]
