@@ -151,6 +151,13 @@ def test_target_practice_gaps_do_not_count_and_ties_take_the_better_gun() -> Non
     assert goal("target-practice", "F/b  P/c\nP/c  F/g\n").points == 0  # no Gun in the Beer's row or column
 
 
+def test_open_questions_are_settled_in_the_notes() -> None:
+    b = score_town(parse_town("F/g  P/c  P/b  .  F/g\n"), goals=["target-practice", "wildest-west"])
+    assert any(n.startswith("Target Practice: each Beer looks along its row and column") for n in b.notes)
+    assert any(n.startswith("Wildest West: a territory scores in another way") for n in b.notes)
+    assert not any(n.startswith("Cool Water") for n in b.notes)
+
+
 def test_rifles_ready_forts_beside_a_gun() -> None:
     # Forts A1 and C1 touch the Gun at B1; A2 and C2 do not.
     s = goal("rifles-ready", "F/f  P/g  M/f\nS/f  .    D/f\n")

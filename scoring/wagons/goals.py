@@ -56,6 +56,29 @@ GOALS: dict[str, str] = {g.id: g.name for g in (*_CATALOGUE, WILDEST_WEST)}
 #: Spellings that are not the id, normalised (the Cattle Drive card prints "Prarie Life").
 GOAL_ALIASES = {"prarie-life": "prairie-life"}
 
+#: How this project settles what a card's text leaves open; shown in the breakdown when the card is in play.
+RULINGS = {
+    "cool-water": (
+        "Cool Water: when Water groups tie for largest, the one with the most Wagons on or beside it counts "
+        "(the player chooses)."
+    ),
+    "one-too-many": "One Too Many: with equal Beers nobody has the most, so nobody loses points.",
+    "smalltown-charm": (
+        "Smalltown Charm: a pile holds 4 territories per card (with no card count: the territories counted)."
+    ),
+    "prairie-life": "Prairie Life: a Plains territory carrying a Cow counts twice, as Plains and as a Cow.",
+    "claim-jumpers": "Claim Jumpers: with equal Mines nobody gains.",
+    "target-practice": (
+        "Target Practice: each Beer looks along its row and column; empty spaces between it and the Gun "
+        "neither count nor block; of two equally near Guns, the one with more territories between counts."
+    ),
+    "wildest-west": (
+        "Wildest West: a territory scores in another way when it lies in a counted largest group or itself "
+        "earns points on a goal card; territories that only lose points, or only help another territory "
+        "score, count for Wildest West."
+    ),
+}
+
 
 @dataclass(frozen=True)
 class GoalScore:

@@ -31,6 +31,7 @@ from scoring.wagons.goals import (
     GOALS,
     GRID_SCORERS,
     READING,
+    RULINGS,
     WILDEST_WEST,
     GoalScore,
     largest_groups,
@@ -295,6 +296,7 @@ def score_town(
         )
     elif opponent is not None:
         extra.append(("beat_opponent", None))
+    notes.extend(RULINGS[g] for g in goal_ids if g in RULINGS)
     if any(i.provenance == READING for i in player.items):
         notes.append(_READING_NOTE)
     return Breakdown(
