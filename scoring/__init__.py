@@ -2,5 +2,15 @@
 
 from scoring.breakdown import Breakdown, LineItem
 from scoring.city import Cell, City, CityFormatError, format_city, parse_city
+from scoring.engine import score_city
 
-__all__ = ["Breakdown", "Cell", "City", "CityFormatError", "LineItem", "format_city", "parse_city"]
+__all__ = [
+    "Breakdown",
+    "Cell",
+    "City",
+    "CityFormatError",
+    "LineItem",
+    "format_city",
+    "parse_city",
+    "score_city",
+]

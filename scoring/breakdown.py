@@ -24,7 +24,12 @@ class LineItem:
     provenance: Provenance | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"key": self.key, "label": self.label, "points": self.points, "detail": self.detail}
+        out: dict[str, Any] = {
+            "key": self.key,
+            "label": self.label,
+            "points": self.points,
+            "detail": self.detail,
+        }
         if self.cells:
             out["cells"] = list(self.cells)
         if self.provenance:
