@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from api.models import CheckRequest, CityRequest
+from scoring.breakdown import Breakdown, LineItem
 from scoring.city import City, cell_name, city_from_rows, parse_city
 from scoring.errors import InputError
 
@@ -172,14 +173,31 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     from scoring.tally import check_tally, parse_tally
 
     if body.game == "wagons":
-        raise InputError("checking a tally is available for Sprawlopolis cities only")
-    breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
+        breakdown = _breakdown_from_json(_score_town(body, stored_city))
+    else:
+        breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
     text = body.tally if isinstance(body.tally, str) else json.dumps(body.tally)
     report = check_tally(breakdown, parse_tally(text))
     return {**report.to_json(), "breakdown": breakdown.to_json()}
 
 
-def _breakdown(city: City, opts: ScoreOptions) -> Any:
+def _breakdown_from_json(data: dict[str, Any]) -> Breakdown:
+    """Rebuild the scored lines of a breakdown from its JSON (what the tally checker compares)."""
+    items = tuple(
+        LineItem(
+            i["key"],
+            i["label"],
+            i["points"],
+            i.get("detail", ""),
+            tuple(i.get("cells", ())),
+            i.get("provenance"),
+        )
+        for i in data["items"]
+    )
+    return Breakdown(data["game"], data["city"], tuple(data.get("cards", ())), items, data.get("target"))
+
+
+def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
     from scoring.engine import score_city
 
     return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)

@@ -352,3 +352,116 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPRAWLSCAN_CACHE_TTL_S", "2.5")
     settings = Settings.from_env()
     assert settings.max_upload_bytes == 1234 and settings.cache_ttl_s == 2.5
+
+
+# ---- /api/v1/check -----------------------------------------------------------------------------------------
+
+
+def engine_check(text: str, tally: str, cards: list[int] | None = None) -> dict:
+    from scoring.tally import check_tally, parse_tally
+
+    breakdown = score_city(parse_city(text), cards)
+    return {**check_tally(breakdown, parse_tally(tally)).to_json(), "breakdown": breakdown.to_json()}
+
+
+def test_check_text_tally_matches_engine(client: TestClient) -> None:
+    computed = engine_json(CITY, CARDS)
+    roads = next(i["points"] for i in computed["items"] if i["key"] == "roads")
+    tally = f"roads {roads}\ncard 8: 99\ntotal {computed['total']}\n"
+    resp = client.post("/api/v1/check", json={"city": CITY, "cards": CARDS, "tally": tally})
+    assert resp.status_code == 200
+    report = resp.json()
+    assert report == engine_check(CITY, tally, CARDS)
+    verdicts = {line["item"]: line["agree"] for line in report["lines"]}
+    assert verdicts == {"roads": True, "card 8": False}
+    assert report["agree"] is False
+
+
+def test_check_json_tally(client: TestClient) -> None:
+    computed = engine_json(CITY, CARDS)
+    tally = {item["key"]: item["points"] for item in computed["items"]} | {"total": computed["total"]}
+    report = client.post(
+        "/api/v1/check",
+        json={"rows": [ln.split() for ln in CITY.splitlines()], "cards": CARDS, "tally": tally},
+    ).json()
+    assert report["agree"] is True
+    assert all(line["agree"] for line in report["lines"])
+
+
+def test_check_malformed_tally_and_missing_city(client: TestClient) -> None:
+    resp = client.post("/api/v1/check", json={"city": CITY, "tally": "parks 7\nroads minus five\n"})
+    assert_error(resp, 400, "malformed_tally", "tally line 2")
+    resp = client.post("/api/v1/check", json={"tally": "parks 7"})
+    assert_error(resp, 422, "invalid_request", "'city', 'rows' or 'scan_id'")
+    resp = client.post("/api/v1/check", json={"city": "P  Q\n", "tally": "parks 1"})
+    assert_error(resp, 400, "malformed_city", "line 1, column 4")
+
+
+def test_stored_scan_result_overlay_and_check_by_id() -> None:
+    # The cache is filled the way a scan fills it; the endpoints that read it are checked here.
+    app = create_app(Settings())
+    with TestClient(app) as c:
+        result = {**engine_json(CITY, CARDS), "scan_id": "s1", "overlay": "/api/v1/scans/s1/overlay"}
+        app.state.store.put("s1", result, CITY, b"\xff\xd8\xff fake jpeg bytes")
+        app.state.store.put("s2", engine_json(CITY), CITY, None)
+        assert c.get("/api/v1/scans/s1").json() == result
+        overlay = c.get("/api/v1/scans/s1/overlay")
+        assert overlay.status_code == 200 and overlay.headers["content-type"] == "image/jpeg"
+        assert overlay.content.startswith(b"\xff\xd8\xff")
+        assert_error(c.get("/api/v1/scans/s2/overlay"), 404, "scan_not_found", "no overlay")
+        tally = f"total {result['total']}"
+        report = c.post("/api/v1/check", json={"scan_id": "s1", "cards": CARDS, "tally": tally}).json()
+        assert report == engine_check(CITY, tally, CARDS)
+
+
+# ---- Circle the Wagons -------------------------------------------------------------------------------------
+
+TOWN = """\
+.    .    .    .    P/c  P/f
+D/w  D/g  D/f  P/b  P/m  F/b
+D/c  M/f  M/c  M/c  P/g  .
+W/m  W/b  M/f  M/m  .    .
+S/w  W/g  D/b  M/w  .    .
+"""
+
+
+def test_score_wagons_town_matches_engine(client: TestClient) -> None:
+    from scoring.wagons import parse_town, score_town
+
+    resp = client.post("/api/v1/score", json={"game": "wagons", "city": TOWN})
+    assert resp.status_code == 200
+    assert resp.json() == score_town(parse_town(TOWN)).to_json()
+    with_goals = client.post(
+        "/api/v1/score",
+        json={"game": "wagons", "city": TOWN, "options": {"goals": ["cool-water", "badlands"]}},
+    ).json()
+    assert with_goals == score_town(parse_town(TOWN), goals=["cool-water", "badlands"]).to_json()
+    assert {i["key"] for i in with_goals["items"]} > {i["key"] for i in resp.json()["items"]}
+
+
+def test_wagons_errors(client: TestClient) -> None:
+    resp = client.post("/api/v1/score", json={"game": "wagons", "city": "D/w  X/q\n"})
+    assert_error(resp, 400, "malformed_town", "line 1")
+    resp = client.post("/api/v1/score", json={"game": "wagons", "city": TOWN, "cards": [3]})
+    assert_error(resp, 400, "conflicting_input", "cards")
+    resp = client.post(
+        "/api/v1/score", json={"game": "wagons", "city": TOWN, "options": {"goals": "no-such-goal"}}
+    )
+    assert resp.status_code == 400 and resp.json()["error"]["code"] == "unknown_name"
+
+
+def test_check_wagons_tally(client: TestClient) -> None:
+    from scoring.wagons import parse_town, score_town
+
+    total = score_town(parse_town(TOWN)).total
+    report = client.post(
+        "/api/v1/check", json={"game": "wagons", "city": TOWN, "tally": f"total {total + 1}"}
+    ).json()
+    assert report["total"] == {
+        "tally": total + 1,
+        "stated": total + 1,
+        "sum_of_lines": 0,
+        "computed": total,
+        "difference": 1,
+    }
+    assert report["agree"] is False
