@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 from scoring.city import Cell
@@ -66,13 +67,11 @@ class _Space:
         self.free[:m, :] = self.free[-m:, :] = False
         self.free[:, :m] = self.free[:, -m:] = False
         if road:
-            arr, cum = _along(road_path(road, 0.5))
-            ys, xs = np.mgrid[0 : self.free.shape[0], 0 : self.free.shape[1]]
-            px, py = (xs + 0.5) * _GRID, (ys + 0.5) * _GRID
-            dist = np.full(self.free.shape, np.inf)
-            for x, y in arr:
-                dist = np.minimum(dist, np.hypot(px - x, py - y))
-            self.free &= dist > ROAD_W / 2 + 1.0
+            # Keep drawings off the asphalt band and a 1 mm margin beside it.
+            road_mask = np.zeros(self.free.shape, np.uint8)
+            pts = np.round(np.asarray(road_path(road, 0.5)) / _GRID * 16).astype(np.int32)
+            cv2.polylines(road_mask, [pts], False, 1, int(round((ROAD_W + 2.0) / _GRID)), cv2.LINE_8, 4)
+            self.free &= road_mask == 0
 
     def take(self, w: float, h: float, pad: float = 0.6, tries: int = 30) -> tuple[float, float] | None:
         """Reserve a free w×h mm box (plus ``pad``); return its top-left or ``None`` when none fits."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import cv2
 import numpy as np
 
 from vision.synth.draw import Pen
@@ -18,13 +17,22 @@ TABLE_KINDS: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")
 
 
 def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell_h: float, cell_w: float) -> np.ndarray:
-    """Tileable smooth noise in [-1, 1]: random values on a coarse periodic grid, cubic-upscaled."""
-    gh, gw = max(2, int(round(h / cell_h))), max(2, int(round(w / cell_w)))
-    coarse = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
-    wrapped = np.pad(coarse, 2, mode="wrap")
-    big = cv2.resize(wrapped, ((gw + 4) * w // gw, (gh + 4) * h // gh), interpolation=cv2.INTER_CUBIC)
-    oy, ox = 2 * h // gh, 2 * w // gw
-    return big[oy : oy + h, ox : ox + w]
+    """Tileable smooth noise, roughly in [-1, 1], with features about ``cell_h`` × ``cell_w`` px: a sum of
+    plane waves whose frequencies are whole numbers of cycles per tile, so the tile wraps seamlessly."""
+    ys = np.arange(h, dtype=np.float32)[:, None] / h
+    xs = np.arange(w, dtype=np.float32)[None, :] / w
+    out = np.zeros((h, w), np.float32)
+    max_fy, max_fx = max(1, round(h / cell_h)), max(1, round(w / cell_w))
+    for _ in range(10):
+        fy, fx = int(rng.integers(0, max_fy + 1)), int(rng.integers(0, max_fx + 1))
+        if fy == fx == 0:
+            fx = 1
+        sign = 1 if rng.random() < 0.5 else -1
+        phase = float(rng.uniform(0, 2 * np.pi))
+        # cos(a + b) as outer products of 1-D waves: cheap on big tiles.
+        ay, ax = 2 * np.pi * fy * ys, 2 * np.pi * sign * fx * xs + phase
+        out += np.cos(ay) * np.cos(ax) - np.sin(ay) * np.sin(ax)
+    return out / 3.0
 
 
 def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
@@ -41,8 +49,8 @@ def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     # The pattern repeats an integer number of times across the tile so the tile wraps seamlessly.
     nx, ny = max(1, round(w_mm / period)), max(1, round(h_mm / period))
     px, py = w_mm / nx, h_mm / ny
-    for j in range(ny + 1):
-        for i in range(nx + 1):
+    for j in range(-1, ny + 2):
+        for i in range(-1, nx + 2):
             cx, cy = (i + 0.5 * (j % 2)) * px, j * py
             if style == 0:  # rosettes
                 for k in range(6):
@@ -75,7 +83,7 @@ def _wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     plank_px = h / n_planks
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     warp = _smooth_noise(rng, h, w, 30 * ppm, 250 * ppm) * 6 * ppm
-    period = float(rng.uniform(1.5, 3.5)) * ppm
+    period = h / max(1, round(h / (float(rng.uniform(1.5, 3.5)) * ppm)))  # whole cycles per tile
     grain = np.sin(2 * np.pi * (ys + warp) / period) * 0.5 + 0.5
     grain = grain**3
     plank = np.floor(ys / plank_px).astype(int) % n_planks
