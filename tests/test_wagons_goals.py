@@ -185,6 +185,17 @@ def test_wildest_west_picks_the_tied_group_that_already_scores() -> None:
     assert b.total == 1 + 1 + 1 + 2 + 1  # Desert, Forest, Plains, Happy Cows, Wildest West
 
 
+def test_wildest_west_settles_tied_cool_water_groups_too() -> None:
+    # Waters A1 and D1 tie, each with one Wagon beside it (B1 and E1): Cool Water is 3 either way. B1 is the
+    # Desert group and scores anyway, E1 is a lone Plains outside the largest Plains group G1-H1. Counting
+    # A1's group leaves D1 and E1 idle: Wildest West 2 (counting D1's would leave only D1: 1).
+    text = "W/b  D/w  .  W/b  P/w  S/c  P/c  P/c\n"
+    for town in (text, "  ".join(reversed(text.split())) + "\n"):
+        b = score_town(parse_town(town), goals=["cool-water", "wildest-west"])
+        assert b.item("goal:cool-water").points == 3
+        assert b.item("goal:wildest-west").points == 2
+
+
 def test_every_goal_line_carries_the_provenance_of_its_card() -> None:
     town = parse_town("W/w  D/g  P/b\nM/m  F/f  S/c\n")
     grid_goals = [g for g in GOALS if g not in GOAL_CARDS or not GOAL_CARDS[g].two_town]

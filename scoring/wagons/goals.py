@@ -9,7 +9,7 @@ Each scorer takes a :class:`Town` and returns a :class:`GoalScore`. The rules ar
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.city import cell_names
 from scoring.wagons.town import Pos, Territory, Town
@@ -83,12 +83,21 @@ RULINGS = {
 @dataclass(frozen=True)
 class GoalScore:
     """What a rule gave a town: points, a plain-words ``detail`` naming the cells, the cells it counted
-    (``cells``, for display) and those that earned points (``scoring``, for Wildest West)."""
+    (``cells``, for display) and those that earned points (``scoring``, for Wildest West).
+
+    ``alternatives`` are the other ways the player may read the card for the same points (tied largest
+    groups); they matter only to Wildest West, which prefers the reading that leaves most territories idle.
+    """
 
     points: int
     detail: str
     cells: frozenset[Pos] = frozenset()
     scoring: frozenset[Pos] = frozenset()
+    alternatives: tuple[GoalScore, ...] = ()
+
+    def readings(self) -> tuple[GoalScore, ...]:
+        """This score and its alternatives, each without alternatives of its own."""
+        return (replace(self, alternatives=()), *self.alternatives)
 
 
 def _at(cells: Iterable[Pos]) -> str:
@@ -143,23 +152,26 @@ def _touches(town: Town, pos: Pos, test: Callable[[Territory], bool]) -> bool:
 
 def cool_water(town: Town) -> GoalScore:
     """+3 per Wagon on, or adjacent to, the largest Water group (tied groups: the one scoring most)."""
-    best: tuple[frozenset[Pos], frozenset[Pos]] | None = None
+    readings = []
     for group in largest_groups(town, lambda t: t.terrain == "W"):
         wagons = frozenset(
             p for p in _with_icon(town, "w") if p in group or any(o in group for o, _ in town.neighbours(p))
         )
-        if best is None or len(wagons) > len(best[1]):
-            best = (group, wagons)
-    if best is None:
-        return GoalScore(0, "no Water territory")
-    group, wagons = best
-    return GoalScore(
-        3 * len(wagons),
-        f"{plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
-        f"{len(group)}{_at(group)} × 3",
-        wagons,
-        wagons,
-    )
+        detail = (
+            f"{plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
+            f"{len(group)}{_at(group)} × 3"
+        )
+        readings.append(GoalScore(3 * len(wagons), detail, wagons, wagons))
+    return _best(readings, "no Water territory")
+
+
+def _best(readings: list[GoalScore], nothing: str) -> GoalScore:
+    """The highest-scoring reading, carrying the equally scoring others as alternatives."""
+    if not readings:
+        return GoalScore(0, nothing)
+    top = max(r.points for r in readings)
+    first, *others = [r for r in readings if r.points == top]
+    return replace(first, alternatives=tuple(others))
 
 
 def badlands(town: Town) -> GoalScore:
@@ -354,10 +366,11 @@ def fortified(town: Town) -> GoalScore:
 def the_herd(town: Town) -> GoalScore:
     """2 × the size of the largest group of Cows in territories sharing sides."""
     herds = largest_groups(town, lambda t: t.icon == "c")
-    if not herds:
-        return GoalScore(0, "no Cow")
-    herd = herds[0]
-    return GoalScore(2 * len(herd), f"largest herd of {plural(len(herd), 'Cow')}{_at(herd)} × 2", herd, herd)
+    readings = [
+        GoalScore(2 * len(herd), f"largest herd of {plural(len(herd), 'Cow')}{_at(herd)} × 2", herd, herd)
+        for herd in herds
+    ]
+    return _best(readings, "no Cow")
 
 
 def target_practice(town: Town) -> GoalScore:
