@@ -312,7 +312,8 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
     if unknown:
         raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     cond_rng, city_rng, art_rng, table_rng, fx_rng = _streams(seed)
-    cond = replace(sample_conditions(cond_rng), **overrides)
+    base = sample_conditions(cond_rng)
+    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
     check_conditions(cond)
     play = simulate_play(
         random.Random(int(city_rng.integers(2**63))),
@@ -378,6 +379,29 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
         notes=play.notes,
     )
     return SynthPhoto(img, _encode(img, cond), truth, cond)
+
+
+def _coerce(name: str, value: Any, like: Any) -> Any:
+    """``value`` as the type of the condition's default ``like``; ``ValueError`` naming it otherwise."""
+    if isinstance(like, bool):
+        if isinstance(value, bool):
+            return value
+        raise ValueError(f"{name} must be true or false, got {value!r}")
+    if isinstance(like, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if isinstance(like, float):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    if isinstance(like, tuple):
+        if isinstance(value, list | tuple) and all(isinstance(v, int | float) for v in value):
+            return tuple(float(v) for v in value)
+        raise ValueError(f"{name} must be a list of numbers, got {value!r}")
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{name} must be text, got {value!r}")
 
 
 def _pts(arr: np.ndarray) -> tuple[tuple[float, float], ...]:
