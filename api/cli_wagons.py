@@ -13,7 +13,6 @@ import argparse
 import json
 import sys
 from dataclasses import replace
-from typing import Any
 
 from api.cli_score import in_file, is_photo, parse_options, read_input
 from scoring.breakdown import Breakdown
@@ -22,7 +21,6 @@ from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, s
 from scoring.wagons.score import opponent_breakdown
 
 _SPRAWLOPOLIS_ONLY = {"cards": "--cards", "expansion": "--expansion", "variant": "--variant"}
-_OPPONENT_WORDS = ("opponent", "opp", "cowboy", "lone cowboy")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -145,25 +143,11 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _opponent_label(label: str) -> str | None:
-    """The rest of a tally label about the opponent ("opponent top three" → "top three"), else None."""
-    low = label.strip().lower()
-    for word in sorted(_OPPONENT_WORDS, key=len, reverse=True):
-        if (
-            low == word
-            or low.startswith(word + " ")
-            or low.startswith(word + ":")
-            or low.startswith(word + "'s")
-        ):
-            rest = label.strip()[len(word) :].removeprefix("'s").strip(" :")
-            return rest or "total"
-    return None
-
-
 def run_check(args: argparse.Namespace) -> int:
     """``sprawlscan check TOWN --game wagons --tally FILE``: compare a hand tally line by line; 0 if run."""
     from scoring.report import render_check
-    from scoring.tally import TallyLine, check_tally, parse_tally
+    from scoring.tally import parse_tally
+    from scoring.wagons.check import check_town_tally
 
     if args.city == "-" and args.tally == "-":
         raise InputError("only one of the town and the tally can be read from standard input")
@@ -173,28 +157,14 @@ def run_check(args: argparse.Namespace) -> int:
         tally = parse_tally(read_input(args.tally))
     except InputError as exc:
         raise in_file(tally_name, exc) from None
-    mine: list[TallyLine] = []
-    theirs: list[TallyLine] = []
-    for line in tally:
-        rest = _opponent_label(line.label)
-        if rest is None:
-            mine.append(line)
-        else:
-            theirs.append(replace(line, label=rest))
-    opponent = opponent_breakdown(breakdown)
-    if theirs and opponent is None:
-        first = theirs[0].line
-        raise InputError(f"{tally_name}: tally line {first} is about the opponent, but no opponent was given")
-    report = check_tally(breakdown, mine)
-    opp_report = check_tally(opponent, theirs) if theirs and opponent is not None else None
+    result = check_town_tally(breakdown, tally)
     if args.format == "json":
-        out: dict[str, Any] = {**report.to_json(), "breakdown": breakdown.to_json()}
-        if opp_report is not None:
-            out["opponent"] = opp_report.to_json()
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+        _emit(
+            json.dumps({**result.to_json(), "breakdown": breakdown.to_json()}, indent=2, ensure_ascii=False)
+        )
     else:
-        text = render_check(report)
-        if opp_report is not None:
-            text += "\nOpponent: " + render_check(opp_report)
+        text = render_check(result.player)
+        if result.opponent is not None:
+            text += "\nOpponent: " + render_check(result.opponent)
         _emit(text)
     return 0
