@@ -34,3 +34,244 @@ class Lattice:
             x += float(self.offsets[row, col, 0])
             y += float(self.offsets[row, col, 1])
         return x, y
+
+
+# --- Fitting ------------------------------------------------------------------------------------------
+#
+# The evidence is a set of straight line positions along one axis (where card edges, block rims and road
+# edges cross it), each with a weight (the segment's length). Block boundaries repeat every pitch; road
+# edges sit 3 mm either side of a block's middle, so the fundamental period is the pitch and the phase
+# is pinned to the boundaries by the city's outline, which always runs along block boundaries.
+
+
+def position_profile(
+    positions: np.ndarray, weights: np.ndarray, length: int, sigma: float = 1.5
+) -> np.ndarray:
+    """A smoothed histogram (one bin per pixel, ``length`` bins) of weighted line positions."""
+    idx = np.clip(np.round(positions).astype(int), 0, length - 1)
+    hist = np.bincount(idx, weights=weights, minlength=length).astype(np.float64)
+    radius = max(1, int(3 * sigma))
+    kernel = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
+    return np.convolve(hist, kernel / kernel.sum(), mode="same")
+
+
+def estimate_period(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
+    """The fundamental period of ``profile`` within [lo, hi] and its strength (normalised autocorrelation
+    at that lag, 0..1).
+
+    Multiples of the true period also correlate, so the smallest lag whose peak reaches 70% of the
+    strongest one is taken; a parabola through the peak gives sub-pixel precision.
+    """
+    x = profile - profile.mean()
+    n = len(x)
+    spectrum = np.fft.rfft(x, 2 * n)
+    ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
+    if ac[0] <= 0:
+        return float("nan"), 0.0
+    ac = ac / ac[0]
+    lo_i, hi_i = max(2, int(np.floor(lo))), min(n - 2, int(np.ceil(hi)))
+    if hi_i <= lo_i:
+        return float("nan"), 0.0
+    peaks = [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
+    if not peaks:
+        return float("nan"), 0.0
+    top = max(ac[i] for i in peaks)
+    best = next(i for i in peaks if ac[i] >= 0.7 * top)
+    a, b, c = ac[best - 1], ac[best], ac[best + 1]
+    denom = a - 2 * b + c
+    shift = 0.5 * (a - c) / denom if denom < 0 else 0.0
+    return best + float(np.clip(shift, -0.5, 0.5)), float(b)
+
+
+def circular_phase(positions: np.ndarray, weights: np.ndarray, period: float) -> tuple[float, float]:
+    """Weighted circular mean of ``positions`` modulo ``period``: (phase in [0, period), concentration)."""
+    angle = 2 * np.pi * positions / period
+    c, s = float((weights * np.cos(angle)).sum()), float((weights * np.sin(angle)).sum())
+    total = float(weights.sum())
+    if total <= 0:
+        return 0.0, 0.0
+    return (np.arctan2(s, c) % (2 * np.pi)) * period / (2 * np.pi), float(np.hypot(c, s) / total)
+
+
+def mask_boundaries(mask: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions along ``axis`` (1 = x, 0 = y) where the mask switches on (first array) and off (second),
+    half-way between pixels."""
+    m = (mask > 0).astype(np.int8)
+    diff = np.diff(m, axis=axis)
+    rising, falling = np.nonzero(diff > 0), np.nonzero(diff < 0)
+    return rising[axis].astype(np.float64) + 0.5, falling[axis].astype(np.float64) + 0.5
+
+
+def outline_phase(rising: np.ndarray, falling: np.ndarray, period: float) -> float | None:
+    """The boundary phase implied by the city's outline, or ``None`` without one.
+
+    A card mask that is a little too wide (or narrow) moves its starting and ending edges in opposite
+    directions, so the phase is taken half-way between the phases of the two kinds of edge (which is
+    unambiguous while the mask is off by less than a quarter of the pitch).
+    """
+    if len(rising) == 0 or len(falling) == 0:
+        return None
+    a, _ = circular_phase(rising, np.ones(len(rising)), period)
+    b, _ = circular_phase(falling, np.ones(len(falling)), period)
+    d = (b - a + period / 2) % period - period / 2
+    return (a + d / 2) % period
+
+
+def boundary_phase(
+    positions: np.ndarray, weights: np.ndarray, period: float, outline: tuple[np.ndarray, np.ndarray]
+) -> float:
+    """The phase of the block boundaries along one axis.
+
+    Line positions give a precise phase but cannot tell block boundaries from the road edges half a
+    pitch away; the city's outline (``outline``: the mask's rising and falling edges) tells which is which.
+    """
+    phase, _ = circular_phase(positions, weights, period)
+    rough = outline_phase(*outline, period)
+    if rough is None:
+        return phase
+    other = (phase + period / 2) % period
+
+    def dist(a: float, b: float) -> float:
+        d = abs(a - b) % period
+        return min(d, period - d)
+
+    return phase if dist(phase, rough) <= dist(other, rough) else other
+
+
+def occupied_cells(mask: np.ndarray, lattice: Lattice, threshold: float = 0.5) -> np.ndarray:
+    """Boolean (rows, cols): cells whose central part is mostly inside the card mask."""
+    out = np.zeros((lattice.rows, lattice.cols), bool)
+    h, w = mask.shape
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            cx, cy = lattice.center(r, c)
+            x0, x1 = int(cx - 0.35 * lattice.pitch_x), int(cx + 0.35 * lattice.pitch_x)
+            y0, y1 = int(cy - 0.35 * lattice.pitch_y), int(cy + 0.35 * lattice.pitch_y)
+            if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+                continue
+            patch = mask[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+            full = (y1 - y0) * (x1 - x0)
+            out[r, c] = full > 0 and np.count_nonzero(patch) >= threshold * full
+    return out
+
+
+@dataclass(frozen=True)
+class LatticeFit:
+    """A fitted lattice, which of its cells the card region covers, and how periodic the lines were."""
+
+    lattice: Lattice
+    occupied: np.ndarray  # bool (rows, cols)
+    strength: tuple[float, float]  # periodicity along x and y, 0..1
+
+
+def _axis_fit(
+    positions: np.ndarray, weights: np.ndarray, nominal: float, outline: np.ndarray, length: int
+) -> tuple[float, float, float]:
+    """(pitch, phase, strength) along one axis of the rectified image."""
+    profile = position_profile(positions, weights, length, sigma=1.0)
+    pitch, strength = estimate_period(profile, lo=0.92 * nominal, hi=1.08 * nominal)
+    if not np.isfinite(pitch) or strength < 0.05:
+        pitch = nominal
+    phase = boundary_phase(positions, weights, pitch, outline)
+    return pitch, phase, max(strength, 0.0)
+
+
+def _span(lo: float, hi: float, phase: float, pitch: float) -> tuple[float, int]:
+    """The first boundary at or before ``lo`` (allowing a third of a cell of slack) and the cell count
+    needed to reach ``hi`` likewise."""
+    first = phase + np.floor((lo + 0.33 * pitch - phase) / pitch) * pitch
+    count = int(np.ceil((hi - 0.33 * pitch - first) / pitch))
+    return float(first), max(count, 0)
+
+
+def _segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(position across the segment's direction, position along it, weight) for axis-aligned segments."""
+    across = (seg[:, axis] + seg[:, axis + 2]) / 2
+    along = (seg[:, 1 - axis] + seg[:, 3 - axis]) / 2
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    return across, along, length
+
+
+def cell_offsets(
+    lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, max_shift: float
+) -> np.ndarray:
+    """Per-cell (dx, dy) shifts (pixels) that move each cell onto the card edges and rims around it.
+
+    For each cell, the line positions within ``max_shift`` of its left/right (top/bottom) boundaries
+    vote, weighted by length, for the shift; the weighted median is robust to the odd building outline.
+    Cells without evidence keep a zero shift.
+    """
+    offsets = np.zeros((lattice.rows, lattice.cols, 2))
+    for axis, seg, pitch, pitch_other in (
+        (0, vertical, lattice.pitch_x, lattice.pitch_y),
+        (1, horizontal, lattice.pitch_y, lattice.pitch_x),
+    ):
+        if len(seg) == 0:
+            continue
+        across, along, weight = _segment_axis(seg, axis)
+        for r in range(lattice.rows):
+            for c in range(lattice.cols):
+                cx, cy = lattice.center(r, c)
+                mid = (cx, cy)[axis]
+                mid_other = (cx, cy)[1 - axis]
+                near = np.abs(along - mid_other) < 0.4 * pitch_other
+                shifts, w = [], []
+                for side in (-0.5, 0.5):
+                    d = across[near] - (mid + side * pitch)
+                    ok = np.abs(d) < max_shift
+                    shifts.append(d[ok])
+                    w.append(weight[near][ok])
+                d_all, w_all = np.concatenate(shifts), np.concatenate(w)
+                if w_all.sum() > 0.3 * pitch_other:
+                    order = np.argsort(d_all)
+                    cum = np.cumsum(w_all[order])
+                    offsets[r, c, axis] = d_all[order][np.searchsorted(cum, cum[-1] / 2)]
+    return offsets
+
+
+def fit_lattice(
+    vertical: np.ndarray,
+    horizontal: np.ndarray,
+    mask: np.ndarray,
+    *,
+    refine_offsets: bool = True,
+) -> LatticeFit:
+    """Fit the block lattice to a rectified city.
+
+    ``vertical`` and ``horizontal`` are line segments (N × 4: x1, y1, x2, y2) in the rectified image,
+    running along its y and x axes; ``mask`` is the card region there (uint8, 0/255). Pitch is refined
+    within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes from the line positions
+    (with the outline deciding between a boundary and a road's edge), the extent from the mask; per-cell
+    offsets absorb hand placement of up to 4 mm.
+    """
+    h, w = mask.shape
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        raise ValueError("empty card mask")
+    pos_x, _, wx = _segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
+    pos_y, _, wy = _segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
+    pitch_x, phase_x, strength_x = _axis_fit(
+        pos_x, wx**1.5, PX_PER_MM * BLOCK_W_MM, mask_boundaries(mask, axis=1), w
+    )
+    pitch_y, phase_y, strength_y = _axis_fit(
+        pos_y, wy**1.5, PX_PER_MM * BLOCK_H_MM, mask_boundaries(mask, axis=0), h
+    )
+    x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
+    y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
+    lattice = Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1))
+    occupied = occupied_cells(mask, lattice)
+    if occupied.any():
+        rr, cc = np.nonzero(occupied)
+        r0, c0 = rr.min(), cc.min()
+        lattice = Lattice(
+            (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
+            pitch_x,
+            pitch_y,
+            int(rr.max() - r0 + 1),
+            int(cc.max() - c0 + 1),
+        )
+        occupied = occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
+    if refine_offsets:
+        offsets = cell_offsets(lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM)
+        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
+    return LatticeFit(lattice, occupied, (strength_x, strength_y))

@@ -1,0 +1,131 @@
+"""Per-cell readings → a :class:`~scoring.city.City`, with the doubts a player should check.
+
+Roads are read cell by cell, so the evidence of the neighbours is used only where a cell is in doubt: a
+road that reaches a side usually continues into the block across it (no printed road dead-ends inside a
+card), but in a finished city roads legitimately dead-end where cards overlap. So a mismatch never
+overrules a confident reading; it only decides between a doubtful cell's best reading and a close second
+that makes the road meet its confidently read neighbour. Every such decision and every cell still below
+the confidence threshold becomes a warning naming the cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.city import EMPTY, OPPOSITE, STEP, Cell, City, block, cell_name
+
+LOW_CONFIDENCE = 0.8
+# A second reading is considered only when it is at least this likely relative to the first.
+CLOSE_SECOND = 0.35
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One cell as read: ranked alternatives ``(zone or None, road or None, probability)``, best first."""
+
+    options: tuple[tuple[str | None, str | None, float], ...]
+
+    @property
+    def best(self) -> tuple[str | None, str | None, float]:
+        return self.options[0]
+
+
+@dataclass
+class Assembled:
+    city: City
+    labels: list[list[str]]
+    confidence: np.ndarray  # (rows, cols)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _cell(zone: str | None, road: str | None) -> Cell:
+    return EMPTY if zone is None else block(zone, road)
+
+
+def _open_sides(grid: list[list[Cell]], r: int, c: int) -> list[tuple[str, tuple[int, int]]]:
+    """Sides where this block's road reaches a neighbouring non-park block that does not reach back."""
+    cell = grid[r][c]
+    out = []
+    for side in cell.road or "":
+        dr, dc = STEP[side]
+        rr, cc = r + dr, c + dc
+        if not (0 <= rr < len(grid) and 0 <= cc < len(grid[0])):
+            continue
+        other = grid[rr][cc]
+        if other.is_block and other.zone != "P" and OPPOSITE[side] not in (other.road or ""):
+            out.append((side, (rr, cc)))
+    return out
+
+
+def _mismatches(grid: list[list[Cell]]) -> set[frozenset[tuple[int, int]]]:
+    pairs: set[frozenset[tuple[int, int]]] = set()
+    for r in range(len(grid)):
+        for c in range(len(grid[0])):
+            for _, other in _open_sides(grid, r, c):
+                pairs.add(frozenset({(r, c), other}))
+    return pairs
+
+
+def assemble_city(
+    readings: Sequence[Sequence[Reading | None]],
+    *,
+    cards: Sequence[int] | None = None,
+    low_confidence: float = LOW_CONFIDENCE,
+) -> Assembled:
+    """Build the city from a grid of readings (``None`` = a cell off the card region, read as empty).
+
+    Empty border rows and columns are trimmed. Returns the city, the chosen label and confidence of every
+    cell of the trimmed grid, and the warnings (low-confidence cells, readings changed so roads meet).
+    """
+    rows, cols = len(readings), len(readings[0]) if readings else 0
+    grid = [[_cell(*rd.best[:2]) if rd is not None else EMPTY for rd in row] for row in readings]
+    conf = np.array([[rd.best[2] if rd is not None else 1.0 for rd in row] for row in readings]).reshape(
+        rows, cols
+    )
+    # For each mismatched pair with one doubtful cell, keep a close second reading that closes it.
+    repaired: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for _ in range(2):
+        for pair in sorted(_mismatches(grid), key=sorted):
+            weak = min(pair, key=lambda p: conf[p])
+            strong = next(p for p in pair if p != weak) if len(pair) == 2 else weak
+            rd = readings[weak[0]][weak[1]]
+            if rd is None:
+                continue
+            if conf[weak] >= low_confidence or conf[strong] < low_confidence:
+                continue
+            before = len(_mismatches(grid))
+            for zone, road, p in rd.options[1:]:
+                if p < CLOSE_SECOND * conf[weak]:
+                    break
+                old = grid[weak[0]][weak[1]]
+                grid[weak[0]][weak[1]] = _cell(zone, road)
+                if len(_mismatches(grid)) < before:
+                    conf[weak] = p
+                    repaired.append((weak, strong))
+                    break
+                grid[weak[0]][weak[1]] = old
+    # Trim empty border rows and columns.
+    occupied = np.array([[cell.is_block for cell in row] for row in grid]).reshape(rows, cols)
+    if not occupied.any():
+        return Assembled(
+            City(((EMPTY,),), tuple(cards or ())), [["."]], np.ones((1, 1)), ["no block was read"]
+        )
+    rr, cc = np.nonzero(occupied)
+    r0, r1, c0, c1 = rr.min(), rr.max() + 1, cc.min(), cc.max() + 1
+    trimmed = [row[c0:c1] for row in grid[r0:r1]]
+    conf = conf[r0:r1, c0:c1]
+    city = City(tuple(tuple(row) for row in trimmed), tuple(cards or ()))
+    warnings = [
+        f"{cell_name(w[0] - r0, w[1] - c0)}: read as {grid[w[0]][w[1]].token()} (second choice) so that its "
+        f"road meets {cell_name(s[0] - r0, s[1] - c0)}'s"
+        for w, s in repaired
+    ]
+    low = [(r, c) for r in range(r1 - r0) for c in range(c1 - c0) if conf[r, c] < low_confidence]
+    if low:
+        names = ", ".join(f"{cell_name(r, c)} ({trimmed[r][c].token()}, {conf[r, c]:.0%})" for r, c in low)
+        warnings.append(f"low confidence, please check: {names}")
+    labels = [[cell.token() for cell in row] for row in trimmed]
+    return Assembled(city, labels, conf, warnings)

@@ -1,0 +1,264 @@
+"""Find the city in a photo: where the cards lie, and the two families of straight lines they are made of.
+
+Works on a small copy of the photo (about 1000 px on the long side). Two kinds of evidence:
+
+* **Card region.** The table is estimated from the photo's border band (robust colour clusters), and a
+  pixel is "card" when its colour is far from every table colour *or* its neighbourhood is busy with
+  edges (the cards are covered with small outlined drawings; even a tablecloth close to the commercial
+  blue is much calmer than a block). The largest connected region, closed over the gaps between cards,
+  is the city.
+* **Line families.** Card edges, block rims and road edges are straight and, in a finished city, all
+  parallel to one of two directions on the table (hand placement turns a card by 2° at most). Line
+  segments (LSD) inside the city region are grouped by angle into two families; each family's vanishing
+  point (possibly at infinity) is fitted with RANSAC, which is what the rectifier needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scoring.errors import InputError
+
+LOCATE_LONG_SIDE = 1000
+# A city must cover at least this fraction of the photo to be read (about 8 blocks in a 12 MP frame).
+MIN_AREA_FRACTION = 0.02
+
+
+class NoCityFound(InputError):
+    """The photo shows no Sprawlopolis city, or too little of one to read."""
+
+    code = "no_city_found"
+    status = 422
+
+
+@dataclass(frozen=True)
+class LineFamily:
+    """Line segments (N × 4: x1, y1, x2, y2) sharing one direction on the table, and their vanishing
+    point in homogeneous image coordinates (third component 0 when the lines are parallel in the image)."""
+
+    segments: np.ndarray
+    vanishing: np.ndarray
+    angle: float  # mean image angle of the family in degrees, 0..180
+
+
+@dataclass(frozen=True)
+class Located:
+    """The city in the small copy: its region mask (uint8 0/255), bounding box (x, y, w, h), the two line
+    families, and the table's estimated colours (Lab, uint8 OpenCV scale)."""
+
+    mask: np.ndarray
+    bbox: tuple[int, int, int, int]
+    families: tuple[LineFamily, LineFamily]
+    table_lab: np.ndarray
+    segments: np.ndarray  # every line segment found on the city (N × 4), inliers or not
+    touches_border: tuple[str, ...]  # sides of the photo the city runs into: "left", "top", ...
+
+
+def _table_colours(lab: np.ndarray, band: int) -> np.ndarray:
+    """Up to three Lab colours that describe the border band of the photo (mostly table)."""
+    h, w = lab.shape[:2]
+    border = np.concatenate(
+        [
+            lab[:band].reshape(-1, 3),
+            lab[h - band :].reshape(-1, 3),
+            lab[band : h - band, :band].reshape(-1, 3),
+            lab[band : h - band, w - band :].reshape(-1, 3),
+        ]
+    ).astype(np.float32)
+    step = max(1, len(border) // 4000)
+    sample = border[::step]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(sample, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    counts = np.bincount(labels.ravel(), minlength=3)
+    # Clusters that are a tiny share of the border are objects or cards crossing it, not table.
+    return centres[counts >= 0.15 * len(sample)]
+
+
+def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
+    h, w = rgb.shape[:2]
+    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
+    table = _table_colours(lab, max(4, min(h, w) // 25))
+    labf = lab.astype(np.float32)
+    # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
+    weights = np.array([0.5, 1.0, 1.0], np.float32)
+    dist = np.min([np.sqrt((((labf - t) * weights) ** 2).sum(axis=2)) for t in table], axis=0)
+    colour_score = cv2.blur(dist, (5, 5))
+    grey = lab[:, :, 0].astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    win = max(5, (min(h, w) // 40) | 1)
+    busy = cv2.blur(mag, (win, win))
+    table_busy = np.median(np.concatenate([busy[:4].ravel(), busy[-4:].ravel(), busy[:, :4].ravel()]))
+    # Each cue is scaled by how far it sits above the table's own level; either may mark a card. The
+    # busy cue is blurred over ``win`` pixels, so it spills past the card edges: pull it back by half that.
+    colour_mask = (colour_score > 18.0).astype(np.uint8)
+    busy_mask = ((busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)).astype(np.uint8)
+    busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
+    mask = np.maximum(colour_mask, busy_mask) * 255
+    k = max(3, (min(h, w) // 100) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    close = max(5, (min(h, w) // 45) | 1)
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
+    )
+    return mask, table
+
+
+def _largest_region(mask: np.ndarray) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    best = 1 + int(np.argmax(areas))
+    region = (labels == best).astype(np.uint8) * 255
+    # Fill holes: gaps inside the city and blocks that look like the table are still city.
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+def _segments(grey: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
+    lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    found = lsd.detect(grey)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float32)
+    seg = found.reshape(-1, 4)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, grey.shape[1] - 1)
+    my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, grey.shape[0] - 1)
+    keep = (length >= min_len) & (region[my, mx] > 0)
+    return seg[keep]
+
+
+def _angles(seg: np.ndarray) -> np.ndarray:
+    return np.degrees(np.arctan2(seg[:, 3] - seg[:, 1], seg[:, 2] - seg[:, 0])) % 180.0
+
+
+def _dominant_pair(seg: np.ndarray) -> tuple[float, float]:
+    """The two dominant segment directions (degrees), the second roughly perpendicular to the first."""
+    ang = _angles(seg)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    hist = np.bincount(np.round(ang).astype(int) % 180, weights=length, minlength=180)
+    smooth = np.convolve(np.tile(hist, 3), np.ones(5) / 5, mode="same")[180:360]
+    first = int(np.argmax(smooth))
+    # The perpendicular family: perspective bends it by up to ~35° away from 90° in the image.
+    offsets = np.arange(55, 126)
+    cand = (first + offsets) % 180
+    second = int(cand[np.argmax(smooth[cand])])
+    return float(first), float(second)
+
+
+def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
+    d = np.abs(a - b) % 180.0
+    return np.minimum(d, 180.0 - d)
+
+
+def _vanishing_point(
+    seg: np.ndarray, rng: np.random.Generator, tol_deg: float = 1.2, trials: int = 256
+) -> tuple[np.ndarray, np.ndarray]:
+    """RANSAC vanishing point of segments in normalised coordinates; returns (point, inlier mask).
+
+    A hypothesis is the intersection of two segments' lines; its support is the total length of segments
+    that point at it within ``tol_deg``. The winner is refined by least squares on its inliers.
+    """
+    p1 = np.hstack([seg[:, :2], np.ones((len(seg), 1))])
+    p2 = np.hstack([seg[:, 2:], np.ones((len(seg), 1))])
+    lines = np.cross(p1, p2)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
+    mid = (seg[:, :2] + seg[:, 2:]) / 2
+    direction = (seg[:, 2:] - seg[:, :2]) / length[:, None]
+
+    def errors(v: np.ndarray) -> np.ndarray:
+        """Angle (degrees) between each segment and the ray from its midpoint to each point in ``v``
+        (K × 3) → (K × N)."""
+        to_v = v[:, None, :2] - mid[None, :, :] * v[:, None, 2:3]
+        norm = np.maximum(np.linalg.norm(to_v, axis=2), 1e-12)
+        cos = np.abs((to_v * direction[None]).sum(axis=2)) / norm
+        return np.degrees(np.arccos(np.clip(cos, 0.0, 1.0)))
+
+    prob = length / length.sum()
+    i = rng.choice(len(seg), size=trials, p=prob)
+    j = rng.choice(len(seg), size=trials, p=prob)
+    hyp = np.cross(lines[i], lines[j])
+    norm = np.linalg.norm(hyp, axis=1)
+    hyp = hyp[(i != j) & (norm > 1e-12)]
+    if len(hyp) == 0:
+        raise NoCityFound("no city found: the photo shows no straight card edges")
+    hyp /= np.linalg.norm(hyp, axis=1, keepdims=True)
+    support = ((errors(hyp) < tol_deg) * length[None]).sum(axis=1)
+    best = hyp[int(np.argmax(support))]
+    inliers = errors(best[None])[0] < tol_deg
+    for _ in range(2):
+        if inliers.sum() < 4:
+            break
+        w = length[inliers]
+        m = (lines[inliers] * w[:, None]).T @ lines[inliers]
+        best = np.linalg.eigh(m)[1][:, 0]
+        inliers = errors(best[None])[0] < tol_deg * 1.5
+    return best, inliers
+
+
+def _border_sides(region: np.ndarray) -> tuple[str, ...]:
+    h, w = region.shape
+    band = 2
+    sides = []
+    for name, strip, span in (
+        ("top", region[:band], w),
+        ("bottom", region[h - band :], w),
+        ("left", region[:, :band], h),
+        ("right", region[:, w - band :], h),
+    ):
+        if (strip > 0).any(axis=0 if name in ("top", "bottom") else 1).sum() > 0.05 * span:
+            sides.append(name)
+    return tuple(sides)
+
+
+def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
+    """Find the city in a small RGB photo (long side about :data:`LOCATE_LONG_SIDE`).
+
+    Raises :class:`NoCityFound` when no card region of a plausible size exists, or when its straight
+    edges do not form two clear perpendicular families (a table, a face, a page of text).
+    """
+    h, w = small.shape[:2]
+    # The region needs far less resolution than the lines: find it at half size.
+    half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    raw, table = card_mask(half)
+    region = cv2.resize(_largest_region(raw), (w, h), interpolation=cv2.INTER_NEAREST)
+    area = int(np.count_nonzero(region))
+    if area < MIN_AREA_FRACTION * h * w:
+        raise NoCityFound(
+            "no city found: nothing in the photo looks like a group of Sprawlopolis cards "
+            f"(the largest card-like area covers {100 * area / (h * w):.1f}% of the photo)"
+        )
+    x, y, bw, bh = cv2.boundingRect(region)
+    grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    grown = cv2.dilate(region, np.ones((9, 9), np.uint8))
+    seg = _segments(grey, grown, min_len=max(8.0, 0.012 * max(h, w)))
+    if len(seg) < 12:
+        raise NoCityFound("no city found: too few straight card edges in the photo")
+    first, second = _dominant_pair(seg)
+    ang = _angles(seg)
+    rng = np.random.default_rng(seed)
+    scale = 2.0 / max(h, w)
+    centre = np.array([w / 2, h / 2])
+    families = []
+    for main in (first, second):
+        member = seg[_angle_diff(ang, main) < 20.0]
+        if len(member) < 6:
+            raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
+        norm = np.hstack([(member[:, :2] - centre) * scale, (member[:, 2:] - centre) * scale])
+        v, inliers = _vanishing_point(norm, rng)
+        if inliers.sum() < 6:
+            raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
+        # Back to pixel coordinates of the small photo.
+        to_pixels = np.array([[1 / scale, 0, centre[0]], [0, 1 / scale, centre[1]], [0, 0, 1]])
+        vp = to_pixels @ v
+        families.append(LineFamily(member[inliers], vp / np.linalg.norm(vp), main))
+    return Located(region, (x, y, bw, bh), (families[0], families[1]), table, seg, _border_sides(region))

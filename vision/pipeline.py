@@ -1,0 +1,248 @@
+"""Photo bytes → the city on the table: decode, locate, rectify, fit the lattice, classify, assemble.
+
+:func:`scan_image` is the one entry point for the command line, the web service and the benchmarks. The
+stages and their timings (seconds, in ``ScanResult.timings``):
+
+``decode``  bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (JPEGs decoded at reduced scale);
+``locate``  card region and the two line families, on a :data:`LOCATE_LONG_SIDE` px copy;
+``rectify`` homography to the top-down view, and the warp of the working image;
+``lattice`` pitch, phase, extent and per-cell offsets;
+``classify`` the per-cell ONNX classifier (:func:`vision.classify.classify_cells`);
+``assemble`` the City, road consistency and warnings; ``overlay`` when asked for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from scoring.city import City, cell_name
+from vision.assemble import Reading, assemble_city
+from vision.decode import decode_image
+from vision.lattice import Lattice, LatticeFit, fit_lattice
+from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city
+from vision.rectify import Rectification, rectify_city, warp
+
+__all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometry", "scan_image", "scan_rgb"]
+
+# 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
+WORK_LONG_SIDE = 2016
+# Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
+MIN_BLOCKS = 8
+# Cells just outside the card region are read too, but a block there must be read confidently.
+RING_CONFIDENCE = 0.9
+OVERLAY_LONG_SIDE = 1400
+
+
+class Prediction(Protocol):
+    """What the classifier returns per cell (see :class:`vision.classify.CellPrediction`)."""
+
+    zone: str | None
+    road: str | None
+    confidence: float
+    label: str
+
+
+Classifier = Callable[[np.ndarray, Lattice], Sequence[Sequence[Prediction]]]
+
+
+@dataclass
+class CellReading:
+    """One cell of the recognised city grid: its label in the city format (``"."`` for no block)."""
+
+    row: int
+    col: int
+    label: str
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "col": self.col,
+            "cell": cell_name(self.row, self.col),
+            "label": self.label,
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass
+class ScanResult:
+    city: City
+    cells: list[CellReading]
+    warnings: list[str]
+    timings: dict[str, float]
+    overlay: np.ndarray | None  # RGB, drawn on a downscaled copy of the photo
+
+
+@dataclass
+class Geometry:
+    """Everything the geometric stages found in one photo.
+
+    ``photo`` is the working copy (upright RGB); ``to_rectified`` maps its pixels to ``rectified`` (the
+    top-down view at PX_PER_MM); ``fit.lattice`` covers the card region, and ``lattice`` is that lattice
+    grown by one ring of cells; ``occupied`` marks ``lattice`` cells inside the card region.
+    """
+
+    photo: np.ndarray
+    located: Located
+    rectification: Rectification
+    to_rectified: np.ndarray
+    rectified: np.ndarray
+    fit: LatticeFit
+    lattice: Lattice
+    occupied: np.ndarray
+    warnings: list[str] = field(default_factory=list)
+
+
+def _grow(lattice: Lattice, ring: int = 1) -> Lattice:
+    """The lattice with ``ring`` extra cells on every side (offsets copied from the nearest cell)."""
+    offsets = None
+    if lattice.offsets is not None:
+        offsets = np.pad(lattice.offsets, ((ring, ring), (ring, ring), (0, 0)), mode="edge")
+    origin = (lattice.origin[0] - ring * lattice.pitch_x, lattice.origin[1] - ring * lattice.pitch_y)
+    return Lattice(
+        origin, lattice.pitch_x, lattice.pitch_y, lattice.rows + 2 * ring, lattice.cols + 2 * ring, offsets
+    )
+
+
+def _to_frame(h: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Map segments through ``h`` and split them into (vertical, horizontal) ones within 6° of the axes."""
+    if len(seg) == 0:
+        return np.zeros((0, 4)), np.zeros((0, 4))
+    pts = np.hstack([seg.reshape(-1, 2).astype(np.float64), np.ones((2 * len(seg), 1))]) @ h.T
+    mapped = (pts[:, :2] / pts[:, 2:3]).reshape(-1, 4)
+    angle = np.degrees(np.arctan2(mapped[:, 3] - mapped[:, 1], mapped[:, 2] - mapped[:, 0])) % 180
+    vertical = np.abs(angle - 90) < 6
+    horizontal = np.minimum(angle, 180 - angle) < 6
+    return mapped[vertical], mapped[horizontal]
+
+
+def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
+    """Locate, rectify and fit the lattice on an upright RGB photo. Raises :class:`NoCityFound`."""
+    timings = {} if timings is None else timings
+    t = time.perf_counter()
+    scale = min(1.0, LOCATE_LONG_SIDE / max(photo.shape[:2]))
+    small = photo
+    if scale < 1.0:
+        size = (round(photo.shape[1] * scale), round(photo.shape[0] * scale))
+        small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    located = locate_city(small)
+    timings["locate"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    rect = rectify_city(located, small)
+    to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
+    rectified = warp(photo, to_rectified, rect.size)
+    mask = warp(located.mask, rect.homography, rect.size, nearest=True)
+    timings["rectify"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    vertical, horizontal = _to_frame(rect.homography, located.segments)
+    fit = fit_lattice(vertical, horizontal, mask)
+    timings["lattice"] = time.perf_counter() - t
+    n_cells = int(fit.occupied.sum())
+    if n_cells < MIN_BLOCKS:
+        raise NoCityFound(
+            f"no city found: only {n_cells} block-sized card area{'s' * (n_cells != 1)} in the photo "
+            f"(a city to score has at least {MIN_BLOCKS})"
+        )
+    lattice = _grow(fit.lattice)
+    occupied = np.pad(fit.occupied, 1)
+    warnings = [
+        f"the city runs off the {side} edge of the photo: blocks beyond it are missing"
+        for side in located.touches_border
+    ]
+    if not 1.2 <= rect.aspect <= 1.65:
+        warnings.append(
+            f"the blocks measure {rect.aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
+            "steep an angle (hold the phone flatter above the city)"
+        )
+    return Geometry(photo, located, rect, to_rectified, rectified, fit, lattice, occupied, warnings)
+
+
+def _default_classifier() -> Classifier:
+    from vision.classify import classify_cells  # the ONNX runtime loads only when a photo is scanned
+
+    return classify_cells
+
+
+def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> list[list[Reading | None]]:
+    """Classifier output → readings; cells off the card region count only when read confidently."""
+    out: list[list[Reading | None]] = []
+    for r, row in enumerate(predictions):
+        line: list[Reading | None] = []
+        for c, pred in enumerate(row):
+            options = getattr(pred, "alternatives", None) or ((pred.zone, pred.road, float(pred.confidence)),)
+            reading = Reading(tuple(options))
+            if not geometry.occupied[r, c] and (pred.zone is None or pred.confidence < RING_CONFIDENCE):
+                reading = None
+            line.append(reading)
+        out.append(line)
+    return out
+
+
+def scan_rgb(
+    photo: np.ndarray,
+    *,
+    cards: Sequence[int] | None = None,
+    overlay: bool = False,
+    classifier: Classifier | None = None,
+    timings: dict[str, float] | None = None,
+) -> ScanResult:
+    """Scan an upright RGB photo (see :func:`scan_image`)."""
+    timings = {} if timings is None else timings
+    geometry = read_geometry(photo, timings)
+    t = time.perf_counter()
+    predictions = (classifier or _default_classifier())(geometry.rectified, geometry.lattice)
+    timings["classify"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    assembled = assemble_city(_readings(geometry, predictions), cards=cards)
+    blocks = sum(1 for _ in assembled.city.blocks())
+    if blocks < MIN_BLOCKS:
+        raise NoCityFound(
+            f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
+            f"(a city to score has at least {MIN_BLOCKS})"
+        )
+    cells = [
+        CellReading(r, c, assembled.labels[r][c], float(assembled.confidence[r, c]))
+        for r in range(assembled.city.n_rows)
+        for c in range(assembled.city.n_cols)
+    ]
+    timings["assemble"] = time.perf_counter() - t
+    image = None
+    if overlay:
+        from vision.overlay import draw_overlay
+
+        t = time.perf_counter()
+        image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE)
+        timings["overlay"] = time.perf_counter() - t
+    return ScanResult(assembled.city, cells, geometry.warnings + assembled.warnings, timings, image)
+
+
+def scan_image(
+    data: bytes,
+    *,
+    cards: Sequence[int] | None = None,
+    overlay: bool = False,
+    classifier: Classifier | None = None,
+) -> ScanResult:
+    """Read the city in a photo (JPEG, PNG, WebP or HEIC bytes).
+
+    ``cards`` are the scoring cards to put in the city's header; with ``overlay`` the result carries an
+    RGB picture of what was read. ``classifier`` replaces the shipped cell classifier (tests, benchmarks).
+    Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
+    :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
+    """
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    decoded = decode_image(data, long_side=WORK_LONG_SIDE)
+    timings["decode"] = time.perf_counter() - t
+    result = scan_rgb(decoded.rgb, cards=cards, overlay=overlay, classifier=classifier, timings=timings)
+    result.timings["total"] = sum(v for k, v in result.timings.items() if k != "total")
+    return result

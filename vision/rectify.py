@@ -1,0 +1,218 @@
+"""From the two line families of a located city to a homography onto the top-down view.
+
+No markers lie on a real table, so the view is recovered from the cards themselves, in three steps:
+
+1. **Affine rectification.** The two vanishing points span the image of the table's line at infinity;
+   sending that line back to infinity removes perspective up to an affine map, and a linear map then
+   turns the two families onto the x and y axes (orientation kept, never mirrored).
+2. **Metric scale.** What remains is a different scale along each axis. The block lattice's period is
+   measured along both axes (autocorrelation of line positions). Blocks are 1.4 : 1, and a tilt of at
+   most ~35° distorts that ratio by less than 1 / cos 35° ≈ 1.22, so the longer period is the blocks' width;
+   each axis is then scaled to :data:`~vision.lattice.PX_PER_MM`.
+3. **Quarter turn.** Of the two turns that keep blocks wider than tall, the one closest to the photo's
+   own up direction is used (a city is the same city turned by 180°).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    PX_PER_MM,
+    circular_phase,
+    estimate_period,
+    position_profile,
+)
+from vision.locate import LineFamily, Located, NoCityFound
+
+# Rectified images larger than this (pixels per side, i.e. 2 m of table) mean the fit went wrong.
+MAX_RECTIFIED_SIDE = 4000
+# Table kept around the city: room for the ring of cells read just outside the card region.
+MARGIN_MM = 50.0
+MIN_PERIOD_STRENGTH = 0.08
+# Every other line changes colour this much less than the rest → the period found is half a block.
+HALF_PERIOD_RATIO = 0.55
+
+
+@dataclass(frozen=True)
+class Rectification:
+    """``homography`` maps pixels of the located (small) photo to the rectified top-down view of
+    ``size`` (width, height) at ``PX_PER_MM``. ``aspect`` is the measured ratio of the block periods
+    (about 1.4 when the fit is right) and ``strength`` the weaker axis's periodicity (0..1)."""
+
+    homography: np.ndarray
+    size: tuple[int, int]
+    aspect: float
+    strength: float
+    turned: bool  # the lattice rows run along the photo's vertical direction
+
+    def for_scale(self, scale: float) -> np.ndarray:
+        """The homography for a copy of the photo ``scale`` times the located one's size."""
+        return self.homography @ np.diag([1.0 / scale, 1.0 / scale, 1.0])
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def axis_frame(families: tuple[LineFamily, LineFamily], centre: tuple[float, float]) -> np.ndarray:
+    """A homography (photo pixels → frame) that makes family 0 horizontal and family 1 vertical, with
+    unit scale and no shear at ``centre`` (the city's middle in the photo)."""
+    v1, v2 = families[0].vanishing, families[1].vanishing
+    horizon = np.cross(v1, v2)
+    c = np.array([centre[0], centre[1], 1.0])
+    if abs(horizon @ c) < 1e-12 * np.linalg.norm(horizon):
+        raise NoCityFound("no city found: the card edges do not form a consistent grid")
+    # Move the centre to the origin, then send the horizon to infinity with w = 1 at the origin: the map's
+    # Jacobian there is the identity, so the frame keeps the photo's scale around the city.
+    shift = np.array([[1.0, 0.0, -centre[0]], [0.0, 1.0, -centre[1]], [0.0, 0.0, 1.0]])
+    line = horizon @ np.linalg.inv(shift)
+    hp = np.eye(3)
+    hp[2] = line / line[2]
+    hp = hp @ shift
+    d1 = (hp @ v1)[:2]
+    d2 = (hp @ v2)[:2]
+    d1 = d1 / np.linalg.norm(d1)
+    d2 = d2 / np.linalg.norm(d2)
+    if d1[0] < 0:  # pick the sign of each direction that keeps the frame close to the photo
+        d1 = -d1
+    basis = np.column_stack([d1, d2])
+    if np.linalg.det(basis) < 0:
+        d2 = -d2
+        basis = np.column_stack([d1, d2])
+    if abs(np.linalg.det(basis)) < 0.2:  # the two families are nearly parallel: not a grid
+        raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    return affine @ hp
+
+
+def _positions(frame: np.ndarray, seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where segments cross ``axis`` in the frame (mean of their mapped end points) and their lengths."""
+    a = _apply(frame, seg[:, :2].astype(np.float64))
+    b = _apply(frame, seg[:, 2:].astype(np.float64))
+    pos = (a[:, axis] + b[:, axis]) / 2
+    length = np.linalg.norm(b - a, axis=1)
+    return pos, length
+
+
+def _colour_jumps(lab: np.ndarray, mask: np.ndarray, axis: int, period: float, phase: float) -> np.ndarray:
+    """Mean colour change across each line ``phase + k * period`` (perpendicular to ``axis``), comparing
+    the image a quarter period before and after it, over the rows inside the city mask."""
+    reach = max(2, int(round(period / 4)))
+    size = (reach, max(3, int(period / 2))) if axis == 0 else (max(3, int(period / 2)), reach)
+    smooth = cv2.blur(lab, size)
+    n = lab.shape[1 - axis]
+    jumps = []
+    for k in range(int(np.ceil(-phase / period)), int((n - phase) / period) + 1):
+        at = int(round(phase + k * period))
+        lo, hi = at - reach, at + reach
+        if lo < 0 or hi >= n:
+            continue
+        if axis == 0:
+            before, after, inside = smooth[:, lo], smooth[:, hi], (mask[:, lo] > 0) & (mask[:, hi] > 0)
+        else:
+            before, after, inside = smooth[lo], smooth[hi], (mask[lo] > 0) & (mask[hi] > 0)
+        if inside.sum() < 3:
+            continue
+        jumps.append((k, float(np.linalg.norm(before[inside] - after[inside], axis=1).mean())))
+    return np.array(jumps).reshape(-1, 2)
+
+
+def _half_period(
+    lab: np.ndarray, mask: np.ndarray, axis: int, period: float, pos: np.ndarray, w: np.ndarray
+) -> bool:
+    """True when ``period`` is half the block pitch: every other line then runs through the middle of
+    a block, where the ground colour does not change, while block boundaries usually change zone."""
+    phase, _ = circular_phase(pos, w, period)
+    jumps = _colour_jumps(lab, mask, axis, period, phase)
+    if len(jumps) < 4:
+        return False
+    even = jumps[jumps[:, 0] % 2 == 0, 1].mean()
+    odd = jumps[jumps[:, 0] % 2 == 1, 1].mean()
+    return min(even, odd) < HALF_PERIOD_RATIO * max(even, odd)
+
+
+def measure_periods(
+    frame: np.ndarray, located: Located, small: np.ndarray
+) -> tuple[float, float, float, float]:
+    """Block periods along the frame's x and y axes and their strengths: (px, py, sx, sy)."""
+    pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
+    corners = _apply(frame, pts)
+    lo_corner, hi_corner = corners.min(axis=0), corners.max(axis=0)
+    extent = hi_corner - lo_corner
+    to_frame = np.array([[1.0, 0.0, -lo_corner[0]], [0.0, 1.0, -lo_corner[1]], [0.0, 0.0, 1.0]]) @ frame
+    size = (int(extent[0]) + 2, int(extent[1]) + 2)
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab_frame = cv2.warpPerspective(lab, to_frame, size, flags=cv2.INTER_LINEAR)
+    mask_frame = cv2.warpPerspective(located.mask, to_frame, size, flags=cv2.INTER_NEAREST)
+    result = []
+    # Family 1 is vertical in the frame: its x positions carry the period along x; family 0 the y one.
+    for axis, fam in ((0, located.families[1]), (1, located.families[0])):
+        pos, length = _positions(to_frame, fam.segments, axis)
+        keep = (pos >= 0) & (pos < extent[axis])
+        pos, weight = pos[keep], length[keep] ** 1.5  # long lines (card edges, rims) matter most
+        profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
+        period, strength = estimate_period(profile, lo=max(6.0, extent[axis] / 18), hi=extent[axis] / 1.5)
+        if np.isfinite(period) and _half_period(lab_frame, mask_frame, axis, period, pos, weight):
+            period *= 2
+        result.append((period, strength))
+    (px, sx), (py, sy) = result
+    return px, py, sx, sy
+
+
+def rectify_city(located: Located, small: np.ndarray) -> Rectification:
+    """The homography from the located photo ``small`` (RGB) to the top-down view (see the module note).
+
+    Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis).
+    """
+    x, y, w, h = located.bbox
+    centre = (x + w / 2, y + h / 2)
+    frame = axis_frame(located.families, centre)
+    px, py, sx, sy = measure_periods(frame, located, small)
+    if not (np.isfinite(px) and np.isfinite(py)) or min(sx, sy) < MIN_PERIOD_STRENGTH:
+        raise NoCityFound("no city found: the cards' edges do not repeat like a lattice of blocks")
+    aspect = px / py
+    turned = aspect < 1.0
+    if turned:
+        # Quarter turn: the frame's y axis becomes the block-width axis (x' = -y keeps orientation).
+        quarter = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+        frame = quarter @ frame
+        px, py = py, px
+    scale = np.diag([PX_PER_MM * BLOCK_W_MM / px, PX_PER_MM * BLOCK_H_MM / py, 1.0])
+    metric = scale @ frame
+    # Of the two half-turns, keep the one whose x axis points most to the photo's right / down.
+    inv = np.linalg.inv(metric)
+    c = _apply(metric, np.array([centre]))[0]
+    ex = _apply(inv, np.array([c, c + [10.0, 0.0], c + [0.0, 10.0]]))
+    photo_x = ex[1] - ex[0]
+    photo_y = ex[2] - ex[0]
+    # Upright cities keep the photo's axes; for a quarter-turned one the tie-break reads the photo
+    # turned clockwise (the photo's top becomes the rectified right).
+    score = photo_x[0] + photo_y[1] + 0.5 * (photo_y[0] - photo_x[1])
+    if score < 0:
+        metric = np.diag([-1.0, -1.0, 1.0]) @ metric
+    # Translate the city's bounding box to the margin.
+    pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
+    mapped = _apply(metric, pts)
+    lo, hi = mapped.min(axis=0), mapped.max(axis=0)
+    margin = MARGIN_MM * PX_PER_MM
+    size = (int(np.ceil(hi[0] - lo[0] + 2 * margin)), int(np.ceil(hi[1] - lo[1] + 2 * margin)))
+    if max(size) > MAX_RECTIFIED_SIDE:
+        raise NoCityFound("no city found: the lattice fitted to the photo is implausibly large")
+    shift = np.array([[1.0, 0.0, margin - lo[0]], [0.0, 1.0, margin - lo[1]], [0.0, 0.0, 1.0]])
+    return Rectification(shift @ metric, size, float(max(aspect, 1 / aspect)), float(min(sx, sy)), turned)
+
+
+def warp(
+    image: np.ndarray, homography: np.ndarray, size: tuple[int, int], *, nearest: bool = False
+) -> np.ndarray:
+    """Warp ``image`` with ``homography`` into an image of ``size`` (width, height)."""
+    flags = cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR
+    return cv2.warpPerspective(image, homography, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
