@@ -17,18 +17,23 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from models.augment import photo_effects, random_jitter, table_texture
-from models.net import ROADS, ZONES
 from scoring.placement import simulate_play
+from vision.classify import ROADS_WITH_NONE as ROADS
+from vision.classify import ZONES_WITH_EMPTY as ZONES
 from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
 from vision.lattice import PX_PER_MM
 
+if TYPE_CHECKING:
+    from vision.synth.art import TopDown
+
 # Bump when the way crops are made changes, so stale caches are not reused.
-DATA_VERSION = 1
+DATA_VERSION = 2
 KINDS = ("block", "hole", "ring")
 
 
@@ -62,6 +67,34 @@ def _replace_table(rng: np.random.Generator, image: np.ndarray, corners: Sequenc
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
+def _scoring_cards(rng: np.random.Generator, td: TopDown) -> list[np.ndarray]:
+    """Lay three scoring-card backs in a row beside the city, closer than players usually do (3–45 mm), so
+    that ring cells learn that graph paper, the number circle and the back's road band are not blocks.
+    Draws into ``td.image`` in place and returns the cards' pixel corners."""
+    from vision.synth.art import CARD_H, CARD_W, CardPose, paste, render_scoring_back
+
+    ppm = td.px_per_mm
+    corners = np.vstack(td.card_corners) / ppm  # table mm, with the image origin at (0, 0)
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    side = int(rng.integers(4))
+    gap = float(rng.uniform(3, 45))
+    spacing = float(rng.uniform(4, 20))
+    out = []
+    for k, number in enumerate(rng.choice(np.arange(1, 19), 3, replace=False)):
+        if side < 2:
+            x = (x0 + x1) / 2 + (k - 1) * (CARD_W + spacing) - CARD_W / 2 + rng.normal(0, 3)
+            y = y1 + gap if side == 0 else y0 - gap - CARD_H
+        else:
+            x = x1 + gap if side == 2 else x0 - gap - CARD_W
+            y = (y0 + y1) / 2 + (k - 1) * (CARD_H + spacing) - CARD_H / 2 + rng.normal(0, 3)
+        pose = CardPose(float(x), float(y), float(rng.normal(0, 2.5)))
+        h = np.diag([ppm, ppm, 1.0]) @ pose.matrix() @ np.diag([1 / ppm, 1 / ppm, 1.0])
+        paste(td.image, render_scoring_back(int(number), rng, ppm), h, 0.3, ppm)
+        quad = np.array([[0, 0, 1], [CARD_W, 0, 1], [CARD_W, CARD_H, 1], [0, CARD_H, 1]]) @ pose.matrix().T
+        out.append(quad[:, :2] * ppm)
+    return out
+
+
 def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
     """All crops of one play seed (see the module docstring); deterministic in ``seed``."""
     prng = random.Random(seed)
@@ -79,6 +112,9 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
 
     # Rendering the art is the slow part, so one render serves several photo-like looks.
     td = render_city_topdown(play, rng, PX_PER_MM, margin_mm=55.0)
+    card_corners = list(td.card_corners)
+    if rng.random() < 0.6:
+        card_corners += _scoring_cards(rng, td)
     lat = td.lattice
     centers, zones, roads, kinds = [], [], [], []
     for t in td.cells:
@@ -97,7 +133,7 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
     for _ in range(variants):
         image = td.image
         if rng.random() < 0.5:
-            image = _replace_table(rng, image, td.card_corners)
+            image = _replace_table(rng, image, card_corners)
         image = photo_effects(rng, image, strength)
         # A third of the ring each time keeps empty cells at about a quarter of the set.
         chosen = [p for p in ring if rng.random() < 0.3]

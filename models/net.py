@@ -11,8 +11,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-ZONES = ("empty", "R", "C", "I", "P")
-ROADS = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
+from vision.classify import ROADS_WITH_NONE as ROADS
+from vision.classify import ZONES_WITH_EMPTY as ZONES
+
+__all__ = ["ROADS", "ZONES", "CellNet"]
 
 
 def _stage(c_in: int, c_out: int, pool: bool) -> list[nn.Module]:

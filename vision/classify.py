@@ -27,6 +27,7 @@ ROADS_WITH_NONE = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
 ZONES_WITH_EMPTY = ("empty", "R", "C", "I", "P")
 # Inference in chunks keeps memory flat for very large lattices.
 _BATCH = 256
+_ALTERNATIVES = 3
 
 
 @dataclass(frozen=True)
@@ -35,13 +36,16 @@ class CellPrediction:
 
     ``zone`` is R, C, I or P, or ``None`` for an empty cell; ``road`` is a canonical segment (``"EW"``) or
     ``None``; ``confidence`` is the probability of this answer among all legal answers (0–1); ``label`` is
-    the cell's token in the city format (``"R:EW"``, ``"P"``, ``"."``).
+    the cell's token in the city format (``"R:EW"``, ``"P"``, ``"."``). ``alternatives`` lists the most
+    probable legal answers as ``(zone, road, probability)``, best first (the answer itself included), so a
+    later stage can make roads agree across neighbouring cells.
     """
 
     zone: str | None
     road: str | None
     confidence: float
     label: str
+    alternatives: tuple[tuple[str | None, str | None, float], ...] = ()
 
 
 class ModelError(RuntimeError):
@@ -106,15 +110,18 @@ class CellClassifier:
         # Joint probability of every legal pair, assuming the heads are independent given the crop.
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
-        best = joint.argmax(axis=1)
+        ranked = np.argsort(-joint, axis=1)[:, :_ALTERNATIVES]
         out = []
-        for i, k in enumerate(best):
-            zi, ri = self._legal[k]
-            zone = None if zi == 0 else self.zones[zi]
-            road = None if ri == 0 else self.roads[ri]
+        for i, order in enumerate(ranked):
+            options = tuple((*self._pair(int(k)), float(joint[i, k])) for k in order)
+            zone, road, p = options[0]
             label = "." if zone is None else zone + (f":{road}" if road else "")
-            out.append(CellPrediction(zone, road, float(joint[i, k]), label))
+            out.append(CellPrediction(zone, road, p, label, options))
         return out
+
+    def _pair(self, k: int) -> tuple[str | None, str | None]:
+        zi, ri = self._legal[k]
+        return (None if zi == 0 else self.zones[zi]), (None if ri == 0 else self.roads[ri])
 
 
 def _legal_pairs(zones: tuple[str, ...], roads: tuple[str, ...]) -> list[tuple[int, int]]:

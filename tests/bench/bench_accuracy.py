@@ -1,0 +1,297 @@
+"""Accuracy of the photo reader on a fixed-seed synthetic evaluation set, end to end.
+
+    python tests/bench/bench_accuracy.py [--limit N] [--photos 300] [--no-photos]
+
+Part 1, classifier only: held-out top-down crops (play seeds disjoint from training), cut and disturbed the
+way training data is (``models.cellset``), read by the shipped ONNX model.
+
+Part 2, end to end: ``--photos`` simulated 12 MP photos (``vision.synth.scene.render_photo``, seeds from
+``EVAL_SEED_BASE``, never used in training), each read by ``vision.pipeline.scan_image`` from its JPEG bytes.
+Reports cell accuracy (zone and road both right, with the truth's expansion cells compared as tokens), whole
+cities read exactly, scores exactly right (``scoring.engine.score_city`` with the truth's scoring cards), all
+broken down by photo condition, and the median time per photo with a stage-by-stage profile. Rendered photos
+are cached under ``data/eval_photos/`` so reruns only scan. Figures also go to ``data/bench_accuracy.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from scoring.city import City  # noqa: E402
+from scoring.errors import InputError  # noqa: E402
+
+DATA = ROOT / "data"
+EVAL_SEED_BASE = 50_000_000  # photo seeds; training uses play seeds 1e6.. and 9e6.. with another generator
+CROP_SEED_BASE = 80_000_000  # held-out top-down crops for the classifier-only figures
+TARGETS = {"cells": 0.995, "cities": 0.95, "scores": 0.95}
+
+
+# --- classifier only ---------------------------------------------------------------------------------
+
+
+def classifier_only(n_cities: int) -> dict[str, Any]:
+    """Accuracy of the shipped model on held-out top-down crops from ``n_cities`` rendered cities."""
+    from models.cellset import KINDS, load_or_build
+    from vision.classify import get_classifier
+
+    data = load_or_build(DATA, "bench", range(CROP_SEED_BASE, CROP_SEED_BASE + n_cities), 2)
+    clf = get_classifier()
+    t = time.perf_counter()
+    preds = clf.predict(data.crops)
+    per_crop_ms = (time.perf_counter() - t) / len(preds) * 1000
+    zone = np.array([clf.zones.index(p.zone or "empty") for p in preds])
+    road = np.array([clf.roads.index(p.road or "none") for p in preds])
+    ok = (zone == data.zone) & (road == data.road)
+    out: dict[str, Any] = {"crops": len(preds), "both": float(ok.mean()), "ms_per_crop": per_crop_ms}
+    out["zone"] = float((zone == data.zone).mean())
+    out["road"] = float((road == data.road).mean())
+    out["by_zone"] = {
+        z: float(ok[data.zone == i].mean()) for i, z in enumerate(clf.zones) if (data.zone == i).any()
+    }
+    out["by_kind"] = {
+        k: float(ok[data.kind == i].mean()) for i, k in enumerate(KINDS) if (data.kind == i).any()
+    }
+    confusion = np.zeros((len(clf.zones), len(clf.zones)), int)
+    np.add.at(confusion, (data.zone, zone), 1)
+    out["zone_confusion"] = {"classes": list(clf.zones), "rows_truth_cols_read": confusion.tolist()}
+    return out
+
+
+# --- end to end ----------------------------------------------------------------------------------------
+
+
+def eval_photo(seed: int) -> tuple[bytes, Any]:
+    """The JPEG bytes and truth of evaluation photo ``seed``, rendered once and cached under data/."""
+    from vision.synth.truth import PhotoTruth
+
+    folder = DATA / "eval_photos"
+    jpg, js = folder / f"{seed}.jpg", folder / f"{seed}.json"
+    if jpg.is_file() and js.is_file():
+        return jpg.read_bytes(), PhotoTruth.from_json(json.loads(js.read_text()))
+    from vision.synth.scene import render_photo
+
+    photo = render_photo(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    jpg.write_bytes(photo.jpeg)
+    js.write_text(photo.truth.dumps())
+    return photo.jpeg, photo.truth
+
+
+def _key(city: City, r: int, c: int) -> tuple[Any, ...]:
+    cell = city.cell(r, c)
+    return (cell.kind, cell.zone, cell.road, cell.poi, cell.construction)
+
+
+def _trim(city: City) -> list[list[tuple[Any, ...]]]:
+    """The grid as comparable keys, without all-empty border rows and columns."""
+    cells = [(r, c) for r, c, cell in city.cells() if cell.kind != "empty"]
+    if not cells:
+        return []
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    return [[_key(city, r, c) for c in range(c0, c1 + 1)] for r in range(r0, r1 + 1)]
+
+
+def compare_cells(truth: City, read: City) -> tuple[int, int]:
+    """(right, total) cells after the best alignment of ``read`` on ``truth`` (shift, and 180° turn, which
+    does not change a score). Every truth grid cell counts, and so does every non-empty cell read outside
+    it; a cell is right when kind, zone, road and marks all match."""
+    t = _trim(truth)
+    best = (0, sum(len(row) for row in t) or 1)
+    for cand in (read, read.rotated()):
+        g = _trim(cand)
+        if not g or not t:
+            continue
+        nt, mt, ng, mg = len(t), len(t[0]), len(g), len(g[0])
+        empty = ("empty", None, None, False, False)
+        for dr in range(-ng + 1, nt):
+            for dc in range(-mg + 1, mt):
+                right = extra = 0
+                for r in range(nt):
+                    for c in range(mt):
+                        rr, cc = r - dr, c - dc
+                        got = g[rr][cc] if 0 <= rr < ng and 0 <= cc < mg else empty
+                        right += got == t[r][c]
+                for rr in range(ng):
+                    for cc in range(mg):
+                        r, c = rr + dr, cc + dc
+                        if not (0 <= r < nt and 0 <= c < mt) and g[rr][cc] != empty:
+                            extra += 1
+                total = nt * mt + extra
+                if right / total > best[0] / best[1]:
+                    best = (right, total)
+    return best
+
+
+def _buckets(cond: dict[str, Any]) -> dict[str, str]:
+    """The photo's conditions in a few readable bins."""
+
+    def band(value: float, edges: Iterable[float], unit: str = "") -> str:
+        lo = None
+        for e in edges:
+            if value < e:
+                return f"<{e}{unit}" if lo is None else f"{lo}–{e}{unit}"
+            lo = e
+        return f"≥{lo}{unit}"
+
+    wb = cond.get("wb", [1, 1, 1])
+    cast = max(abs(float(np.log(g / wb[1]))) for g in wb) if wb else 0.0
+    return {
+        "tilt": band(float(cond.get("tilt", 0)), (10, 20, 30), "°"),
+        "table": str(cond.get("table", "?")),
+        "blur": band(float(cond.get("blur", 0)), (1, 2, 4), " px"),
+        "lighting": band(float(cond.get("light", 0)), (0.15, 0.3), " gradient"),
+        "glare": "glare" if float(cond.get("glare", 0)) > 0 else "no glare",
+        "colour cast": band(cast, (0.05, 0.1, 0.2), " log-gain"),
+        "framing": "partial" if cond.get("partial") else "whole city",
+    }
+
+
+def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    from scoring.engine import score_city
+    from vision.pipeline import scan_image
+
+    rows = []
+    seeds = list(seeds)
+    for i, seed in enumerate(seeds):
+        jpeg, truth = eval_photo(seed)
+        true_city = truth.parsed_city()
+        cards = tuple(s.number for s in truth.scoring_cards)
+        t = time.perf_counter()
+        try:
+            result = scan_image(jpeg)
+            read, timings, error = result.city, result.timings, None
+        except InputError as exc:
+            read, timings, error = None, {}, f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - t
+        cells_total = true_city.n_rows * true_city.n_cols
+        right = 0
+        exact = score_ok = False
+        if read is not None:
+            right, cells_total = compare_cells(true_city, read)
+            exact = right == cells_total
+            true_score = score_city(true_city, cards).total
+            try:
+                score_ok = score_city(read, cards, true_city.expansions).total == true_score
+            except InputError:
+                score_ok = False
+        rows.append(
+            {
+                "seed": seed,
+                "cells_right": right,
+                "cells": cells_total,
+                "exact": exact,
+                "score": score_ok,
+                "seconds": seconds,
+                "timings": timings,
+                "error": error,
+                "bins": _buckets(truth.conditions),
+            }
+        )
+        if progress:
+            progress(i + 1, len(seeds))
+    return summarise(rows)
+
+
+def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    cells = sum(r["cells"] for r in rows)
+    return {
+        "photos": len(rows),
+        "cells": sum(r["cells_right"] for r in rows) / max(1, cells),
+        "cities": sum(r["exact"] for r in rows) / max(1, len(rows)),
+        "scores": sum(r["score"] for r in rows) / max(1, len(rows)),
+        "errors": sum(r["error"] is not None for r in rows),
+    }
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"overall": _rates(rows)}
+    by: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        for cond, value in r["bins"].items():
+            by[cond][value].append(r)
+    out["by_condition"] = {c: {v: _rates(rs) for v, rs in sorted(vals.items())} for c, vals in by.items()}
+    times = [r["seconds"] for r in rows]
+    stages: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        for k, v in r["timings"].items():
+            stages[k].append(v)
+    out["median_seconds"] = statistics.median(times) if times else None
+    out["median_stage_seconds"] = {k: statistics.median(v) for k, v in stages.items()}
+    out["failures"] = [
+        {k: r[k] for k in ("seed", "cells_right", "cells", "score", "error")} for r in rows if not r["exact"]
+    ]
+    return out
+
+
+def _print_rates(name: str, rates: dict[str, Any]) -> None:
+    print(
+        f"  {name:<28} {rates['photos']:>4} photos  cells {rates['cells']:.2%}  cities {rates['cities']:.1%}"
+        f"  scores {rates['scores']:.1%}" + (f"  errors {rates['errors']}" if rates["errors"] else "")
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--photos", type=int, default=300, help="evaluation photos (default 300)")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N photos (a quick run)")
+    ap.add_argument("--crop-cities", type=int, default=60, help="cities for the classifier-only figures")
+    ap.add_argument("--no-photos", action="store_true", help="classifier-only figures only")
+    args = ap.parse_args(argv)
+    report: dict[str, Any] = {}
+
+    print("classifier only, held-out top-down crops:")
+    co = classifier_only(args.crop_cities)
+    report["classifier_only"] = co
+    print(
+        f"  {co['crops']} crops: zone and road right {co['both']:.3%} (zone {co['zone']:.3%}, road"
+        f" {co['road']:.3%}); {co['ms_per_crop']:.2f} ms per crop"
+    )
+    print("  by true zone: " + ", ".join(f"{k} {v:.2%}" for k, v in co["by_zone"].items()))
+    print("  by cell kind: " + ", ".join(f"{k} {v:.2%}" for k, v in co["by_kind"].items()))
+
+    if not args.no_photos:
+        n = min(args.photos, args.limit) if args.limit else args.photos
+        print(f"end to end, {n} photos (seeds {EVAL_SEED_BASE}..{EVAL_SEED_BASE + n - 1}):")
+
+        def progress(done: int, total: int) -> None:
+            if done % 25 == 0 or done == total:
+                print(f"  ... {done}/{total}", flush=True)
+
+        e2e = end_to_end(range(EVAL_SEED_BASE, EVAL_SEED_BASE + n), progress)
+        report["end_to_end"] = e2e
+        _print_rates("overall", e2e["overall"])
+        for cond, values in e2e["by_condition"].items():
+            print(f" by {cond}:")
+            for value, rates in values.items():
+                _print_rates(value, rates)
+        stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in e2e["median_stage_seconds"].items())
+        print(f"  median time per photo {e2e['median_seconds']:.3f} s; median stages: {stages}")
+        o = e2e["overall"]
+        met = {k: o[k] >= v for k, v in TARGETS.items()}
+        print(
+            "  targets: "
+            + ", ".join(f"{k} ≥ {TARGETS[k]:.1%}: {'met' if ok else 'NOT met'}" for k, ok in met.items())
+        )
+        if e2e["failures"]:
+            print("  not read exactly: " + ", ".join(str(f["seed"]) for f in e2e["failures"][:30]))
+    DATA.mkdir(exist_ok=True)
+    (DATA / "bench_accuracy.json").write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
