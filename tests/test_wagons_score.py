@@ -250,3 +250,11 @@ def test_base_score_is_bounded_by_the_territories(grid: list[list[Territory | No
     assert all(b.item(f"largest:{t}").points <= counts[t] for t in TERRAINS)
     # Every territory either lies in a counted largest group or scores for Wildest West.
     assert base + b.item("goal:wildest-west").points == town.n_territories
+
+
+def test_equal_scores_are_a_tie_not_a_win() -> None:
+    town = parse_town("W/w  D/b\n")
+    b = score_town(town, goals=["one-too-many"], opponent_town=town)
+    extra = dict(b.extra)
+    assert b.total == extra["opponent"]["total"] == 2
+    assert extra["beat_opponent"] is False and extra["result"] == "tie"

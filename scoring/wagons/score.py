@@ -217,31 +217,36 @@ def _as_pile(pile: Pile | Iterable[int | str] | None) -> Pile | None:
     return parse_pile(str(p) for p in pile)
 
 
-def score_town(
+@dataclass(frozen=True)
+class _Setup:
+    """Everything a game needs, resolved from the arguments and the town's header and checked."""
+
+    goal_ids: tuple[str, ...]
+    scenario: Scenario | None
+    pile: Pile | None
+    opponent_town: Town | None
+    options: dict[str, int]
+    cards: tuple[int, ...]
+
+    @property
+    def opponent(self) -> Town | Pile | None:
+        return self.opponent_town if self.opponent_town is not None else self.pile
+
+
+def _setup(
     town: Town,
-    goals: Iterable[str] | None = None,
-    opponent_town: Town | None = None,
-    opponent_pile: Pile | Iterable[int | str] | None = None,
-    scenario: str | None = None,
-    options: Mapping[str, object] | None = None,
-) -> Breakdown:
-    """Score ``town`` and, when there is one, its opponent.
-
-    ``goals`` are goal-card names (default: the header's ``goals:``, else the scenario's two cards);
-    ``scenario`` a Lone Cowboy scenario name (default: the header's ``scenario:``); ``opponent_pile`` a
-    :class:`Pile`, card numbers or ``name=count`` tokens (default: the header's ``opponent-pile:``);
-    ``opponent_town`` the other town of a two-player game; ``options`` values such as
-    ``opponent-undiscovered`` (default: header lines of the same name).
-
-    Returns a :class:`Breakdown` with ``game="wagons"``: the player's lines (``largest:D`` … ``largest:W``,
-    then ``goal:<id>`` per card, each with its provenance) and, in ``extra``, ``goals``, ``scenario``,
-    ``opponent`` (its lines and total) and ``beat_opponent``. Raises an :class:`~scoring.errors.InputError`
-    for unknown names, impossible piles, contradicting inputs or a two-town card without an opponent.
-    """
+    goals: Iterable[str] | None,
+    opponent_town: Town | None,
+    opponent_pile: Pile | Iterable[int | str] | None,
+    scenario: str | None,
+    options: Mapping[str, object] | None,
+) -> _Setup:
+    """Resolve names and defaults (arguments over header lines) and refuse inputs that cannot be scored."""
     scenario_name = scenario if scenario is not None else town.header("scenario")
     chosen = SCENARIO_CARDS[resolve_scenario(scenario_name)] if scenario_name else None
 
     goal_names = list(goals) if goals is not None else None
+    # A scenario named as an argument brings its own goal cards, replacing the header's.
     if goal_names is None and town.header("goals") and not (chosen and scenario is not None):
         goal_names = split_names(town.header("goals") or "")
     goal_ids = resolve_goals(goal_names) if goal_names is not None else (chosen.goals if chosen else ())
@@ -272,61 +277,92 @@ def score_town(
             f"{chosen.name} scores the opponent's pile: give it as card numbers (--opponent-pile 1 4 7) "
             "or counts (--opponent-pile prairie=5 wagon=3)"
         )
+    setup = _Setup(goal_ids, chosen, pile, opponent_town, opts, cards)
     two_town = [g for g in goal_ids if g in GOAL_CARDS and GOAL_CARDS[g].two_town]
-    opponent: Town | Pile | None = opponent_town if opponent_town is not None else pile
-    if two_town and opponent is None:
+    if two_town and setup.opponent is None:
         raise MissingInputError(
             f"{GOALS[two_town[0]]} compares two towns: give the opponent's town (--opponent-town FILE) "
             "or pile (--opponent-pile N …)"
         )
+    return setup
 
+
+def score_town(
+    town: Town,
+    goals: Iterable[str] | None = None,
+    opponent_town: Town | None = None,
+    opponent_pile: Pile | Iterable[int | str] | None = None,
+    scenario: str | None = None,
+    options: Mapping[str, object] | None = None,
+) -> Breakdown:
+    """Score ``town`` and, when there is one, its opponent.
+
+    ``goals`` are goal-card names (default: the header's ``goals:``, else the scenario's two cards);
+    ``scenario`` a Lone Cowboy scenario name (default: the header's ``scenario:``); ``opponent_pile`` a
+    :class:`Pile`, card numbers or ``name=count`` tokens (default: the header's ``opponent-pile:``);
+    ``opponent_town`` the other town of a two-player game; ``options`` values such as
+    ``opponent-undiscovered`` (default: header lines of the same name).
+
+    Returns a :class:`Breakdown` with ``game="wagons"``: the player's lines (``largest:D`` … ``largest:W``,
+    then ``goal:<id>`` per card, each with its provenance) and, in ``extra``, ``goals``, ``scenario``,
+    ``opponent`` (its lines and total), ``beat_opponent`` and ``result`` (win, tie or loss). ``cards`` are
+    the town's own cards from its ``cards:`` header (this game's cards are not scoring cards). Raises an
+    :class:`~scoring.errors.InputError` for unknown names, impossible piles, contradicting inputs or a
+    two-town card without an opponent.
+    """
+    setup = _setup(town, goals, opponent_town, opponent_pile, scenario, options)
+    opponent = setup.opponent
+    mine, theirs = (
+        _duels(setup.goal_ids, town, opponent, setup.scenario) if opponent is not None else ({}, {})
+    )
+    player = _score_side(town, setup.goal_ids, mine)
+    extra: list[tuple[str, Any]] = [
+        ("goals", list(setup.goal_ids)),
+        ("scenario", setup.scenario.id if setup.scenario else None),
+    ]
     notes: list[str] = []
-    mine, theirs = _duels(goal_ids, town, opponent, chosen) if opponent is not None else ({}, {})
-    player = _score_side(town, goal_ids, mine)
-    extra: list[tuple[str, Any]] = [("goals", list(goal_ids)), ("scenario", chosen.id if chosen else None)]
-    opp_total: int | None = None
-    if opponent_town is not None:
-        other = _score_side(opponent_town, goal_ids, theirs)
-        opp_total = other.total
-        extra.append(("opponent", _opponent_json("town", other.items, opp_total, (), None)))
-    elif pile is not None and chosen is not None:
-        result = chosen.score_opponent(pile, opts)
-        items = (*result.items, *(theirs[g] for g in chosen.goals if g in theirs), top_three(pile))
-        complete = not result.missing
-        opp_total = sum(i.points for i in items) if complete else None
-        extra.append(("opponent", _opponent_json("pile", items, opp_total, result.missing, pile)))
-        notes.append(
-            "In a pile, 'a set of X and Y' counts min(X, Y) over every territory of the opponent's cards."
-        )
-        if WILDEST_WEST.id in goal_ids:
-            notes.append(
-                "Wildest West is scored for your town only; a pile has no territories that score alone."
-            )
-        notes.extend(f"The opponent's score is incomplete: {m}" for m in result.missing)
-    elif pile is not None:
-        items = tuple(theirs.values())
-        extra.append(("opponent", _opponent_json("pile", items, None, (), pile)))
-        notes.append(
-            "Without a scenario the pile only answers the two-town cards; its own score is not defined."
-        )
-    if opp_total is not None:
-        extra.append(("beat_opponent", player.total > opp_total))
-        extra.append(
-            ("result", "win" if player.total > opp_total else "tie" if player.total == opp_total else "loss")
-        )
-    elif opponent is not None:
-        extra.append(("beat_opponent", None))
-    notes.extend(RULINGS[g] for g in goal_ids if g in RULINGS)
+    if opponent is not None:
+        info, opp_notes = _score_opponent(setup, town, theirs)
+        extra.append(("opponent", info))
+        notes.extend(opp_notes)
+        opp_total = info["total"]
+        extra.append(("beat_opponent", None if opp_total is None else player.total > opp_total))
+        if opp_total is not None:
+            won = "win" if player.total > opp_total else "tie" if player.total == opp_total else "loss"
+            extra.append(("result", won))
+    notes.extend(RULINGS[g] for g in setup.goal_ids if g in RULINGS)
     if any(i.provenance == READING for i in player.items):
         notes.append(_READING_NOTE)
     return Breakdown(
         game=GAME,
         city=format_town(town, header=False),
-        cards=cards,
+        cards=setup.cards,
         items=player.items,
         notes=tuple(notes),
         extra=tuple(extra),
     )
+
+
+def _score_opponent(
+    setup: _Setup, town: Town, duel_lines: Mapping[str, LineItem]
+) -> tuple[dict[str, Any], list[str]]:
+    """The opponent's JSON entry (lines, total or ``None`` when it cannot be known) and notes to add."""
+    if setup.opponent_town is not None:
+        other = _score_side(setup.opponent_town, setup.goal_ids, duel_lines)
+        return _opponent_json("town", other.items, other.total, (), None), []
+    assert setup.pile is not None  # an opponent that is not a town is a pile
+    if setup.scenario is None:
+        note = "Without a scenario the pile only answers the two-town cards; its own score is not defined."
+        return _opponent_json("pile", tuple(duel_lines.values()), None, (), setup.pile), [note]
+    result = setup.scenario.score_opponent(setup.pile, setup.options)
+    duel = (duel_lines[g] for g in setup.scenario.goals if g in duel_lines)
+    items = (*result.items, *duel, top_three(setup.pile))
+    total = None if result.missing else sum(i.points for i in items)
+    notes = ["In a pile, 'a set of X and Y' counts min(X, Y) over every territory of the opponent's cards."]
+    if WILDEST_WEST.id in setup.goal_ids:
+        notes.append("Wildest West is scored for your town only; a pile has no territories that score alone.")
+    notes.extend(f"The opponent's score is incomplete: {m}" for m in result.missing)
+    return _opponent_json("pile", items, total, result.missing, setup.pile), notes
 
 
 def _opponent_json(
