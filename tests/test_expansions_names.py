@@ -8,6 +8,7 @@ from scoring.city import parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError
 from scoring.expansions import (
+    ExpansionOptionError,
     UnknownExpansionError,
     UnsupportedExpansionError,
     expansion_items,
@@ -48,3 +49,8 @@ def test_engine_passes_unknown_names_on_as_input_errors() -> None:
 def test_only_beaches_and_interstate_take_an_argument() -> None:
     with pytest.raises(UnknownExpansionError):
         select(["wrecktar:big"])
+
+
+def test_interstate_is_never_scored_as_extra_lines() -> None:
+    with pytest.raises(ExpansionOptionError, match="interstate-mode"):
+        expansion_items(CITY, ["interstate:competitive"], {}, [])

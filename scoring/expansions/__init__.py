@@ -188,7 +188,8 @@ def expansion_items(
     line). Returns the expansion lines, in the order Points of Interest, Construction Zones, Wrecktar,
     Beaches, Roadwork, and notes for the user (missing options, marks of unselected expansions). Raises
     :class:`UnknownExpansionError` / :class:`UnsupportedExpansionError` for a bad expansion name and
-    :class:`ExpansionOptionError` for a bad option or impossible marks.
+    :class:`ExpansionOptionError` for a bad option, impossible marks, or Interstate (which has its own entry
+    point).
     """
     from scoring.expansions.beaches import beach_items
     from scoring.expansions.construction import construction_item
@@ -197,6 +198,12 @@ def expansion_items(
     from scoring.expansions.wrecktar import wrecktar_item
 
     selection = select(expansions)
+    if "interstate" in selection:
+        # Interstate changes how the whole city is scored, so it can never be a few extra lines.
+        raise ExpansionOptionError(
+            "the Interstate expansion is scored by scoring.expansions.interstate.score_interstate; name it "
+            "'interstate' and give the mode and card as options interstate-mode and interstate-card"
+        )
     items: list[LineItem] = []
     notes: list[str] = _marks_without_expansion(city, selection)
 
