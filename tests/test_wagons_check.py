@@ -68,3 +68,23 @@ def test_web_request_model_for_a_town() -> None:
     )
     data = score_town_request(body)
     assert data["total"] == 20 and data["opponent"]["pile"]["cards"] == [3, 5, 6]
+
+
+def test_web_request_breakdown_can_be_checked_with_opponent_lines() -> None:
+    from types import SimpleNamespace
+
+    from scoring.wagons.score import town_request_breakdown
+
+    body = SimpleNamespace(
+        city=None,
+        rows=[["W/w", "W/c", "W/c"], ["W/w", "W/c", "P/c"]],
+        cards=None,
+        expansions=None,
+        variant=None,
+        options={"goals": "the-herd, cool-water", "opponent-town": [["D/c", "D/c"]]},
+    )
+    b = town_request_breakdown(body)
+    result = check_town_tally(b, parse_tally("water 5\nplains 1\nherd 8\ncool water 6\nopponent 2\n"))
+    assert result.player.agrees
+    # The opponent's town: Desert 2, The Herd 4 (two Cows side by side), Cool Water 0.
+    assert result.opponent is not None and result.opponent.computed_total == 6

@@ -386,7 +386,13 @@ REQUEST_KEYS = ("goals", "scenario", "opponent-pile", "opponent-town", *OPTIONS)
 
 
 def score_town_request(body: Any, text: str | None = None) -> dict[str, Any]:
-    """Score the town of a web request (``POST /api/v1/score`` with ``game: "wagons"``); return its JSON.
+    """The JSON breakdown of a web request's town (``POST /api/v1/score`` with ``game: "wagons"``);
+    see :func:`town_request_breakdown`."""
+    return town_request_breakdown(body, text).to_json()
+
+
+def town_request_breakdown(body: Any, text: str | None = None) -> Breakdown:
+    """Score the town of a web request and return its breakdown (with the opponent in ``extra``).
 
     ``body`` carries ``city`` (town text) or ``rows`` (cell tokens), and ``options`` with any of
     ``goals`` (list or text), ``scenario``, ``opponent-pile`` (numbers or ``name=count``, list or text),
@@ -411,19 +417,19 @@ def score_town_request(body: Any, text: str | None = None) -> dict[str, Any]:
     town = parse_town(source) if source is not None else town_from_rows(body.rows)
     other = opts.get("opponent-town")
     pile = opts.get("opponent-pile")
-    breakdown = score_town(
+    return score_town(
         town,
         goals=_words(opts["goals"], "goals") if opts.get("goals") is not None else None,
-        opponent_town=None
-        if other is None
-        else parse_town(other)
-        if isinstance(other, str)
-        else town_from_rows(other),
+        opponent_town=_request_town(other) if other is not None else None,
         opponent_pile=_words(pile, "opponent-pile") if pile is not None else None,
         scenario=str(opts["scenario"]) if opts.get("scenario") else None,
         options={k: v for k, v in opts.items() if k in OPTIONS},
     )
-    return breakdown.to_json()
+
+
+def _request_town(value: object) -> Town:
+    """A town given in a request as text or as rows of cell tokens."""
+    return parse_town(value) if isinstance(value, str) else town_from_rows(value)
 
 
 def _words(value: object, key: str) -> list[str]:
