@@ -204,14 +204,26 @@ def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
 
 
 def metadata() -> dict[str, Any]:
-    """The choices the page offers: scoring cards (number, name), expansions with their options, variants."""
+    """The choices the page offers: Sprawlopolis scoring cards (number, name), expansions with their options
+    and variants; Circle the Wagons goal cards (id, name, provenance) and Lone Cowboy scenarios."""
     from scoring.base import VARIANTS
     from scoring.cards import CARD_NAMES
+    from scoring.wagons import GOAL_CARDS, GOALS, SCENARIO_CARDS, SCENARIOS, WILDEST_WEST
 
+    cards = {**GOAL_CARDS, WILDEST_WEST.id: WILDEST_WEST}
     return {
         "cards": [{"number": n, "name": name} for n, name in sorted(CARD_NAMES.items())],
         "expansions": list(_EXPANSIONS),
         "variants": list(VARIANTS),
+        "wagons": {
+            "goals": [
+                {"id": gid, "name": name, "provenance": cards[gid].provenance} for gid, name in GOALS.items()
+            ],
+            "scenarios": [
+                {"id": sid, "name": name, "goals": list(SCENARIO_CARDS[sid].goals)}
+                for sid, name in SCENARIOS.items()
+            ],
+        },
     }
 
 

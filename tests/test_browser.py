@@ -224,3 +224,28 @@ def _save_jpeg(photo: object, path: Path) -> None:
     arr = getattr(photo, "image", photo)
     Image.fromarray(np.asarray(arr)).save(path, "JPEG", quality=90)
     assert os.path.getsize(path) > 0
+
+
+def test_wagons_town_score_and_correct(server: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.locator(".game-switch label", has_text="Circle the Wagons").click()
+    expect(page.locator("#photo-card")).to_be_hidden()
+    page.locator('#goals [data-goal="cool-water"]').click()
+    page.locator("#score-text").click()
+    town = page.locator("#city-text").input_value()
+    options = {"goals": ["cool-water"]}
+    expected = _post(server + "/api/v1/score", {"game": "wagons", "city": town, "options": options})
+    expect(page.locator("#total")).to_have_text(str(expected["total"]))
+
+    # Turn B2 (a desert between deserts) into water: the largest desert group shrinks.
+    rows = _grid_rows(town)
+    rows[1][1] = "W/" + rows[1][1].split("/")[1]
+    changed = _post(server + "/api/v1/score", {"game": "wagons", "rows": rows, "options": options})
+    assert changed["total"] != expected["total"]
+    page.locator('#grid .cell[data-row="1"][data-col="1"]').click()
+    page.locator('#editor input[name="terrain"][value="W"]').check(force=True)
+    page.locator("#editor-ok").click()
+    expect(page.locator("#total")).to_have_text(str(changed["total"]))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-wagons.png"), full_page=True)

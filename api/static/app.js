@@ -17,7 +17,17 @@ const ROAD_PATHS = {
   SW: "M70 100 A70 50 0 0 0 0 50",
 };
 
+const EXAMPLES = {
+  sprawlopolis: "R:EW  I:EW  R:EW  C:EW\nP     C:SE  I:SW  P\n.     C:NS  P     R:NS\n",
+  wagons: ".    .    .    .    P/c  P/f\nD/w  D/g  D/f  P/b  P/m  F/b\nD/c  M/f  M/c  M/c  P/g  .\n" +
+    "W/m  W/b  M/f  M/m  .    .\nS/w  W/g  D/b  M/w  .    .\n",
+};
+
 const state = {
+  game: "sprawlopolis",
+  goals: [],         // Circle the Wagons goal-card ids
+  scenario: "",      // Lone Cowboy scenario id
+  pile: "",          // the opponent's pile, as typed
   rows: [],          // string[][] of cell tokens
   interstate: null,  // rows above the interstate line, or null
   headers: [],       // other "key: value" header lines of the scanned or typed city, kept as they were
@@ -35,7 +45,7 @@ const state = {
 // ---- city text <-> rows --------------------------------------------------------------------------------
 
 function parseCityText(text) {
-  const out = { rows: [], interstate: null, headers: [], cards: null, expansions: null };
+  const out = { rows: [], interstate: null, headers: [], cards: null, expansions: null, goals: null };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.split("#")[0].trim();
     if (!line) continue;
@@ -43,8 +53,12 @@ function parseCityText(text) {
     if (header && out.rows.length === 0) {
       const key = header[1].toLowerCase();
       const value = header[2].trim();
-      if (key === "cards") out.cards = value.split(/[\s,]+/).filter(Boolean).map(Number);
-      else if (key === "expansions") out.expansions = value.split(/[\s,]+/).filter(Boolean);
+      const words = value.split(/[\s,]+/).filter(Boolean);
+      if (key === "cards" && state.game === "sprawlopolis") out.cards = words.map(Number);
+      else if (key === "expansions" && state.game === "sprawlopolis") out.expansions = words;
+      else if (key === "goals" && state.game === "wagons" && words.every(isGoalId)) out.goals = words;
+      else if (key === "scenario" && state.game === "wagons") out.scenario = value;
+      else if (key === "opponent-pile" && state.game === "wagons") out.pile = value;
       else out.headers.push([key, value]);
       continue;
     }
@@ -89,7 +103,23 @@ function cellName(r, c) {
   return `${letters}${r + 1}`;
 }
 
+const TERRAINS = { D: "desert", F: "forest", M: "mountains", P: "plains", S: "snow", W: "water" };
+const ICONS = { b: "beer", c: "cow", f: "fort", g: "gun", m: "mine", w: "wagon" };
+
+function isGoalId(word) {
+  return Boolean(state.meta && state.meta.wagons && state.meta.wagons.goals.some((g) => g.id === word));
+}
+
+function parseTerritory(token) {
+  const m = /^([DFMPSW])\/([bcfgmw])$/.exec(token);
+  return m ? { terrain: m[1], icon: m[2] } : null;
+}
+
 function describeToken(token) {
+  if (state.game === "wagons") {
+    const t = parseTerritory(token);
+    return t ? `${TERRAINS[t.terrain]} with a ${ICONS[t.icon]}` : "empty";
+  }
   const cell = parseToken(token);
   if (cell.kind === ".") return "no block";
   if (cell.kind === "W") return "Wrecktar";
@@ -133,6 +163,7 @@ function renderGrid(highlight = new Set()) {
       grid.append(line);
     }
     row.forEach((token, c) => {
+      if (state.game === "wagons") { grid.append(territoryButton(token, r, c, highlight)); return; }
       const cell = parseToken(token);
       const btn = document.createElement("button");
       btn.type = "button";
@@ -156,6 +187,55 @@ function renderGrid(highlight = new Set()) {
   sel.replaceChildren(new Option("none", ""));
   for (let r = 1; r < state.rows.length; r++) sel.append(new Option(`between rows ${r} and ${r + 1}`, String(r)));
   sel.value = current;
+}
+
+function territoryButton(token, r, c, highlight) {
+  const t = parseTerritory(token);
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = `cell ${t ? "t-" + t.terrain : "z-empty"}`;
+  if (highlight.has(cellName(r, c))) btn.classList.add("hl");
+  btn.dataset.row = r;
+  btn.dataset.col = c;
+  btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token)}`);
+  if (t) {
+    const icon = document.createElement("span");
+    icon.className = "icon";
+    icon.textContent = ICONS[t.icon];
+    const label = document.createElement("span");
+    label.className = "tok";
+    label.textContent = token;
+    btn.append(label, icon);
+  }
+  return btn;
+}
+
+function renderGoals() {
+  const w = state.meta && state.meta.wagons;
+  if (!w) return;
+  const box = $("#goals");
+  box.replaceChildren();
+  for (const goal of w.goals) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip";
+    b.dataset.goal = goal.id;
+    b.setAttribute("aria-pressed", String(state.goals.includes(goal.id)));
+    b.textContent = goal.name;
+    if (goal.provenance !== "printed") {
+      const tag = document.createElement("small");
+      tag.className = "prov";
+      tag.textContent = goal.provenance;
+      tag.title = goal.provenance === "reading" ? "the card text was not available: a reading of it" : "wording from a review";
+      b.append(tag);
+    }
+    box.append(b);
+  }
+  const sel = $("#scenario");
+  sel.replaceChildren(new Option("none", ""));
+  for (const s of w.scenarios) sel.append(new Option(s.name, s.id));
+  sel.value = state.scenario;
+  $("#pile").value = state.pile;
 }
 
 function renderChips() {
@@ -217,13 +297,9 @@ function renderExpansionOptions() {
 
 function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
-function renderBreakdown(bd) {
-  state.breakdown = bd;
-  $("#error").hidden = true;
-  $("#result").hidden = false;
-  const body = $("#items");
+function renderItems(body, items) {
   body.replaceChildren();
-  for (const item of bd.items) {
+  for (const item of items) {
     const tr = document.createElement("tr");
     tr.dataset.key = item.key;
     if (item.cells && item.cells.length) { tr.tabIndex = 0; tr.classList.add("has-cells"); }
@@ -232,6 +308,12 @@ function renderBreakdown(bd) {
     const label = document.createElement("span");
     label.className = "label";
     label.textContent = item.label;
+    if (item.provenance && item.provenance !== "printed") {
+      const tag = document.createElement("small");
+      tag.className = "prov";
+      tag.textContent = item.provenance;
+      label.append(" ", tag);
+    }
     th.append(label);
     if (item.detail) {
       const d = document.createElement("span");
@@ -245,11 +327,26 @@ function renderBreakdown(bd) {
     tr.append(th, td);
     body.append(tr);
   }
+}
+
+function renderBreakdown(bd) {
+  state.breakdown = bd;
+  $("#error").hidden = true;
+  $("#result").hidden = false;
+  renderItems($("#items"), bd.items);
+  const oppBox = $("#opponent");
+  oppBox.hidden = !bd.opponent;
+  if (bd.opponent) {
+    renderItems($("#opp-items"), bd.opponent.items || []);
+    $("#opp-total").textContent = bd.opponent.total === null ? "incomplete" : bd.opponent.total;
+  }
   $("#total").textContent = bd.total;
   const verdict = $("#verdict");
-  verdict.className = "verdict " + (bd.won === true ? "won" : bd.won === false ? "lost" : "");
-  const target = bd.target === null || bd.target === undefined ? "" : ` · target ${bd.target}`;
-  const outcome = bd.won === true ? "You win!" : bd.won === false ? "Not this time" : "No target (no scoring cards)";
+  const won = bd.game === "wagons" ? (bd.result ? bd.result === "win" : null) : bd.won;
+  verdict.className = "verdict " + (won === true ? "won" : won === false ? "lost" : "");
+  const opp = bd.opponent && bd.opponent.total !== null && bd.opponent.total !== undefined ? bd.opponent.total : null;
+  const target = bd.target !== null && bd.target !== undefined ? ` · target ${bd.target}` : opp !== null ? ` · opponent ${opp}` : "";
+  const outcome = verdictText(bd);
   verdict.innerHTML = `<span class="big"></span><span class="small"></span>`;
   verdict.querySelector(".big").textContent = `${bd.total} points`;
   verdict.querySelector(".small").textContent = `${outcome}${target}`;
@@ -262,11 +359,22 @@ function renderBreakdown(bd) {
   }
   const sticky = $("#sticky");
   sticky.hidden = false;
-  sticky.textContent = `Total ${bd.total}${target}${bd.won === true ? " · win" : bd.won === false ? " · short" : ""}`;
-  sticky.className = "sticky " + (bd.won === true ? "won" : bd.won === false ? "lost" : "");
+  sticky.textContent = `Total ${bd.total}${target}${won === true ? " · win" : won === false ? " · short" : ""}`;
+  sticky.className = "sticky " + (won === true ? "won" : won === false ? "lost" : "");
+}
+
+function verdictText(bd) {
+  if (bd.game === "wagons") {
+    if (bd.result) return { win: "You beat the opponent!", tie: "A tie with the opponent", loss: "The opponent wins" }[bd.result];
+    return "Circle the Wagons";
+  }
+  return bd.won === true ? "You win!" : bd.won === false ? "Not this time" : "No target (no scoring cards)";
 }
 
 function showError(err) {
+  // The breakdown on screen no longer matches the inputs: hide it rather than show a stale score.
+  $("#result").hidden = true;
+  $("#sticky").hidden = true;
   const box = $("#error");
   box.hidden = false;
   box.textContent = err.message || String(err);
@@ -305,6 +413,13 @@ async function api(path, body) {
 }
 
 function scoreBody() {
+  if (state.game === "wagons") {
+    const options = {};
+    if (state.goals.length) options.goals = state.goals;
+    if (state.scenario) options.scenario = state.scenario;
+    if (state.pile.trim()) options["opponent-pile"] = state.pile.trim();
+    return { game: "wagons", city: cityText(), options };
+  }
   const body = { city: cityText(), variant: state.variant || null, options: state.options };
   if (state.cards.length) body.cards = state.cards;
   body.expansions = state.expansions;
@@ -330,8 +445,11 @@ function adoptCity(text) {
   state.headers = parsed.headers;
   if (parsed.cards && parsed.cards.length) state.cards = parsed.cards;
   if (parsed.expansions) state.expansions = parsed.expansions;
+  if (parsed.goals) state.goals = parsed.goals;
+  if (parsed.scenario !== undefined) state.scenario = parsed.scenario;
+  if (parsed.pile !== undefined) state.pile = parsed.pile;
   renderGrid();
-  renderChips();
+  if (state.game === "wagons") renderGoals(); else renderChips();
   $("#city-text").value = cityText();
 }
 
@@ -479,6 +597,11 @@ function buildRoadChoices() {
 
 function syncEditorControls() {
   const form = $("#editor-form");
+  if (state.game === "wagons") {
+    const empty = form.elements.terrain.value === ".";
+    for (const input of form.querySelectorAll('input[name="icon"]')) input.disabled = empty;
+    return;
+  }
   const kind = form.elements.kind.value;
   const isBlock = "RCIP".includes(kind) && kind.length === 1;
   const roadsOk = isBlock && kind !== "P";
@@ -488,11 +611,33 @@ function syncEditorControls() {
   form.elements.construction.disabled = !isBlock;
 }
 
+function buildTerritoryChoices() {
+  const add = (box, name, value, letter, text, cls) => {
+    const label = document.createElement("label");
+    label.className = cls;
+    label.innerHTML = `<input type="radio" name="${name}" value="${value}"><b></b><span></span>`;
+    label.querySelector("b").textContent = letter;
+    label.querySelector("span").textContent = text;
+    box.append(label);
+  };
+  for (const [letter, name] of Object.entries(TERRAINS)) add($("#terrains"), "terrain", letter, letter, name, "t-" + letter);
+  add($("#terrains"), "terrain", ".", ".", "empty", "k-empty");
+  for (const [letter, name] of Object.entries(ICONS)) add($("#icons"), "icon", letter, letter, name, "k-icon");
+}
+
 function openEditor(r, c) {
   state.editing = [r, c];
-  const cell = parseToken(state.rows[r][c]);
   const form = $("#editor-form");
   $("#editor-h").textContent = `Cell ${cellName(r, c)}`;
+  if (state.game === "wagons") {
+    const t = parseTerritory(state.rows[r][c]);
+    form.elements.terrain.value = t ? t.terrain : ".";
+    form.elements.icon.value = t ? t.icon : "w";
+    syncEditorControls();
+    $("#editor").showModal();
+    return;
+  }
+  const cell = parseToken(state.rows[r][c]);
   form.elements.kind.value = cell.kind;
   form.elements.road.value = cell.road;
   form.elements.poi.checked = cell.poi;
@@ -501,18 +646,25 @@ function openEditor(r, c) {
   $("#editor").showModal();
 }
 
-function closeEditor(ev) {
-  const dialog = $("#editor");
-  if (dialog.returnValue !== "ok" || !state.editing) return;
-  const [r, c] = state.editing;
-  const form = $("#editor-form");
-  const token = makeToken({
+function editedToken(form) {
+  if (state.game === "wagons") {
+    const terrain = form.elements.terrain.value;
+    return terrain === "." ? "." : `${terrain}/${form.elements.icon.value || "w"}`;
+  }
+  return makeToken({
     kind: form.elements.kind.value,
     road: form.elements.road.value,
     poi: form.elements.poi.checked,
     construction: form.elements.construction.checked,
   });
-  state.rows[r][c] = token;
+}
+
+function closeEditor(ev) {
+  const dialog = $("#editor");
+  if (dialog.returnValue !== "ok" || !state.editing) return;
+  const [r, c] = state.editing;
+  const form = $("#editor-form");
+  state.rows[r][c] = editedToken(form);
   renderGrid();
   rescore();
   const btn = $(`#grid .cell[data-row="${r}"][data-col="${c}"]`);
@@ -587,10 +739,52 @@ function wire() {
   });
   $("#variant").addEventListener("change", (e) => { state.variant = e.target.value; rescore(); });
   $("#check").addEventListener("click", checkTally);
+  for (const radio of document.querySelectorAll('input[name="game"]')) {
+    radio.addEventListener("change", (e) => setGame(e.target.value));
+  }
+  $("#goals").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-goal]");
+    if (!b) return;
+    const id = b.dataset.goal;
+    state.goals = state.goals.includes(id) ? state.goals.filter((x) => x !== id) : [...state.goals, id];
+    b.setAttribute("aria-pressed", String(state.goals.includes(id)));
+    rescore();
+  });
+  $("#scenario").addEventListener("change", (e) => {
+    // A scenario plays with its own two goal cards (Wildest West may be added).
+    state.scenario = e.target.value;
+    const scenario = state.meta.wagons.scenarios.find((s) => s.id === state.scenario);
+    if (scenario) state.goals = [...scenario.goals, ...state.goals.filter((g) => g === "wildest-west")];
+    renderGoals();
+    rescore();
+  });
+  $("#pile").addEventListener("change", (e) => { state.pile = e.target.value; rescore(); });
   $("#items").addEventListener("click", (e) => highlightItem(e.target.closest("tr")));
   $("#items").addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); highlightItem(e.target.closest("tr")); }
   });
+}
+
+function setGame(game) {
+  state.game = game;
+  state.rows = [];
+  state.interstate = null;
+  state.headers = [];
+  state.scanId = null;
+  state.breakdown = null;
+  for (const el of document.querySelectorAll(".sprawl-only")) el.hidden = game !== "sprawlopolis";
+  for (const el of document.querySelectorAll(".wagons-only")) el.hidden = game !== "wagons";
+  $("#result").hidden = true;
+  $("#error").hidden = true;
+  $("#sticky").hidden = true;
+  $("#tally-result").replaceChildren();
+  $("#city-text").value = EXAMPLES[game];
+  $("#grid-hint").textContent = game === "wagons" ? "No town yet: type one below." : "No city yet: scan a photo, or type one below.";
+  $("#text-box").open = game === "wagons";
+  $("#city-h").textContent = game === "wagons" ? "2 · Town" : "2 · City";
+  $("#text-box summary").textContent = game === "wagons" ? "Type or paste a town" : "Type or paste a city";
+  renderGrid();
+  if (game === "wagons") renderGoals(); else renderChips();
 }
 
 function highlightItem(tr) {
@@ -605,10 +799,12 @@ function highlightItem(tr) {
 
 async function init() {
   buildRoadChoices();
+  buildTerritoryChoices();
   wire();
   try {
     state.meta = await api("/api/v1/meta");
-    renderChips();
+    // The browser may restore the game chosen before a reload.
+    setGame(document.querySelector('input[name="game"]:checked').value);
   } catch (err) {
     showError(err);
   }
