@@ -121,3 +121,14 @@ def test_round_trip_any_town(grid: list[list[Territory | None]]) -> None:
     text = "\n".join("  ".join("." if c is None else c.token() for c in row) for row in grid)
     town = parse_town(text)
     assert parse_town(format_town(town)) == town
+
+
+def test_docstring_examples_hold() -> None:
+    import doctest
+
+    import scoring.wagons.names
+    import scoring.wagons.town
+
+    for module in (scoring.wagons.town, scoring.wagons.names):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0

@@ -23,8 +23,6 @@ from scoring.wagons.errors import (
     OptionError,
     PileError,
     UnknownNameError,
-    resolve_name,
-    split_names,
 )
 from scoring.wagons.goals import (
     GOAL_ALIASES,
@@ -38,6 +36,7 @@ from scoring.wagons.goals import (
     largest_groups,
     wildest_west,
 )
+from scoring.wagons.names import resolve_name, split_names
 from scoring.wagons.pile import Pile, parse_pile
 from scoring.wagons.scenarios import (
     SCENARIO_ALIASES,
