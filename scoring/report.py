@@ -58,33 +58,8 @@ def _heading(breakdown: Breakdown) -> str:
     return f"{game}: scoring cards {cards}"
 
 
-def _label(item: LineItem, strip: str = "") -> str:
-    label = item.label.removeprefix(strip)
-    # Circle the Wagons lines say whether their rule is printed, from a review, or a reading.
-    return f"{label} [{item.provenance}]" if item.provenance else label
-
-
 def _item_rows(items: Sequence[LineItem], strip: str = "") -> list[tuple[str, str, str]]:
-    return [(_label(i, strip), _points(i.points), i.detail) for i in items]
-
-
-def _opponent(info: dict[str, Any], width: int) -> list[str]:
-    """The opponent's lines of a game that has one (Circle the Wagons), from its JSON form."""
-    rows = [
-        (str(i.get("label") or i.get("key")), _points(int(i.get("points", 0))), str(i.get("detail", "")))
-        for i in info.get("items", [])
-        if isinstance(i, dict)
-    ]
-    total = info.get("total")
-    missing = ", ".join(map(str, info.get("missing", [])))
-    rows.append(
-        (
-            "Total",
-            "?" if total is None else str(total),
-            f"cannot be known: {missing}" if total is None else "",
-        )
-    )
-    return ["", "Opponent"] + _table(rows, width=width)
+    return [(i.label.removeprefix(strip), _points(i.points), i.detail) for i in items]
 
 
 def _notes(notes: Sequence[str], width: int) -> list[str]:
@@ -134,11 +109,6 @@ def render_text(breakdown: Breakdown, width: int = WIDTH) -> str:
                 ("Target", str(breakdown.target), f"{verdict} ({breakdown.total} {sign} {breakdown.target})")
             )
         lines += [""] + _table(rows, width=width)
-    extras = dict(breakdown.extra)
-    if isinstance(extras.get("opponent"), dict) and isinstance(extras["opponent"].get("items"), list):
-        lines += _opponent(extras["opponent"], width)
-    if extras.get("result") in ("win", "tie", "loss"):
-        lines += ["", f"Result against the opponent: {extras['result']}."]
     lines += _notes(breakdown.notes, width)
     return "\n".join(lines) + "\n"
 

@@ -83,7 +83,7 @@ def test_check_rendering_of_an_agreeing_tally() -> None:
     assert "does not mention" not in text
 
 
-def test_wagons_breakdown_shows_goals_provenance_and_opponent() -> None:
+def test_other_games_are_headed_by_their_goal_cards() -> None:
     bd = Breakdown(
         game="wagons",
         city="",
@@ -93,33 +93,7 @@ def test_wagons_breakdown_shows_goals_provenance_and_opponent() -> None:
             LineItem("goal:cool-water", "Cool Water", 6, "2 wagons.", provenance="printed"),
             LineItem("goal:undiscovered", "Undiscovered", 5, "1 space.", provenance="reading"),
         ),
-        extra=(
-            (
-                "opponent",
-                {
-                    "items": [{"key": "top-three", "label": "Top three", "points": 9, "detail": "…"}],
-                    "total": 9,
-                    "complete": True,
-                },
-            ),
-            ("result", "win"),
-        ),
     )
     text = render_text(bd)
     assert text.splitlines()[0] == "Circle the Wagons: goal cards Cool Water, Undiscovered"
-    assert "Cool Water [printed]" in text and "Undiscovered [reading]" in text
-    opponent = text[text.index("Opponent") :]
-    assert "Top three" in opponent and "+9" in opponent
-    assert "Result against the opponent: win." in text
-    assert "scoring cards" not in text
-
-
-def test_opponent_total_that_cannot_be_known() -> None:
-    bd = Breakdown(
-        game="wagons",
-        city="",
-        cards=(),
-        items=(LineItem("largest:D", "Desert", 4, ""),),
-        extra=(("opponent", {"items": [], "total": None, "missing": ["scenario"]}),),
-    )
-    assert "cannot be known: scenario" in render_text(bd)
+    assert "scoring cards" not in text and "Target" not in text
