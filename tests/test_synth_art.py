@@ -11,6 +11,7 @@ import pytest
 from scoring.placement import simulate_play
 from vision.synth import palette as pal
 from vision.synth.art import render_city_topdown, render_scoring_back
+from vision.synth.measure import REFERENCE_LAB, block_lab_percentiles
 from vision.synth.tables import TABLE_KINDS, render_table
 
 
@@ -86,3 +87,16 @@ def test_tables_and_scoring_backs_render() -> None:
     assert np.median(back.rgb.reshape(-1, 3), axis=0).min() > 200
     yellow = (back.rgb[..., 0] > 200) & (back.rgb[..., 1] > 160) & (back.rgb[..., 2] < 110)
     assert yellow.sum() > 100
+
+
+def test_rendered_block_colours_follow_the_scans_table() -> None:
+    # real-cards.md: whole-block CIELAB medians per zone; the renderer must land near each of them, and
+    # keep commercial and industrial apart mostly in b* (the fact the classifier relies on).
+    stats = block_lab_percentiles(np.random.default_rng(1), repeats=1, ppm=2.0)
+    for zone, ref in REFERENCE_LAB.items():
+        for k, name in enumerate("Lab"):
+            assert abs(stats[zone][k][1] - ref[k][1]) < 6, (zone, name, stats[zone][k], ref[k])
+            # the spread (10th to 90th percentile) is of the same order as in the scans
+            ours, theirs = stats[zone][k][2] - stats[zone][k][0], ref[k][2] - ref[k][0]
+            assert 0.4 * theirs < ours < 2.5 * theirs, (zone, name, ours, theirs)
+    assert stats["I"][2][1] - stats["C"][2][1] > 6
