@@ -214,6 +214,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 max_body_bytes=settings.max_upload_bytes,
             )
             opts = service.ScoreOptions.from_form(form.fields)
+            opts.check()
             run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side)
             del form  # the worker holds the only reference to the photo bytes from here on
             scanned = await anyio.to_thread.run_sync(run, limiter=limiter)

@@ -116,6 +116,18 @@ class ScoreOptions:
                 raise BadFormField('options: expected a JSON object such as {"construction-penalty": 2}')
         return cls(cards, expansions, variant, option_strings(options))
 
+    def check(self) -> None:
+        """Refuse unknown card numbers, expansions and variants before any photo is scanned (cheap)."""
+        from scoring.base import check_variant
+        from scoring.cards import check_card
+        from scoring.expansions import select
+
+        for number in self.cards or ():
+            check_card(number)
+        select(self.expansions)
+        if self.variant is not None:
+            check_variant(self.variant)
+
     @classmethod
     def from_request(cls, body: CityRequest) -> ScoreOptions:
         return cls(

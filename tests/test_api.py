@@ -31,7 +31,7 @@ CARDS = [8, 7, 17]
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_upload_bytes=2_000_000))) as c:
+    with TestClient(create_app(Settings(max_upload_bytes=4_000_000))) as c:
         yield c
 
 
@@ -253,12 +253,12 @@ def test_scan_too_large_by_declared_length_is_refused_before_reading(client: Tes
 
     headers = {"content-type": "multipart/form-data; boundary=xyz", "content-length": str(10_000_000)}
     resp = client.post("/api/v1/scans", content=body(), headers=headers)
-    assert_error(resp, 413, "too_large", "2 MB")
+    assert_error(resp, 413, "too_large", "4 MB")
     assert len(consumed) < 100  # the service answered without reading the whole body
 
 
 def test_scan_too_large_when_streamed_without_length(client: TestClient) -> None:
-    big = b"\xff\xd8\xff\xe0" + b"\x00" * 3_000_000
+    big = b"\xff\xd8\xff\xe0" + b"\x00" * 5_000_000
     boundary = b"b0undary"
     payload = (
         b"--" + boundary + b'\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n'
@@ -352,6 +352,94 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPRAWLSCAN_CACHE_TTL_S", "2.5")
     settings = Settings.from_env()
     assert settings.max_upload_bytes == 1234 and settings.cache_ttl_s == 2.5
+
+
+# ---- /api/v1/scans: photos that reach the scanner ----------------------------------------------------------
+
+
+def image_bytes(
+    fmt: str, size: tuple[int, int] = (1200, 900), colour: tuple[int, int, int] = (205, 200, 190)
+) -> bytes:
+    if fmt == "HEIF":
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+    buf = io.BytesIO()
+    Image.new("RGB", size, colour).save(buf, fmt)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP", "HEIF"])
+def test_scan_photo_without_a_city(client: TestClient, fmt: str) -> None:
+    # Every supported format is decoded (by content), and a blank table is "no city", not a made-up grid.
+    files = {"image": ("table.bin", image_bytes(fmt), "application/octet-stream")}
+    assert_error(client.post("/api/v1/scans", files=files), 422, "no_city_found", "no city")
+
+
+def test_scan_truncated_image(client: TestClient) -> None:
+    data = image_bytes("JPEG", colour=(90, 140, 200))
+    cut = data[: len(data) // 2]
+    resp = client.post("/api/v1/scans", files={"image": ("city.jpg", cut, "image/jpeg")})
+    assert_error(resp, 400, "truncated_image", "JPEG")
+
+
+def test_scan_pixel_bomb(client: TestClient) -> None:
+    bomb = png_bomb()
+    assert len(bomb) < 2000  # a tiny file that claims 10 gigapixels
+    resp = client.post("/api/v1/scans", files={"image": ("bomb.png", bomb, "image/png")})
+    assert_error(resp, 413, "image_too_large", "pixels")
+
+
+def test_scan_image_too_small(client: TestClient) -> None:
+    resp = client.post("/api/v1/scans", files={"image": ("tiny.png", png_bytes(40, 30), "image/png")})
+    assert_error(resp, 400, "image_too_small")
+
+
+@pytest.fixture(scope="module")
+def city_photo() -> bytes:
+    from vision.synth.scene import render_photo
+
+    return render_photo(3).jpeg
+
+
+@pytest.mark.slow
+def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
+    app = create_app(Settings(max_upload_bytes=25_000_000))
+    with TestClient(app) as c:
+        resp = c.post(
+            "/api/v1/scans", files={"image": ("city.jpg", city_photo, "image/jpeg")}, data={"cards": "8 7 17"}
+        )
+        assert resp.status_code == 200, resp.text
+        result = resp.json()
+        # The breakdown is the engine's for the city that was read, with the cards given.
+        breakdown = {k: v for k, v in result.items() if k not in ("cells", "warnings", "scan_id", "overlay")}
+        assert breakdown == engine_json(result["city"], CARDS)
+        city = parse_city(result["city"])
+        assert len(result["cells"]) == city.n_rows * city.n_cols
+        for cell in result["cells"]:
+            assert cell["label"] == city.cell(cell["row"], cell["col"]).token()
+            assert 0.0 <= cell["confidence"] <= 1.0
+        assert all(isinstance(w, str) for w in result["warnings"])
+        # The result, its overlay and a tally check by scan id are all available afterwards.
+        assert c.get(f"/api/v1/scans/{result['scan_id']}").json() == result
+        overlay = c.get(result["overlay"])
+        assert overlay.headers["content-type"] == "image/jpeg"
+        assert Image.open(io.BytesIO(overlay.content)).size[0] > 100
+        report = c.post(
+            "/api/v1/check", json={"scan_id": result["scan_id"], "cards": CARDS, "tally": "total 1"}
+        )
+        assert report.json()["total"]["computed"] == result["total"]
+
+
+def test_scan_unknown_card_expansion_or_variant(client: TestClient, city_photo: bytes) -> None:
+    # Refused before the photo is scanned.
+    files = {"image": ("city.jpg", city_photo)}
+    assert_error(
+        client.post("/api/v1/scans", files=files, data={"cards": "8 7 19"}), 400, "unknown_card", "19"
+    )
+    resp = client.post("/api/v1/scans", files=files, data={"expansions": "dragons"})
+    assert_error(resp, 400, "unknown_expansion", "dragons")
+    assert_error(client.post("/api/v1/scans", files=files, data={"variant": "hard"}), 400, "unknown_variant")
 
 
 # ---- /api/v1/check -----------------------------------------------------------------------------------------
