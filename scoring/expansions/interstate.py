@@ -305,9 +305,7 @@ def _majority(score: SideScore, other: SideScore) -> list[LineItem]:
                 f"{s}:majority:{mine.key}", f"{s.title()}: {mine.label} (majority)", gain, detail, mine.cells
             )
         )
-    n_mine, n_theirs = -score.roads.points, -other.roads.points
-    if score.roads.points == 0 and other.roads.points == 0:  # easier variant: count them anyway
-        n_mine, n_theirs = len(road_groups(score.city, (s,))), len(road_groups(other.city, (o,)))
+    n_mine, n_theirs = _road_count(score), _road_count(other)
     loss = -2 if n_mine > n_theirs else 0
     verdict = (
         "more roads, loses 2" if loss else ("equal, nobody loses" if n_mine == n_theirs else "fewer roads")
@@ -320,6 +318,11 @@ def _majority(score: SideScore, other: SideScore) -> list[LineItem]:
     return out
 
 
+def _road_count(score: SideScore) -> int:
+    """Roads on the player's side, their interstate part included (counted even when roads cost nothing)."""
+    return len(road_groups(score.city, (score.side,)))
+
+
 def _longest_road(score: SideScore) -> int:
     return max((r.sections for r in roads(score.city)), default=0)
 
@@ -328,19 +331,23 @@ def _park_industrial(score: SideScore) -> int:
     return sum(1 for _, _, cell in score.city.blocks() if cell.zone in ("P", "I"))
 
 
-# Each card: (scoring method, lines for one player, tiebreaker name, tiebreaker value).
-_CARD_RULES: dict[
-    str, tuple[str, Callable[[SideScore, SideScore], list[LineItem]], str, Callable[[SideScore], int]]
-] = {
-    "main-boulevard": ("choice", _choice, "most total blocks", lambda s: s.blocks),
-    "central-highway": ("majority", _majority, "longest road", _longest_road),
-    "great-valley-road": (
-        "standard",
-        _standard,
-        "most roads",
-        lambda s: -s.roads.points or len(road_groups(s.city, (s.side,))),
+@dataclass(frozen=True)
+class CardRule:
+    """How an interstate scoring card scores: its method, one player's lines, and its tiebreaker."""
+
+    method: str
+    lines: Callable[[SideScore, SideScore], list[LineItem]]
+    tiebreaker: str
+    tie_value: Callable[[SideScore], int]
+
+
+CARD_RULES: dict[str, CardRule] = {
+    "main-boulevard": CardRule("choice", _choice, "most total blocks", lambda s: s.blocks),
+    "central-highway": CardRule("majority", _majority, "longest road", _longest_road),
+    "great-valley-road": CardRule("standard", _standard, "most roads", _road_count),
+    "mountainside-drive": CardRule(
+        "standard", _standard, "most park and industrial blocks", _park_industrial
     ),
-    "mountainside-drive": ("standard", _standard, "most park and industrial blocks", _park_industrial),
 }
 
 
@@ -427,7 +434,8 @@ def _competitive(
     card: str,
     notes: list[str],
 ) -> Breakdown:
-    method, lines, tie_name, tie_value = _CARD_RULES[card]
+    rule = CARD_RULES[card]
+    method, lines, tie_name, tie_value = rule.method, rule.lines, rule.tiebreaker, rule.tie_value
     north, south = (_score_side(city, s, numbers, variant, others, options) for s in SIDES)
     per_player = {"north": lines(north, south), "south": lines(south, north)}
     totals = {s: sum(i.points for i in per_player[s]) for s in SIDES}
