@@ -167,8 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/v1/meta", tags=["scoring"])
     def meta() -> dict[str, Any]:
-        """The scoring cards (number and name), expansions and variants the page offers."""
-        return service.metadata()
+        """The cards, expansions and variants the page offers (see service.metadata), and the upload limit."""
+        return {**service.metadata(), "max_upload_bytes": settings.max_upload_bytes}
 
     @app.post(
         "/api/v1/scans",

@@ -110,6 +110,7 @@ def test_meta_lists_cards_and_expansions(client: TestClient) -> None:
     assert [c["number"] for c in meta["cards"]] == list(range(1, 19))
     assert {c["number"]: c["name"] for c in meta["cards"]} == CARD_NAMES
     assert "easier" in meta["variants"]
+    assert meta["max_upload_bytes"] == 4_000_000
     # Every expansion the page offers is accepted by the engine.
     split = CITY.replace("\n", "\n=====\n", 1)
     for exp in meta["expansions"]:

@@ -454,6 +454,11 @@ function adoptCity(text) {
 }
 
 function upload(file) {
+  const limit = state.meta && state.meta.max_upload_bytes;
+  if (limit && file.size > limit) {
+    showError(new Error(`This photo is ${(file.size / 1e6).toFixed(1)} MB; the server takes up to ${limit / 1e6} MB.`));
+    return;
+  }
   const box = $("#upload");
   const bar = $("#upload-progress");
   const text = $("#upload-text");
