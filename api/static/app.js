@@ -23,6 +23,9 @@ const EXAMPLES = {
     "W/m  W/b  M/f  M/m  .    .\nS/w  W/g  D/b  M/w  .    .\n",
 };
 
+// Cells read with less confidence than this are outlined so the player checks them first.
+const UNSURE_BELOW = 0.8;
+
 const state = {
   game: "sprawlopolis",
   goals: [],         // Circle the Wagons goal-card ids
@@ -39,6 +42,7 @@ const state = {
   breakdown: null,
   meta: null,
   editing: null,     // [row, col] being edited
+  unsure: new Set(), // "r,c" of cells the scanner read with low confidence and nobody has checked yet
   seq: 0,            // request counter: only the newest answer is shown
 };
 
@@ -155,6 +159,7 @@ function renderGrid(highlight = new Set()) {
   grid.style.setProperty("--cols", nCols);
   $("#grid-hint").hidden = state.rows.length > 0;
   $("#grid-tools").hidden = state.rows.length === 0;
+  $("#unsure-hint").hidden = state.unsure.size === 0;
   state.rows.forEach((row, r) => {
     if (state.interstate !== null && r === state.interstate) {
       const line = document.createElement("div");
@@ -170,10 +175,12 @@ function renderGrid(highlight = new Set()) {
       btn.className = `cell z-${cell.kind === "." ? "empty" : cell.kind === "~" ? "beach" : cell.kind}`;
       if (cell.poi) btn.classList.add("poi");
       if (cell.construction) btn.classList.add("construction");
+      if (state.unsure.has(`${r},${c}`)) btn.classList.add("unsure");
       if (highlight.has(cellName(r, c))) btn.classList.add("hl");
       btn.dataset.row = r;
       btn.dataset.col = c;
-      btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token)}`);
+      const doubt = state.unsure.has(`${r},${c}`) ? " (read with low confidence: please check)" : "";
+      btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token)}${doubt}`);
       btn.append(roadSvg(cell.road));
       const label = document.createElement("span");
       label.className = "tok";
@@ -492,6 +499,9 @@ function upload(file) {
       return;
     }
     state.scanId = data.scan_id;
+    state.unsure = new Set(
+      (data.cells || []).filter((cell) => cell.confidence < UNSURE_BELOW).map((cell) => `${cell.row},${cell.col}`),
+    );
     adoptCity(data.city);
     if (data.cards && data.cards.length) { state.cards = data.cards; renderChips(); }
     renderWarnings(data.warnings);
@@ -670,6 +680,7 @@ function closeEditor(ev) {
   const [r, c] = state.editing;
   const form = $("#editor-form");
   state.rows[r][c] = editedToken(form);
+  state.unsure.delete(`${r},${c}`);
   renderGrid();
   rescore();
   const btn = $(`#grid .cell[data-row="${r}"][data-col="${c}"]`);
@@ -678,6 +689,7 @@ function closeEditor(ev) {
 }
 
 function editGrid(action) {
+  state.unsure.clear();
   const cols = state.rows[0].length;
   if (action === "add-row") state.rows.push(Array(cols).fill("."));
   if (action === "add-col") state.rows.forEach((row) => row.push("."));
@@ -713,6 +725,7 @@ function wire() {
   $("#editor").addEventListener("close", closeEditor);
   $("#score-text").addEventListener("click", () => {
     state.scanId = null;
+    state.unsure.clear();
     adoptCity($("#city-text").value);
     if (!state.rows.length) { showError(new Error("The text holds no rows of cells.")); return; }
     rescore();
@@ -772,6 +785,7 @@ function wire() {
 
 function setGame(game) {
   state.game = game;
+  state.unsure.clear();
   state.rows = [];
   state.interstate = null;
   state.headers = [];
