@@ -58,7 +58,8 @@ def score_city(
     all_options.update(options or {})
     chosen = check_variant(variant if variant is not None else city.header("variant", "standard"))
 
-    if "interstate" in names:
+    # "interstate:competitive" and the like name a mode; every such name goes to the Interstate scorer.
+    if any(n.partition(":")[0] == "interstate" for n in names):
         interstate = _expansions_module("interstate", names)
         breakdown: Breakdown = interstate.score_interstate(city, numbers, names, chosen, all_options)
         return breakdown
