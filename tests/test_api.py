@@ -554,3 +554,42 @@ def test_check_wagons_tally(client: TestClient) -> None:
         "difference": 1,
     }
     assert report["agree"] is False
+
+
+# ---- concurrency bounds ------------------------------------------------------------------------------------
+
+
+def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve uploads at once: all succeed, never more than ``scan_workers`` scans run together."""
+    import asyncio
+    import threading
+    import time
+
+    import httpx
+
+    from api import service
+
+    running, peak, lock = [0], [0], threading.Lock()
+
+    def slow_scan(data: bytes, opts: service.ScoreOptions, long_side: int) -> service.Scanned:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.05)  # stands in for the CPU-bound scan
+        with lock:
+            running[0] -= 1
+        return service.Scanned({**engine_json(CITY), "cells": [], "warnings": []}, CITY, None)
+
+    monkeypatch.setattr(service, "scan_and_score", slow_scan)
+    app = create_app(Settings(scan_workers=2, max_pending_scans=64))
+
+    async def run() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            files = {"image": ("a.png", png_bytes(), "image/png")}
+            return await asyncio.gather(*(client.post("/api/v1/scans", files=files) for _ in range(12)))
+
+    responses = asyncio.run(run())
+    assert [r.status_code for r in responses] == [200] * 12
+    assert len({r.json()["scan_id"] for r in responses}) == 12
+    assert peak[0] == 2
