@@ -67,24 +67,41 @@ class _Space:
         self.free[:m, :] = self.free[-m:, :] = False
         self.free[:, :m] = self.free[:, -m:] = False
         if road:
-            # Keep drawings off the asphalt band and a 1 mm margin beside it.
+            # Keep drawings off the asphalt band and a 0.6 mm margin beside it.
             road_mask = np.zeros(self.free.shape, np.uint8)
             pts = np.round(np.asarray(road_path(road, 0.5)) / _GRID * 16).astype(np.int32)
-            cv2.polylines(road_mask, [pts], False, 1, int(round((ROAD_W + 2.0) / _GRID)), cv2.LINE_8, 4)
+            cv2.polylines(road_mask, [pts], False, 1, int(round((ROAD_W + 1.2) / _GRID)), cv2.LINE_8, 4)
             self.free &= road_mask == 0
 
-    def take(self, w: float, h: float, pad: float = 0.6, tries: int = 30) -> tuple[float, float] | None:
-        """Reserve a free w×h mm box (plus ``pad``); return its top-left or ``None`` when none fits."""
+    def take(self, w: float, h: float, pad: float = 0.6) -> tuple[float, float] | None:
+        """Reserve a free w×h mm box (plus ``pad``) at a random place among all the places where it fits
+        (found through a summed-area table of the occupied grid); return its top-left corner in mm, or
+        ``None`` when it fits nowhere."""
         gw, gh = int(math.ceil((w + 2 * pad) / _GRID)), int(math.ceil((h + 2 * pad) / _GRID))
         rows, cols = self.free.shape
         if gw >= cols or gh >= rows:
             return None
-        for _ in range(tries):
-            r = int(self.rng.integers(0, rows - gh))
-            c = int(self.rng.integers(0, cols - gw))
-            if self.free[r : r + gh, c : c + gw].all():
-                self.free[r : r + gh, c : c + gw] = False
-                return c * _GRID + pad, r * _GRID + pad
+        occ = np.zeros((rows + 1, cols + 1), np.int32)
+        occ[1:, 1:] = (~self.free).cumsum(0).cumsum(1)
+        window = occ[gh:, gw:] - occ[:-gh, gw:] - occ[gh:, :-gw] + occ[:-gh, :-gw]
+        spots = np.flatnonzero(window == 0)
+        if not spots.size:
+            return None
+        r, c = divmod(int(spots[self.rng.integers(spots.size)]), window.shape[1])
+        self.free[r : r + gh, c : c + gw] = False
+        return c * _GRID + pad, r * _GRID + pad
+
+    def take_fitting(
+        self, w: float, h: float, pad: float = 0.6, smallest: float = 0.5
+    ) -> tuple[float, float, float, float] | None:
+        """Like :meth:`take`, shrinking the box by steps of 15% (down to ``smallest`` of its size) until it
+        fits; returns (x, y, w, h) in mm or ``None``."""
+        scale = 1.0
+        while scale >= smallest:
+            spot = self.take(w * scale, h * scale, pad)
+            if spot is not None:
+                return spot[0], spot[1], w * scale, h * scale
+            scale *= 0.85
         return None
 
     def fraction_free(self) -> float:
@@ -93,7 +110,7 @@ class _Space:
 
 def _house(pen: Pen, rng: np.random.Generator, x: float, y: float, s: float, line: Color) -> None:
     roof = pal.vary(rng, pal.ROOFS[int(rng.integers(len(pal.ROOFS)))], 10)
-    shade = pal.scaled(roof, 0.8)
+    shade = pal.scaled(roof, 0.86)
     pen.rect(x, y, s, s, roof, line, 0.3)
     if rng.random() < 0.5:  # ridge east-west: the south half is in shade
         pen.rect(x, y + s / 2, s, s / 2, shade)
@@ -105,13 +122,14 @@ def _house(pen: Pen, rng: np.random.Generator, x: float, y: float, s: float, lin
 
 
 def _residential(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> None:
-    s = float(rng.uniform(4.8, 7.2))
-    gap = float(rng.uniform(0.8, 2.2))
+    line = pal.mix(line, pal.HEDGE, 0.35)  # roofs are outlined in a dark brown rather than near-black
+    s = float(rng.uniform(3.8, 6.0))
+    gap = float(rng.uniform(0.7, 1.8))
     pitch = s + gap
     ox, oy = rng.uniform(1.5, 1.5 + pitch, 2)
     for y in np.arange(oy, BLOCK_H - s, pitch):
         for x in np.arange(ox, BLOCK_W - s, pitch):
-            if rng.random() < 0.12:
+            if rng.random() < 0.08:
                 continue
             jx, jy = rng.normal(0, 0.3, 2)
             r, c = int((y + jy) / _GRID), int((x + jx) / _GRID)
@@ -124,8 +142,13 @@ def _residential(pen: Pen, rng: np.random.Generator, space: _Space, line: Color)
             ):
                 space.free[r : r + n, c : c + n] = False
                 _house(pen, rng, x + jx, y + jy, s, line)
+    for _ in range(int(rng.integers(4, 14))):  # more houses wherever a plot is still free
+        size = float(rng.uniform(4.0, 6.2))
+        spot = space.take(size, size, gap / 2)
+        if spot is not None:
+            _house(pen, rng, spot[0], spot[1], size, line)
     hedge = pal.vary(rng, pal.HEDGE, 10)
-    for _ in range(int(rng.integers(2, 6))):
+    for _ in range(int(rng.integers(3, 8))):
         length = float(rng.uniform(6, 16))
         horizontal = rng.random() < 0.6
         spot = space.take(length, 1.2, 0.2) if horizontal else space.take(1.2, length, 0.2)
@@ -139,10 +162,10 @@ def _residential(pen: Pen, rng: np.random.Generator, space: _Space, line: Color)
 
 def _lot(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> None:
     w, h = float(rng.uniform(8, 15)), float(rng.uniform(6, 9))
-    spot = space.take(w, h)
-    if spot is None:
+    fit = space.take_fitting(w, h)
+    if fit is None:
         return
-    x, y = spot
+    x, y, w, h = fit
     pen.rect(x, y, w, h, pal.vary(rng, pal.LOT, 8), line, 0.3)
     bay = float(rng.uniform(1.9, 2.4))
     for k in np.arange(x + bay, x + w - 0.2, bay):
@@ -167,7 +190,7 @@ def _trees(
 ) -> None:
     for _ in range(count):
         r = float(rng.uniform(*radius))
-        spot = space.take(2 * r, 2 * r, 0.2, 8)
+        spot = space.take(2 * r, 2 * r, 0.2)
         if spot is None:
             continue
         color = pal.vary(rng, colors[int(rng.integers(len(colors)))], 8)
@@ -177,12 +200,12 @@ def _trees(
 
 
 def _commercial(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> None:
-    for _ in range(int(rng.integers(3, 7))):
-        w, h = float(rng.uniform(6, 16)), float(rng.uniform(5, 11))
-        spot = space.take(w, h)
-        if spot is None:
+    for _ in range(int(rng.integers(5, 10))):
+        w, h = float(rng.uniform(5, 15)), float(rng.uniform(4.5, 10))
+        fit = space.take_fitting(w, h)
+        if fit is None:
             continue
-        x, y = spot
+        x, y, w, h = fit
         roof = pal.vary(rng, pal.FLAT_ROOFS[int(rng.integers(len(pal.FLAT_ROOFS)))], 8)
         pen.rect(x, y, w, h, roof, line, 0.35)
         pen.rect(x + 0.8, y + 0.8, w - 1.6, h - 1.6, None, pal.scaled(roof, 0.85), 0.25)
@@ -197,25 +220,25 @@ def _commercial(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) 
                 line,
                 0.15,
             )
-    for _ in range(int(rng.integers(1, 3))):
+    for _ in range(int(rng.integers(1, 4))):
         _lot(pen, rng, space, line)
-    _trees(pen, rng, space, (pal.C_TREE,), line, (1.2, 2.2), int(rng.integers(10, 26)))
+    _trees(pen, rng, space, (pal.C_TREE,), line, (1.1, 2.0), int(rng.integers(6, 18)))
 
 
 def _industrial(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> None:
-    for _ in range(int(rng.integers(1, 4))):
-        w, h = float(rng.uniform(9, 18)), float(rng.uniform(6, 12))
-        spot = space.take(w, h)
-        if spot is None:
+    for _ in range(int(rng.integers(2, 5))):
+        w, h = float(rng.uniform(8, 17)), float(rng.uniform(5, 11))
+        fit = space.take_fitting(w, h)
+        if fit is None:
             continue
-        x, y = spot
+        x, y, w, h = fit
         roof = pal.vary(rng, pal.WAREHOUSE[int(rng.integers(len(pal.WAREHOUSE)))], 8)
         pen.rect(x, y, w, h, roof, line, 0.35)
         ridge = pal.lighter(roof, 24)
         for k in np.arange(x + 1.5, x + w - 0.5, float(rng.uniform(1.8, 3.0))):
             pen.line((k, y + 0.4), (k, y + h - 0.4), ridge, 0.2)
-    for _ in range(int(rng.integers(2, 6))):
-        r = float(rng.uniform(1.8, 3.4))
+    for _ in range(int(rng.integers(3, 8))):
+        r = float(rng.uniform(1.6, 3.4))
         spot = space.take(2 * r, 2 * r, 0.4)
         if spot is None:
             continue
@@ -242,12 +265,12 @@ def _industrial(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) 
         _lot(pen, rng, space, line)
     for _ in range(int(rng.integers(1, 4))):  # light-roofed sheds
         w, h = rng.uniform(4, 9, 2)
-        spot = space.take(float(w), float(h), 0.4, 8)
+        spot = space.take(float(w), float(h), 0.4)
         if spot is not None:
             pen.rect(spot[0], spot[1], float(w), float(h), pal.vary(rng, (196, 194, 196), 8), line, 0.25)
     for _ in range(int(rng.integers(6, 16))):  # crates and small sheds
         w, h = rng.uniform(1.5, 4, 2)
-        spot = space.take(float(w), float(h), 0.3, 6)
+        spot = space.take(float(w), float(h), 0.3)
         if spot is not None:
             pen.rect(spot[0], spot[1], float(w), float(h), pal.vary(rng, pal.WAREHOUSE[0], 14), line, 0.2)
 
@@ -262,9 +285,9 @@ def _park(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> Non
     white = pal.DASH
     if kind == "soccer":
         w, h = float(rng.uniform(13, 19)), float(rng.uniform(8, 11))
-        spot = space.take(w, h)
-        if spot:
-            x, y = spot
+        fit = space.take_fitting(w, h)
+        if fit:
+            x, y, w, h = fit
             pen.rect(x, y, w, h, pal.vary(rng, pal.FIELD, 6), line, 0.3)
             pen.rect(x + 0.8, y + 0.8, w - 1.6, h - 1.6, None, white, 0.25)
             pen.line((x + w / 2, y + 0.8), (x + w / 2, y + h - 0.8), white, 0.25)
@@ -273,9 +296,9 @@ def _park(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> Non
             pen.rect(x + w - 3.0, y + h * 0.3, 2.2, h * 0.4, None, white, 0.22)
     elif kind == "tennis":
         w, h = float(rng.uniform(6, 8)), float(rng.uniform(10, 13))
-        spot = space.take(w, h)
-        if spot:
-            x, y = spot
+        fit = space.take_fitting(w, h)
+        if fit:
+            x, y, w, h = fit
             court = pal.vary(rng, pal.COURT if rng.random() < 0.5 else pal.FIELD, 8)
             pen.rect(x, y, w, h, court, line, 0.3)
             pen.rect(x + 0.7, y + 0.7, w - 1.4, h - 1.4, None, white, 0.22)
@@ -301,7 +324,7 @@ def _park(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> Non
         if spot:
             pond = pal.vary(rng, pal.POND, 6)
             pen.ellipse(spot[0] + rx, spot[1] + ry, rx, ry, float(rng.uniform(-20, 20)), pond, line, 0.3)
-    _trees(pen, rng, space, pal.P_TREE, pal.scaled(pal.P_TREE[2], 0.6), (1.3, 2.8), int(rng.integers(20, 44)))
+    _trees(pen, rng, space, pal.P_TREE, pal.scaled(pal.P_TREE[1], 0.8), (1.3, 2.8), int(rng.integers(20, 44)))
 
 
 _ZONE_ART = {"R": _residential, "C": _commercial, "I": _industrial, "P": _park}

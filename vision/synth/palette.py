@@ -15,32 +15,38 @@ OUTLINE: Color = (66, 58, 56)
 
 #: Flat ground of each zone (the colour that shows between drawings) and its rim, a little lighter.
 GROUND: dict[str, Color] = {
-    "R": (190, 142, 112),
-    "C": (116, 150, 172),
-    "I": (150, 145, 149),
-    "P": (150, 190, 132),
+    "R": (188, 144, 118),
+    "C": (110, 147, 168),
+    "I": (162, 157, 160),
+    "P": (156, 196, 142),
 }
 RIM_LIFT = 18  # how much lighter the rim is, per channel
 
 # Residential: pitched roofs (brown, tan, pale yellow, brick) and red-brown hedge dots.
-ROOFS: tuple[Color, ...] = ((164, 112, 84), (200, 162, 124), (226, 206, 158), (180, 106, 82), (150, 104, 80))
-HEDGE: Color = (138, 66, 46)
+ROOFS: tuple[Color, ...] = ((176, 124, 92), (206, 168, 128), (232, 212, 160), (236, 204, 136), (186, 116, 90))
+HEDGE: Color = (168, 94, 66)
 # Commercial: flat roofs light grey and lilac, pale blue-grey trees, parking lots.
-FLAT_ROOFS: tuple[Color, ...] = ((186, 190, 198), (150, 138, 178), (128, 114, 160), (166, 172, 186))
-C_TREE: Color = (98, 140, 156)
+FLAT_ROOFS: tuple[Color, ...] = (
+    (186, 190, 198),
+    (156, 146, 180),
+    (170, 178, 192),
+    (196, 200, 206),
+    (140, 132, 170),
+)
+C_TREE: Color = (100, 146, 166)
 # Industrial: dark warehouses, silos and chimneys, white smoke.
-WAREHOUSE: tuple[Color, ...] = ((116, 114, 118), (128, 124, 126), (104, 104, 110))
-SILO: Color = (102, 100, 106)
+WAREHOUSE: tuple[Color, ...] = ((132, 130, 134), (144, 140, 142), (120, 120, 126))
+SILO: Color = (110, 108, 114)
 SMOKE: Color = (240, 240, 236)
 # Parks: dark-green trees, sports fields, pale teal ponds, light paths.
-P_TREE: tuple[Color, ...] = ((92, 170, 78), (78, 158, 84), (108, 178, 90))
-FIELD: Color = (124, 194, 96)
+P_TREE: tuple[Color, ...] = ((104, 178, 100), (92, 170, 104), (118, 186, 108))
+FIELD: Color = (130, 196, 110)
 COURT: Color = (196, 120, 84)
 POND: Color = (150, 210, 204)
 PATH: Color = (226, 220, 184)
 # Shared: parking asphalt, road asphalt (grey-brown), its edge lines and dashes, little cars.
 LOT: Color = (128, 130, 134)
-ASPHALT: Color = (124, 114, 104)
+ASPHALT: Color = (124, 117, 111)
 EDGE_LINE: Color = (214, 208, 192)
 DASH: Color = (246, 244, 236)
 ROAD_CARS: tuple[Color, ...] = ((242, 240, 232), (240, 202, 64))
@@ -61,3 +67,8 @@ def lighter(color: Color, amount: float) -> Color:
 
 def scaled(color: Color, factor: float) -> Color:
     return tuple(int(np.clip(v * factor, 0, 255)) for v in color)  # type: ignore[return-value]
+
+
+def mix(a: Color, b: Color, t: float) -> Color:
+    """``a`` moved a fraction ``t`` of the way towards ``b``."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
