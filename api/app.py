@@ -67,11 +67,21 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
+        """Defaults overridden by ``SPRAWLSCAN_MAX_UPLOAD_BYTES`` etc.; raises ValueError naming a bad one."""
         values: dict[str, Any] = {}
         for name, default in cls().__dict__.items():
-            raw = os.environ.get(f"SPRAWLSCAN_{name.upper()}")
-            if raw is not None:
-                values[name] = type(default)(raw)
+            key = f"SPRAWLSCAN_{name.upper()}"
+            raw = os.environ.get(key)
+            if raw is None:
+                continue
+            try:
+                value = type(default)(raw)
+            except ValueError:
+                kind = "whole number" if isinstance(default, int) else "number"
+                raise ValueError(f"{key} must be a {kind}, got {raw!r}") from None
+            if value <= 0 and name != "max_pending_scans":
+                raise ValueError(f"{key} must be positive, got {raw!r}")
+            values[name] = value
         return cls(**values)
 
 

@@ -353,6 +353,9 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPRAWLSCAN_CACHE_TTL_S", "2.5")
     settings = Settings.from_env()
     assert settings.max_upload_bytes == 1234 and settings.cache_ttl_s == 2.5
+    monkeypatch.setenv("SPRAWLSCAN_SCAN_WORKERS", "many")
+    with pytest.raises(ValueError, match="SPRAWLSCAN_SCAN_WORKERS must be a whole number"):
+        Settings.from_env()
 
 
 # ---- /api/v1/scans: photos that reach the scanner ----------------------------------------------------------
