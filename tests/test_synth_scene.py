@@ -40,8 +40,9 @@ def test_overriding_a_condition_photographs_the_same_city() -> None:
 def test_truth_corners_land_on_the_cards(seed: int) -> None:
     # The same photo on a dark and on a white table: the pixels that do not change are card pixels.
     clean = {k: v for k, v in CLEAN.items() if k != "table"}
-    dark = render_photo(seed, tilt=25.0, partial=False, table="dark", **SMALL, **clean)
-    white = render_photo(seed, tilt=25.0, partial=False, table="white", **SMALL, **clean)
+    kw = {"tilt": 25.0, "partial": False, "clutter": 2, "fill": 0.6}
+    dark = render_photo(seed, table="dark", **kw, **SMALL, **clean)
+    white = render_photo(seed, table="white", **kw, **SMALL, **clean)
     card = np.abs(dark.image.astype(int) - white.image.astype(int)).max(axis=2) < 3
     truth = dark.truth
     assert (truth.cards, truth.cells, truth.scoring_cards) == (
@@ -71,6 +72,15 @@ def test_truth_corners_land_on_the_cards(seed: int) -> None:
                 assert card[int(y), int(x)] == expected, (c, corner, inset)
                 checked += 1
     assert checked >= 4 * (len(truth.cards) + 3)
+    # Objects beside the city: opaque at their centre, clear of every card.
+    assert len(truth.objects) == 2
+    cards = [np.float32(o.corners) for o in [*truth.cards, *truth.scoring_cards]]
+    for obj in truth.objects:
+        x, y = np.float64(obj.corners).mean(axis=0)
+        if 0 <= x < w and 0 <= y < h:
+            assert card[int(y), int(x)]
+        for corner in obj.corners:
+            assert all(cv2.pointPolygonTest(p, corner, False) < 0 for p in cards)
     # Every cell centre of a visible block lies inside the card on top there.
     for row, col, x, y, token in truth.cells:
         if token != ".":

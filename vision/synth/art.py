@@ -188,10 +188,12 @@ def paste(
     shadow: float = 0.0,
     shadow_px: float = 2.0,
     light: tuple[float, float] = (0.6, 0.8),
+    coverage: np.ndarray | None = None,
 ) -> None:
     """Composite ``art`` onto ``dst`` (RGB ``uint8``, in place) through the 3×3 map from card pixels to
     ``dst`` pixels, after darkening ``dst`` by up to ``shadow`` (0–1) under a soft copy of the card's
-    outline, ``shadow_px`` wide and shifted along ``light`` (the direction the shadow falls)."""
+    outline, ``shadow_px`` wide and shifted along ``light`` (the direction the shadow falls). When given,
+    ``coverage`` (H×W ``uint8``, same size as ``dst``) is raised to the card's alpha where it lies."""
     hc, wc = art.mask.shape
     corners = np.array([[0, 0, 1], [wc, 0, 1], [wc, hc, 1], [0, hc, 1]], np.float64) @ h_card_to_dst.T
     corners = corners[:, :2] / corners[:, 2:]
@@ -216,6 +218,8 @@ def paste(
         out *= (1 - shadow * soft)[..., None]
     out = out * (1 - a[..., None]) + rgb.astype(np.float32) * a[..., None]
     roi[:] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+    if coverage is not None:
+        np.maximum(coverage[y0:y1, x0:x1], alpha, out=coverage[y0:y1, x0:x1])
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,9 @@ from vision.synth.art import (
     render_scoring_back,
 )
 from vision.synth.camera import local_scale, look_at_table, project
+from vision.synth.clutter import place_objects, render_object
 from vision.synth.tables import TABLE_KINDS, TableKind, render_table
-from vision.synth.truth import CardTruth, PhotoTruth, ScoringCardTruth
+from vision.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
 
 Orientation = Literal["landscape", "portrait"]
 #: EXIF orientation tags a phone writes: 1 upright, 3 turned 180°, 6 and 8 turned by a quarter.
@@ -56,9 +57,11 @@ class Conditions:
     scoring cards span; above 1 only with ``partial``), ``partial`` (the framing cuts part of the city
     off), ``orientation`` and ``long_side`` (output size: 4:3, ``long_side`` px along the long side).
     Scene: ``table``, ``scoring_cards`` (the three scoring cards lie beside the city), ``shadow`` (0–1),
-    ``n_cards``, ``wrecktar``, ``poi``, ``construction`` (expansions in the city). Photo: ``blur`` (Gaussian
-    σ in px at 12 MP), ``wb`` (R, G, B gains), ``light`` (strength of the brightness gradient, 0–0.5),
-    ``glare`` (0 none, up to 0.6), ``noise`` (σ in grey levels), ``jpeg_quality``, ``exif_orientation``.
+    ``n_cards``, ``wrecktar``, ``poi``, ``construction`` (expansions in the city), ``clutter`` (0–4 objects
+    beside the city: the game box, cups, phones). Photo: ``blur`` (Gaussian σ in px at 12 MP),
+    ``exposure`` (overall gain), ``wb`` (R, G, B gains), ``light`` (strength of the brightness gradient,
+    0–0.5), ``glare`` (0 none, up to 0.6; strongest on the glossy cards), ``noise`` (σ in grey levels),
+    ``jpeg_quality``, ``exif_orientation``.
     """
 
     table: TableKind = "cloth"
@@ -75,7 +78,9 @@ class Conditions:
     wrecktar: bool = False
     poi: bool = False
     construction: int = 0
+    clutter: int = 0
     blur: float = 0.6
+    exposure: float = 1.0
     wb: tuple[float, float, float] = (1.0, 1.0, 1.0)
     light: float = 0.15
     glare: float = 0.0
@@ -114,7 +119,9 @@ def sample_conditions(rng: np.random.Generator) -> Conditions:
         wrecktar=bool(rng.random() < 0.08),
         poi=bool(rng.random() < 0.08),
         construction=int(rng.choice(4, p=[0.9, 0.04, 0.03, 0.03])),
+        clutter=int(rng.choice(5, p=[0.6, 0.25, 0.1, 0.04, 0.01])),
         blur=float(min(3.5, abs(rng.normal(0, 1.1)))),
+        exposure=float(math.exp(rng.normal(0, 0.12))),
         wb=(float(math.exp(log_wb[0])), 1.0, float(math.exp(log_wb[1]))),
         light=float(rng.uniform(0, 0.4)),
         glare=float(rng.uniform(0.15, 0.6)) if rng.random() < 0.25 else 0.0,
@@ -137,7 +144,9 @@ def check_conditions(c: Conditions) -> None:
         (0.1 <= c.fill <= 2.0, f"fill must be 0.1..2, got {c.fill}"),
         (1 <= c.n_cards <= 15, f"n_cards must be 1..15, got {c.n_cards}"),
         (0 <= c.construction <= 3, f"construction must be 0..3, got {c.construction}"),
+        (0 <= c.clutter <= 4, f"clutter must be 0..4 objects, got {c.clutter}"),
         (0 <= c.blur <= 20, f"blur must be 0..20 px, got {c.blur}"),
+        (0.2 <= c.exposure <= 3, f"exposure must be 0.2..3, got {c.exposure}"),
         (
             len(c.wb) == 3 and all(0.3 <= g <= 3 for g in c.wb),
             f"wb must be three gains in 0.3..3, got {c.wb}",
@@ -169,8 +178,8 @@ class SynthPhoto:
 
 
 def _streams(seed: int) -> list[np.random.Generator]:
-    """Independent generators for: conditions, city, card art and layout, table, photo effects."""
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5)]
+    """Independent generators for: conditions, city, card art and layout, table, photo effects, clutter."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(6)]
 
 
 def _scoring_layout(layout: Layout, play: Play, rng: np.random.Generator) -> list[CardPose]:
@@ -244,7 +253,7 @@ def _light_field(
         * np.exp(-((xs - blob[0]) ** 2 + (ys - blob[1]) ** 2) / float(rng.uniform(0.05, 0.3)))
     )
     gain = 1.0 + ramp + vignette + lamp
-    gains = np.stack([gain * g for g in cond.wb], axis=-1) * 128
+    gains = np.stack([gain * g * cond.exposure for g in cond.wb], axis=-1) * 128
     glare = np.zeros((lh, lw), np.float32)
     if cond.glare > 0:
         for _ in range(int(rng.integers(1, 3))):
@@ -255,8 +264,11 @@ def _light_field(
     return np.clip(gains, 0, 255).astype(np.uint8), np.clip(glare, 0, 255).astype(np.uint8)
 
 
-def _photo_effects(img: np.ndarray, cond: Conditions, rng: np.random.Generator) -> np.ndarray:
-    """Lens blur, white balance and uneven light, glare, sensor noise, on a 8-bit RGB image."""
+def _photo_effects(
+    img: np.ndarray, cond: Conditions, rng: np.random.Generator, glossy: np.ndarray | None = None
+) -> np.ndarray:
+    """Lens blur, exposure, white balance and uneven light, glare, sensor noise, on an 8-bit RGB image.
+    ``glossy`` (H×W ``uint8``, 255 on the cards) makes the glare strongest on the cards' glossy coat."""
     h, w = img.shape[:2]
     scale = max(w, h) / 4032  # blur and noise are specified for 12 MP
     if cond.blur * scale > 0.15:
@@ -266,6 +278,10 @@ def _photo_effects(img: np.ndarray, cond: Conditions, rng: np.random.Generator) 
     img = cv2.multiply(img, gains, scale=1 / 128, dtype=cv2.CV_8U)
     if cond.glare > 0:
         glare = cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)
+        if glossy is not None:  # matte table: a third of the glare; cards: all of it
+            glare = cv2.multiply(
+                glare, cv2.add(cv2.multiply(glossy, 0.67, dtype=cv2.CV_8U), 85), scale=1 / 255
+            )
         img = cv2.add(img, cv2.merge([glare, glare, glare]))
     if cond.noise > 0:
         # Phone noise after demosaicing and denoising is grainy over 2 px: draw it at half size. Linear
@@ -311,7 +327,7 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
     unknown = sorted(set(overrides) - known)
     if unknown:
         raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    cond_rng, city_rng, art_rng, table_rng, fx_rng = _streams(seed)
+    cond_rng, city_rng, art_rng, table_rng, fx_rng, clutter_rng = _streams(seed)
     base = sample_conditions(cond_rng)
     cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
     check_conditions(cond)
@@ -343,21 +359,29 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
     )
     img = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
 
-    # Cards at a resolution just above what the camera resolves, pasted bottom to top.
+    # Cards at a resolution just above what the camera resolves, pasted bottom to top; ``coverage``
+    # remembers where the glossy cards are, for the glare.
     ppm = min(9.0, max(1.5, 1.1 * max(local_scale(hom, tuple(p)) for p in scene)))
     card_px = np.diag([1 / ppm, 1 / ppm, 1.0])
     light = art_rng.normal(0, 1, 2)
     light = tuple(light / max(float(np.hypot(*light)), 1e-6))
     shadow_px = float(art_rng.uniform(0.5, 1.2)) * local_scale(hom, tuple(scene.mean(axis=0)))
+    coverage = np.zeros(img.shape[:2], np.uint8)
+    objects = place_objects(cond.clutter, np.vstack(corners + score_corners), clutter_rng)
+    for obj in objects:
+        art = render_object(obj.kind, obj.width, obj.height, clutter_rng, min(ppm, 4.0))
+        to_obj = np.diag([1 / art.ppm, 1 / art.ppm, 1.0])
+        # Objects stand taller than cards: a longer, softer shadow.
+        paste(img, art, hom @ obj.pose.matrix() @ to_obj, min(0.6, cond.shadow * 1.5), 4 * shadow_px, light)
     if cond.scoring_cards:
         for number, pose in zip(play.scoring_cards, score_poses, strict=True):
             art = render_scoring_back(number, art_rng, ppm)
-            paste(img, art, hom @ pose.matrix() @ card_px, cond.shadow, shadow_px, light)
+            paste(img, art, hom @ pose.matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
     for i in range(len(play.placements)):
         art = render_card_art(play, i, art_rng, ppm)
-        paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light)
+        paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
 
-    img = _photo_effects(img, cond, fx_rng)
+    img = _photo_effects(img, cond, fx_rng, coverage)
     truth = PhotoTruth(
         seed=seed,
         width=size[0],
@@ -375,6 +399,7 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
             (t.row, t.col, round(t.x, 2), round(t.y, 2), t.cell.token())
             for t in cell_truths(play, layout, hom)
         ),
+        objects=tuple(ObjectTruth(o.kind, _pts(project(hom, o.corners_mm()))) for o in objects),
         conditions=cond.to_json(),
         notes=play.notes,
     )
@@ -388,8 +413,8 @@ def _coerce(name: str, value: Any, like: Any) -> Any:
             return value
         raise ValueError(f"{name} must be true or false, got {value!r}")
     if isinstance(like, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+        if isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer():
+            return int(value)
         raise ValueError(f"{name} must be a whole number, got {value!r}")
     if isinstance(like, float):
         if isinstance(value, int | float) and not isinstance(value, bool):

@@ -13,6 +13,7 @@ JSON layout::
                 "corners": [[x, y], [x, y], [x, y], [x, y]]}, ...],   # play order, bottom first
      "scoring_cards": [{"number": 2, "corners": [...], "in_photo": true}, ...],
      "cells": [[row, col, x, y, "R:EW"], ...],          # every grid cell, "." for an empty one
+     "objects": [{"kind": "cup", "corners": [...]}, ...],  # other things on the table
      "conditions": {...}, "notes": [...]}
 """
 
@@ -51,6 +52,14 @@ class ScoringCardTruth:
 
 
 @dataclass(frozen=True)
+class ObjectTruth:
+    """Something else on the table (``kind``: "box", "cup", "phone"), by its bounding rectangle's corners."""
+
+    kind: str
+    corners: Pts
+
+
+@dataclass(frozen=True)
 class PhotoTruth:
     """Everything known about a simulated photo; see the module docstring for the JSON form."""
 
@@ -63,6 +72,7 @@ class PhotoTruth:
     cells: tuple[tuple[int, int, float, float, str], ...]
     conditions: dict[str, Any]
     notes: tuple[str, ...] = ()
+    objects: tuple[ObjectTruth, ...] = ()
 
     def parsed_city(self) -> City:
         return parse_city(self.city)
@@ -89,6 +99,7 @@ class PhotoTruth:
                 for s in self.scoring_cards
             ],
             "cells": [list(c) for c in self.cells],
+            "objects": [{"kind": o.kind, "corners": [list(p) for p in o.corners]} for o in self.objects],
             "conditions": self.conditions,
             "notes": list(self.notes),
         }
@@ -127,4 +138,8 @@ class PhotoTruth:
             cells=tuple((int(r), int(c), float(x), float(y), str(t)) for r, c, x, y, t in data["cells"]),
             conditions=dict(data["conditions"]),
             notes=tuple(data.get("notes", ())),
+            objects=tuple(
+                ObjectTruth(o["kind"], tuple((float(x), float(y)) for x, y in o["corners"]))
+                for o in data.get("objects", ())
+            ),
         )
