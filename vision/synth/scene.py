@@ -58,10 +58,12 @@ class Conditions:
     off), ``orientation`` and ``long_side`` (output size: 4:3, ``long_side`` px along the long side).
     Scene: ``table``, ``scoring_cards`` (the three scoring cards lie beside the city), ``shadow`` (0–1),
     ``n_cards``, ``wrecktar``, ``poi``, ``construction`` (expansions in the city), ``clutter`` (0–4 objects
-    beside the city: the game box, cups, phones). Photo: ``blur`` (Gaussian σ in px at 12 MP),
-    ``exposure`` (overall gain), ``wb`` (R, G, B gains), ``light`` (strength of the brightness gradient,
-    0–0.5), ``glare`` (0 none, up to 0.6; strongest on the glossy cards), ``noise`` (σ in grey levels),
-    ``jpeg_quality``, ``exif_orientation``.
+    beside the city: the game box, cups, phones). Photo: ``blur`` (Gaussian σ in px at 12 MP), ``dof``
+    (extra blur σ, growing with the distance from the focused scene centre, reaching ``dof`` at the
+    farthest point in view), ``sharpen`` (the phone's unsharp-mask amount), ``exposure`` (overall gain),
+    ``wb`` (R, G, B gains), ``light`` (strength of the brightness gradient, 0–0.5), ``glare`` (0 none, up
+    to 0.6; strongest on the glossy cards), ``noise`` (σ in grey levels), ``jpeg_quality``,
+    ``exif_orientation``.
     """
 
     table: TableKind = "cloth"
@@ -80,6 +82,8 @@ class Conditions:
     construction: int = 0
     clutter: int = 0
     blur: float = 0.6
+    dof: float = 0.0
+    sharpen: float = 0.0
     exposure: float = 1.0
     wb: tuple[float, float, float] = (1.0, 1.0, 1.0)
     light: float = 0.15
@@ -105,10 +109,11 @@ def sample_conditions(rng: np.random.Generator) -> Conditions:
     aligned = rng.random() < 0.5  # half the photos are roughly square to the city, the rest at any angle
     roll = float(rng.integers(4) * 90 + rng.normal(0, 6)) if aligned else float(rng.uniform(0, 360))
     log_wb = rng.normal(0, 0.07, 2)
+    tilt = float(35 * rng.beta(1.3, 2.2))
     return Conditions(
         table=TABLE_KINDS[int(rng.choice(4, p=[0.35, 0.3, 0.15, 0.2]))],
         orientation="portrait" if rng.random() < 0.5 else "landscape",
-        tilt=float(35 * rng.beta(1.3, 2.2)),
+        tilt=tilt,
         azimuth=float(rng.uniform(0, 360)),
         roll=roll % 360,
         fill=float(rng.uniform(1.05, 1.35) if partial else rng.uniform(0.62, 0.95)),
@@ -121,6 +126,8 @@ def sample_conditions(rng: np.random.Generator) -> Conditions:
         construction=int(rng.choice(4, p=[0.9, 0.04, 0.03, 0.03])),
         clutter=int(rng.choice(5, p=[0.6, 0.25, 0.1, 0.04, 0.01])),
         blur=float(min(3.5, abs(rng.normal(0, 1.1)))),
+        dof=float(rng.uniform(0, 2.5)) * tilt / 35,
+        sharpen=float(rng.uniform(0.2, 1.2)) if rng.random() < 0.6 else 0.0,
         exposure=float(math.exp(rng.normal(0, 0.12))),
         wb=(float(math.exp(log_wb[0])), 1.0, float(math.exp(log_wb[1]))),
         light=float(rng.uniform(0, 0.4)),
@@ -146,6 +153,8 @@ def check_conditions(c: Conditions) -> None:
         (0 <= c.construction <= 3, f"construction must be 0..3, got {c.construction}"),
         (0 <= c.clutter <= 4, f"clutter must be 0..4 objects, got {c.clutter}"),
         (0 <= c.blur <= 20, f"blur must be 0..20 px, got {c.blur}"),
+        (0 <= c.dof <= 20, f"dof must be 0..20 px, got {c.dof}"),
+        (0 <= c.sharpen <= 3, f"sharpen must be 0..3, got {c.sharpen}"),
         (0.2 <= c.exposure <= 3, f"exposure must be 0.2..3, got {c.exposure}"),
         (
             len(c.wb) == 3 and all(0.3 <= g <= 3 for g in c.wb),
@@ -264,15 +273,42 @@ def _light_field(
     return np.clip(gains, 0, 255).astype(np.uint8), np.clip(glare, 0, 255).astype(np.uint8)
 
 
+def _defocus(hom: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A 1/16-size float32 map, 0 where the view is at the depth of the image centre (in focus) rising to 1
+    at the depth farthest from it. The depth of the table point seen at pixel p is proportional to 1/w,
+    where (x, y, w) = hom⁻¹ p."""
+    w, h = size
+    lw, lh = max(4, w // 16), max(3, h // 16)
+    ys, xs = np.mgrid[0:lh, 0:lw].astype(np.float64)
+    pts = np.stack([(xs + 0.5) * w / lw, (ys + 0.5) * h / lh, np.ones_like(xs)], axis=-1)
+    inv = np.linalg.inv(hom)
+    depth = 1 / np.abs(pts @ inv[2])
+    centre = 1 / abs(inv[2] @ np.array([w / 2, h / 2, 1.0]))
+    off = np.abs(depth - centre)
+    return (off / max(float(off.max()), 1e-9)).astype(np.float32)
+
+
 def _photo_effects(
-    img: np.ndarray, cond: Conditions, rng: np.random.Generator, glossy: np.ndarray | None = None
+    img: np.ndarray,
+    cond: Conditions,
+    rng: np.random.Generator,
+    glossy: np.ndarray | None = None,
+    hom: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Lens blur, exposure, white balance and uneven light, glare, sensor noise, on an 8-bit RGB image.
-    ``glossy`` (H×W ``uint8``, 255 on the cards) makes the glare strongest on the cards' glossy coat."""
+    """Lens blur (and depth of field through ``hom``, table mm → image), sharpening, exposure, white balance
+    and uneven light, glare, sensor noise, on an 8-bit RGB image. ``glossy`` (H×W ``uint8``, 255 on the
+    cards) makes the glare strongest on the cards' glossy coat."""
     h, w = img.shape[:2]
     scale = max(w, h) / 4032  # blur and noise are specified for 12 MP
     if cond.blur * scale > 0.15:
         img = cv2.GaussianBlur(img, (0, 0), cond.blur * scale)
+    if hom is not None and cond.dof * scale > 0.3:
+        far = cv2.GaussianBlur(img, (0, 0), cond.dof * scale)
+        weight = cv2.resize(_defocus(hom, (w, h)), (w, h), interpolation=cv2.INTER_LINEAR)
+        img = cv2.blendLinear(img, far, 1 - weight, weight)
+    if cond.sharpen > 0:
+        soft = cv2.GaussianBlur(img, (0, 0), 1.2 * max(scale, 0.25))
+        img = cv2.addWeighted(img, 1 + cond.sharpen, soft, -cond.sharpen, 0)
     gains, glare = _light_field(cond, rng, (w, h))
     gains = cv2.resize(gains, (w, h), interpolation=cv2.INTER_LINEAR)
     img = cv2.multiply(img, gains, scale=1 / 128, dtype=cv2.CV_8U)
@@ -282,7 +318,9 @@ def _photo_effects(
             glare = cv2.multiply(
                 glare, cv2.add(cv2.multiply(glossy, 0.67, dtype=cv2.CV_8U), 85), scale=1 / 255
             )
-        img = cv2.add(img, cv2.merge([glare, glare, glare]))
+        # Screen blend: glare lifts dark pixels more than light ones and never flattens everything.
+        lift = cv2.multiply(cv2.bitwise_not(img), cv2.merge([glare, glare, glare]), scale=1 / 255)
+        img = cv2.add(img, lift)
     if cond.noise > 0:
         # Phone noise after demosaicing and denoising is grainy over 2 px: draw it at half size. Linear
         # upsampling lowers its spread by about 1.6, hence the factor.
@@ -381,7 +419,7 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
         art = render_card_art(play, i, art_rng, ppm)
         paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
 
-    img = _photo_effects(img, cond, fx_rng, coverage)
+    img = _photo_effects(img, cond, fx_rng, coverage, hom)
     truth = PhotoTruth(
         seed=seed,
         width=size[0],
