@@ -24,7 +24,6 @@ from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
     PX_PER_MM,
-    circular_phase,
     estimate_period,
     position_profile,
 )
@@ -35,8 +34,8 @@ MAX_RECTIFIED_SIDE = 4000
 # Table kept around the city: room for the ring of cells read just outside the card region.
 MARGIN_MM = 50.0
 MIN_PERIOD_STRENGTH = 0.08
-# Every other line changes colour this much less than the rest → the period found is half a block.
-HALF_PERIOD_RATIO = 0.55
+# boundary_ratio above this: the lines half-way between two boundaries are boundaries too.
+SAME_BOUNDARY = 0.42
 
 
 @dataclass(frozen=True)
@@ -102,41 +101,57 @@ def _positions(frame: np.ndarray, seg: np.ndarray, axis: int) -> tuple[np.ndarra
     return pos, length
 
 
-def _colour_jumps(lab: np.ndarray, mask: np.ndarray, axis: int, period: float, phase: float) -> np.ndarray:
-    """Mean colour change across each line ``phase + k * period`` (perpendicular to ``axis``), comparing
-    the image a quarter period before and after it, over the rows inside the city mask."""
-    reach = max(2, int(round(period / 4)))
-    size = (reach, max(3, int(period / 2))) if axis == 0 else (max(3, int(period / 2)), reach)
-    smooth = cv2.blur(lab, size)
-    n = lab.shape[1 - axis]
-    jumps = []
-    for k in range(int(np.ceil(-phase / period)), int((n - phase) / period) + 1):
-        at = int(round(phase + k * period))
-        lo, hi = at - reach, at + reach
-        if lo < 0 or hi >= n:
-            continue
-        if axis == 0:
-            before, after, inside = smooth[:, lo], smooth[:, hi], (mask[:, lo] > 0) & (mask[:, hi] > 0)
-        else:
-            before, after, inside = smooth[lo], smooth[hi], (mask[lo] > 0) & (mask[hi] > 0)
-        if inside.sum() < 3:
-            continue
-        jumps.append((k, float(np.linalg.norm(before[inside] - after[inside], axis=1).mean())))
-    return np.array(jumps).reshape(-1, 2)
+def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
+    """How much the colour changes across each position along ``axis`` (0 = x, 1 = y): the mean distance,
+    over the rows inside the city mask, between the (smoothed) image ``reach`` pixels before and after it.
+
+    Block boundaries change the zone colour (the four blocks of a card are four different zones); the
+    middle of a block does not, even where a road runs along it.
+    """
+    if axis == 1:
+        lab, mask = lab.transpose(1, 0, 2), mask.T
+    smooth = cv2.blur(lab, (reach, 3 * reach))
+    n = lab.shape[1]
+    out = np.zeros(n)
+    if n <= 2 * reach:
+        return out
+    dist = np.linalg.norm(smooth[:, 2 * reach :] - smooth[:, : -2 * reach], axis=2)
+    inside = (mask[:, 2 * reach :] > 0) & (mask[:, : -2 * reach] > 0)
+    count = inside.sum(axis=0)
+    out[reach : n - reach] = np.where(count > 3, (dist * inside).sum(axis=0) / np.maximum(count, 1), 0.0)
+    return out
 
 
-def _half_period(
-    lab: np.ndarray, mask: np.ndarray, axis: int, period: float, pos: np.ndarray, w: np.ndarray
-) -> bool:
-    """True when ``period`` is half the block pitch: every other line then runs through the middle of
-    a block, where the ground colour does not change, while block boundaries usually change zone."""
-    phase, _ = circular_phase(pos, w, period)
-    jumps = _colour_jumps(lab, mask, axis, period, phase)
-    if len(jumps) < 4:
-        return False
-    even = jumps[jumps[:, 0] % 2 == 0, 1].mean()
-    odd = jumps[jumps[:, 0] % 2 == 1, 1].mean()
-    return min(even, odd) < HALF_PERIOD_RATIO * max(even, odd)
+def boundary_ratio(lab: np.ndarray, mask: np.ndarray, axis: int, pitch: float) -> float:
+    """Evidence that the blocks repeat every ``pitch`` rather than every ``2 * pitch`` along ``axis``.
+
+    The colour-jump profile (reach a quarter of ``pitch``) is folded by ``2 * pitch``; at the strongest
+    phase lies a block boundary. Half-way round lies either another boundary (the pitch is ``pitch``:
+    ratio near 1) or a block's middle, where the ground colour does not change (ratio near 0). Medians
+    keep the few outline edges, where cards meet the table, from dominating.
+    """
+    jumps = colour_jump_profile(lab, mask, axis, max(2, int(round(pitch / 4))))
+    valid = np.nonzero(jumps > 0)[0]
+    period = 2 * pitch
+    if len(valid) == 0 or valid[-1] - valid[0] < 2 * period:
+        return float("nan")
+    start, stop = valid[0], valid[-1] + 1
+
+    def at(phase: float) -> float:
+        return float(np.median(jumps[np.arange(start + phase, stop, period).round().astype(int)]))
+
+    folded = np.array([at(p) for p in range(int(np.ceil(period)))])
+    best = int(np.argmax(folded))
+    return at(best + pitch) / max(folded[best], 1e-6)
+
+
+def settle_period(lab: np.ndarray, mask: np.ndarray, axis: int, period: float, lo: float, hi: float) -> float:
+    """Correct a line-based period that is half or twice the block pitch (see :func:`boundary_ratio`)."""
+    if period / 2 >= lo and boundary_ratio(lab, mask, axis, period / 2) > SAME_BOUNDARY:
+        return period / 2
+    if 2 * period <= hi and boundary_ratio(lab, mask, axis, period) < SAME_BOUNDARY:
+        return 2 * period
+    return period
 
 
 def measure_periods(
@@ -159,9 +174,11 @@ def measure_periods(
         keep = (pos >= 0) & (pos < extent[axis])
         pos, weight = pos[keep], length[keep] ** 1.5  # long lines (card edges, rims) matter most
         profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
-        period, strength = estimate_period(profile, lo=max(6.0, extent[axis] / 18), hi=extent[axis] / 1.5)
-        if np.isfinite(period) and _half_period(lab_frame, mask_frame, axis, period, pos, weight):
-            period *= 2
+        lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 1.5
+        period, strength = estimate_period(profile, lo, hi)
+        if np.isfinite(period):
+            # Line positions alone confuse the pitch with half of it (road edges) or twice it (cards).
+            period = settle_period(lab_frame, mask_frame, axis, period, lo, hi)
         result.append((period, strength))
     (px, sx), (py, sy) = result
     return px, py, sx, sy
