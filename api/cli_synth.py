@@ -4,7 +4,8 @@
 (NNNN counts from 0) with ``DIR/photo-NNNN.json`` beside each (the truth, ``vision.synth.truth``). The same
 arguments always write the same bytes, so an evaluation set is regenerated rather than stored.
 ``--set KEY=VALUE`` fixes a condition for every photo (``--set table=wood --set tilt=30``), and
-``--long-side PX`` renders smaller images than the phone's 12 MP.
+``--long-side PX`` renders smaller images than the phone's 12 MP; ``--heic`` writes HEIC files (upright,
+as iPhones upload them) instead of JPEG.
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--long-side", type=_positive, default=None, help="pixels along the long side (default 4032)"
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="fix a condition")
+    p.add_argument(
+        "--heic", action="store_true", help="write photo-NNNN.heic (as iPhones upload) instead of .jpg"
+    )
     p.set_defaults(func=run)
 
 
@@ -90,10 +94,12 @@ def run(args: argparse.Namespace) -> int:
         except (ValueError, TypeError) as exc:
             raise SynthOptionError(str(exc)) from None
         stem = out / f"photo-{k:04d}"
-        stem.with_suffix(".jpg").write_bytes(photo.jpeg)
+        if args.heic:
+            stem.with_suffix(".heic").write_bytes(photo.heic())
+        else:
+            stem.with_suffix(".jpg").write_bytes(photo.jpeg)
         stem.with_suffix(".json").write_text(photo.truth.dumps(), encoding="utf-8")
-        print(
-            f"{stem}.jpg  seed {args.seed + k}  {photo.conditions.table}, tilt {photo.conditions.tilt:.0f}°",
-            file=sys.stderr,
-        )
+        c = photo.conditions
+        suffix = ".heic" if args.heic else ".jpg"
+        print(f"{stem}{suffix}  seed {args.seed + k}  {c.table}, tilt {c.tilt:.0f}°", file=sys.stderr)
     return 0

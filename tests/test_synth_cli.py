@@ -57,3 +57,14 @@ def test_synth_bad_count_is_a_usage_error(tmp_path: Path, capsys: pytest.Capture
         main(["synth", "--count", "0", "--out", str(tmp_path)])
     assert exc.value.code == 2
     assert "--count: must be at least 1" in capsys.readouterr().err
+
+
+def test_synth_heic_writes_iphone_style_files(tmp_path: Path) -> None:
+    assert main(["synth", "--count", "1", "--out", str(tmp_path), "--long-side", "200", "--heic"]) == 0
+    data = (tmp_path / "photo-0000.heic").read_bytes()
+    assert data[4:12] == b"ftypheic"
+    import pillow_heif
+
+    heif = pillow_heif.open_heif(data)
+    assert max(heif.size) == 200
+    assert not (tmp_path / "photo-0000.jpg").exists()

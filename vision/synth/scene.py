@@ -185,6 +185,16 @@ class SynthPhoto:
     truth: PhotoTruth
     conditions: Conditions = field(repr=False)
 
+    def heic(self, quality: int = 80) -> bytes:
+        """``image`` encoded as HEIC, the way iPhones upload photos (upright, no EXIF orientation). Slow:
+        several seconds at 12 MP."""
+        import pillow_heif  # optional codec, loaded only when asked for
+
+        pillow_heif.register_heif_opener()
+        buf = io.BytesIO()
+        Image.fromarray(self.image).save(buf, format="HEIF", quality=quality)
+        return buf.getvalue()
+
 
 def _streams(seed: int) -> list[np.random.Generator]:
     """Independent generators for: conditions, city, card art and layout, table, photo effects, clutter."""
