@@ -1,4 +1,4 @@
-"""Things other than cards that lie on the table in real photos: the game's box, a cup, a phone.
+"""Things other than cards that lie on the table in real photos: the game's box, a cup, a phone, a hand.
 
 Each object is drawn top-down as a :class:`~vision.synth.art.CardArt`-like picture (RGB plus an alpha
 mask) in its own millimetre frame, so that the photo simulator can paste it with the same homography code
@@ -17,8 +17,9 @@ from vision.synth import palette as pal
 from vision.synth.art import CardArt, CardPose
 from vision.synth.draw import Pen, rounded_rect_mask
 
-ObjectKind = Literal["box", "cup", "phone"]
-OBJECT_KINDS: tuple[ObjectKind, ...] = ("box", "cup", "phone")
+ObjectKind = Literal["box", "cup", "phone", "hand"]
+OBJECT_KINDS: tuple[ObjectKind, ...] = ("box", "cup", "phone", "hand")
+_SKIN: tuple[tuple[int, int, int], ...] = ((236, 196, 170), (214, 164, 128), (170, 118, 84), (120, 80, 58))
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,39 @@ def object_size(kind: ObjectKind, rng: np.random.Generator) -> tuple[float, floa
     if kind == "cup":
         d = float(rng.uniform(75, 95))
         return d, d
+    if kind == "hand":
+        return float(rng.uniform(85, 100)), float(rng.uniform(170, 195))
     return float(rng.uniform(68, 78)), float(rng.uniform(140, 160))
+
+
+def _hand(width: float, height: float, rng: np.random.Generator, ppm: float) -> CardArt:
+    """A flat hand seen from above, fingers towards the top: palm, four fingers, a thumb, and a sleeve."""
+    w, h = int(round(width * ppm)), int(round(height * ppm))
+    rgb = np.zeros((h, w, 3), np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    skin = pal.vary(rng, _SKIN[int(rng.integers(len(_SKIN)))], 8)
+    sleeve = pal.vary(
+        rng, [(40, 50, 90), (150, 30, 40), (60, 60, 64), (220, 220, 214)][int(rng.integers(4))], 10
+    )
+    for img, palm, finger, cuff in ((rgb, skin, pal.scaled(skin, 0.93), sleeve), (mask, 255, 255, 255)):
+        pen = Pen(img, ppm)
+        pen.ellipse(width * 0.5, height * 0.55, width * 0.36, height * 0.2, 0, palm)  # type: ignore[arg-type]
+        for dx, length in ((-0.27, 0.26), (-0.09, 0.31), (0.09, 0.3), (0.26, 0.24)):
+            x = width * (0.5 + dx)
+            y0, y1 = height * 0.45, height * (0.45 - length)
+            pen.line((x, y0), (x, y1 + width * 0.07), finger, width * 0.15)  # type: ignore[arg-type]
+            pen.circle(x, y1 + width * 0.07, width * 0.075, finger)  # type: ignore[arg-type]
+        pen.line((width * 0.2, height * 0.62), (width * 0.04, height * 0.42), finger, width * 0.16)  # type: ignore[arg-type]
+        pen.rect(width * 0.2, height * 0.72, width * 0.6, height * 0.28, cuff)  # type: ignore[arg-type]
+    return CardArt(rgb, mask, ppm)
 
 
 def render_object(
     kind: ObjectKind, width: float, height: float, rng: np.random.Generator, ppm: float
 ) -> CardArt:
     """Draw an object ``width`` × ``height`` mm at ``ppm`` px/mm."""
+    if kind == "hand":
+        return _hand(width, height, rng, ppm)
     w, h = int(round(width * ppm)), int(round(height * ppm))
     rgb = np.zeros((h, w, 3), np.uint8)
     pen = Pen(rgb, ppm)

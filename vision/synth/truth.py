@@ -53,7 +53,7 @@ class ScoringCardTruth:
 
 @dataclass(frozen=True)
 class ObjectTruth:
-    """Something else on the table (``kind``: "box", "cup", "phone"), by its bounding rectangle's corners."""
+    """Something else on the table (``kind``: "box", "cup", "phone", "hand") by its bounding corners."""
 
     kind: str
     corners: Pts
