@@ -68,7 +68,15 @@ def render_city_card(
     if rng.random() < 0.7:  # the cut edge of the card reads as a thin dark or light line
         edge = (40, 36, 34) if rng.random() < 0.6 else (236, 232, 222)
         Pen(rgb, ppm).rect(0.1, 0.1, CARD_W - 0.2, CARD_H - 0.2, None, edge, float(rng.uniform(0.15, 0.4)))
-    return CardArt(rgb, mask, ppm)
+    return CardArt(print_variation(rgb, rng), mask, ppm)
+
+
+def print_variation(rgb: np.ndarray, rng: np.random.Generator, strength: float = 0.6) -> np.ndarray:
+    """The same art printed on another press run: per-channel gains (σ 3% × ``strength``) and slight
+    cross-talk between channels (σ 1.5% × ``strength``),
+    as a 3×3 colour matrix."""
+    m = np.eye(3) + rng.normal(0, 0.015 * strength, (3, 3)) + np.diag(rng.normal(0, 0.03 * strength, 3))
+    return cv2.transform(rgb, m.astype(np.float32))
 
 
 def render_wrecktar(rng: np.random.Generator, ppm: float) -> CardArt:

@@ -18,7 +18,7 @@ GROUND: dict[str, Color] = {
     "R": (188, 144, 118),
     "C": (110, 147, 168),
     "I": (162, 157, 160),
-    "P": (156, 196, 142),
+    "P": (160, 194, 150),
 }
 RIM_LIFT = 18  # how much lighter the rim is, per channel
 
