@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 PX_PER_MM = 2.0
@@ -164,15 +165,66 @@ class LatticeFit:
     strength: tuple[float, float]  # periodicity along x and y, 0..1
 
 
+def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
+    """How much the colour changes across each position along ``axis`` (0 = x, 1 = y): the mean distance,
+    over the rows inside the city mask, between the (smoothed) image ``reach`` pixels before and after it.
+
+    Block boundaries change the zone colour (the four blocks of a card are four different zones); the
+    middle of a block does not, even where a road runs along it.
+    """
+    if axis == 1:
+        lab, mask = lab.transpose(1, 0, 2), mask.T
+    smooth = cv2.blur(lab, (reach, 3 * reach))
+    n = lab.shape[1]
+    out = np.zeros(n)
+    if n <= 2 * reach:
+        return out
+    dist = np.linalg.norm(smooth[:, 2 * reach :] - smooth[:, : -2 * reach], axis=2)
+    inside = (mask[:, 2 * reach :] > 0) & (mask[:, : -2 * reach] > 0)
+    count = inside.sum(axis=0)
+    out[reach : n - reach] = np.where(count > 3, (dist * inside).sum(axis=0) / np.maximum(count, 1), 0.0)
+    return out
+
+
+def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
+    """The phase (0..period) at which ``profile`` folded by ``period`` peaks, using only the part of the
+    profile that is non-zero (inside the city). The folded profile is first smoothed with a circular box
+    of ``width`` bins, which moves the answer to the middle of a flat-topped peak."""
+    valid = np.nonzero(profile > 0)[0]
+    if len(valid) == 0:
+        return 0.0
+    start, stop = valid[0], valid[-1] + 1
+    n = int(np.ceil(period))
+    idx = [np.arange(start + p, stop, period).round().astype(int).clip(0, len(profile) - 1) for p in range(n)]
+    folded = np.array([profile[i].mean() for i in idx])
+    if width > 1:
+        folded = np.convolve(np.tile(folded, 3), np.ones(width) / width, mode="same")[n : 2 * n]
+    best = int(np.argmax(folded))
+    a, b, c = folded[(best - 1) % n], folded[best], folded[(best + 1) % n]
+    denom = a - 2 * b + c
+    shift = 0.5 * (a - c) / denom if denom < 0 else 0.0
+    return float((start + best + np.clip(shift, -0.5, 0.5)) % period)
+
+
 def _axis_fit(
-    positions: np.ndarray, weights: np.ndarray, nominal: float, outline: np.ndarray, length: int
+    positions: np.ndarray, weights: np.ndarray, nominal: float, jumps: np.ndarray, length: int
 ) -> tuple[float, float, float]:
-    """(pitch, phase, strength) along one axis of the rectified image."""
+    """(pitch, phase, strength) along one axis of the rectified image.
+
+    The pitch comes from the line positions (±8% around ``nominal``). The phase comes from the colour
+    jumps (block boundaries change zone colour, block middles do not, whatever roads run there), then is
+    refined to the mean position of the lines within 4 px of it: card edges and block rims.
+    """
     profile = position_profile(positions, weights, length, sigma=1.0)
     pitch, strength = estimate_period(profile, lo=0.92 * nominal, hi=1.08 * nominal)
     if not np.isfinite(pitch) or strength < 0.05:
         pitch = nominal
-    phase = boundary_phase(positions, weights, pitch, outline)
+    # The jump profile is flat-topped over ``reach`` (a quarter pitch) around each boundary.
+    phase = folded_peak(jumps, pitch, width=max(1, int(round(pitch / 4))))
+    offset = (positions - phase + pitch / 2) % pitch - pitch / 2
+    near = np.abs(offset) < 2.0 * PX_PER_MM
+    if weights[near].sum() > 2 * pitch:  # enough edge length to trust: two blocks' worth
+        phase = float((phase + np.average(offset[near], weights=weights[near])) % pitch)
     return pitch, phase, max(strength, 0.0)
 
 
@@ -230,6 +282,7 @@ def cell_offsets(
 
 
 def fit_lattice(
+    rectified: np.ndarray,
     vertical: np.ndarray,
     horizontal: np.ndarray,
     mask: np.ndarray,
@@ -238,11 +291,11 @@ def fit_lattice(
 ) -> LatticeFit:
     """Fit the block lattice to a rectified city.
 
-    ``vertical`` and ``horizontal`` are line segments (N × 4: x1, y1, x2, y2) in the rectified image,
-    running along its y and x axes; ``mask`` is the card region there (uint8, 0/255). Pitch is refined
-    within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes from the line positions
-    (with the outline deciding between a boundary and a road's edge), the extent from the mask; per-cell
-    offsets absorb hand placement of up to 4 mm.
+    ``rectified`` is the top-down RGB view; ``vertical`` and ``horizontal`` are line segments (N × 4:
+    x1, y1, x2, y2) in it, running along its y and x axes; ``mask`` is the card region there (uint8,
+    0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
+    from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
+    absorb hand placement of up to 4 mm.
     """
     h, w = mask.shape
     ys, xs = np.nonzero(mask)
@@ -250,12 +303,12 @@ def fit_lattice(
         raise ValueError("empty card mask")
     pos_x, _, wx = _segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
     pos_y, _, wy = _segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
-    pitch_x, phase_x, strength_x = _axis_fit(
-        pos_x, wx**1.5, PX_PER_MM * BLOCK_W_MM, mask_boundaries(mask, axis=1), w
-    )
-    pitch_y, phase_y, strength_y = _axis_fit(
-        pos_y, wy**1.5, PX_PER_MM * BLOCK_H_MM, mask_boundaries(mask, axis=0), h
-    )
+    lab = cv2.cvtColor(rectified, cv2.COLOR_RGB2LAB).astype(np.float32)
+    nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
+    jumps_x = colour_jump_profile(lab, mask, 0, int(round(nominal_x / 4)))
+    jumps_y = colour_jump_profile(lab, mask, 1, int(round(nominal_y / 4)))
+    pitch_x, phase_x, strength_x = _axis_fit(pos_x, wx**1.5, nominal_x, jumps_x, w)
+    pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
     lattice = Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1))

@@ -143,7 +143,7 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
 
     t = time.perf_counter()
     vertical, horizontal = _to_frame(rect.homography, located.segments)
-    fit = fit_lattice(vertical, horizontal, mask)
+    fit = fit_lattice(rectified, vertical, horizontal, mask)
     timings["lattice"] = time.perf_counter() - t
     n_cells = int(fit.occupied.sum())
     if n_cells < MIN_BLOCKS:

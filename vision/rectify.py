@@ -24,6 +24,7 @@ from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
     PX_PER_MM,
+    colour_jump_profile,
     estimate_period,
     position_profile,
 )
@@ -99,27 +100,6 @@ def _positions(frame: np.ndarray, seg: np.ndarray, axis: int) -> tuple[np.ndarra
     pos = (a[:, axis] + b[:, axis]) / 2
     length = np.linalg.norm(b - a, axis=1)
     return pos, length
-
-
-def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
-    """How much the colour changes across each position along ``axis`` (0 = x, 1 = y): the mean distance,
-    over the rows inside the city mask, between the (smoothed) image ``reach`` pixels before and after it.
-
-    Block boundaries change the zone colour (the four blocks of a card are four different zones); the
-    middle of a block does not, even where a road runs along it.
-    """
-    if axis == 1:
-        lab, mask = lab.transpose(1, 0, 2), mask.T
-    smooth = cv2.blur(lab, (reach, 3 * reach))
-    n = lab.shape[1]
-    out = np.zeros(n)
-    if n <= 2 * reach:
-        return out
-    dist = np.linalg.norm(smooth[:, 2 * reach :] - smooth[:, : -2 * reach], axis=2)
-    inside = (mask[:, 2 * reach :] > 0) & (mask[:, : -2 * reach] > 0)
-    count = inside.sum(axis=0)
-    out[reach : n - reach] = np.where(count > 3, (dist * inside).sum(axis=0) / np.maximum(count, 1), 0.0)
-    return out
 
 
 def boundary_ratio(lab: np.ndarray, mask: np.ndarray, axis: int, pitch: float) -> float:
