@@ -72,7 +72,7 @@ def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
                 pen.circle(cx, cy, 0.14 * px, tuple(motif))  # type: ignore[arg-type]
                 pen.ellipse(cx + 0.5 * px, cy + 0.25 * py, 0.1 * px, 0.04 * py, 35.0, tuple(accent))  # type: ignore[arg-type]
     weave = rng.normal(0, 6, (h, w)).astype(np.float32)
-    weave += 8 * _smooth_noise(rng, h, w, 40 * ppm, 40 * ppm)  # folds and uneven dye
+    weave += 6 * _smooth_noise(rng, h, w, 40 * ppm, 40 * ppm)  # folds and uneven dye
     return np.clip(img.astype(np.float32) + weave[..., None], 0, 255).astype(np.uint8)
 
 
@@ -97,7 +97,7 @@ def _wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
 
 def _plain(rng: np.random.Generator, h: int, w: int, ppm: float, level: float, tint: float) -> np.ndarray:
     base = level + rng.normal(0, tint, 3)
-    tex = rng.normal(0, 2.5, (h, w)).astype(np.float32) + 5 * _smooth_noise(rng, h, w, 60 * ppm, 60 * ppm)
+    tex = rng.normal(0, 2.5, (h, w)).astype(np.float32) + 2.5 * _smooth_noise(rng, h, w, 90 * ppm, 90 * ppm)
     return np.clip(base[None, None, :] + tex[..., None], 0, 255).astype(np.uint8)
 
 
