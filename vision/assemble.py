@@ -39,6 +39,7 @@ class Assembled:
     labels: list[list[str]]
     confidence: np.ndarray  # (rows, cols)
     warnings: list[str] = field(default_factory=list)
+    origin: tuple[int, int] = (0, 0)  # where the city's cell (0, 0) lies in the grid of readings
 
 
 def _cell(zone: str | None, road: str | None) -> Cell:
@@ -128,4 +129,4 @@ def assemble_city(
         names = ", ".join(f"{cell_name(r, c)} ({trimmed[r][c].token()}, {conf[r, c]:.0%})" for r, c in low)
         warnings.append(f"low confidence, please check: {names}")
     labels = [[cell.token() for cell in row] for row in trimmed]
-    return Assembled(city, labels, conf, warnings)
+    return Assembled(city, labels, conf, warnings, (int(r0), int(c0)))

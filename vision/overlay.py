@@ -1,0 +1,107 @@
+"""Draw what was read on the photo: the lattice, each cell's label, the largest groups and the roads.
+
+Everything is drawn in the photo's own perspective (the rectified lattice mapped back through the
+inverse homography) on a downscaled copy, so a player can hold the overlay next to the table and see at
+a glance which cell was misread.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from scoring.city import STEP, ZONES, City
+from scoring.geometry import largest_groups, roads
+
+if TYPE_CHECKING:
+    from vision.assemble import Assembled
+    from vision.pipeline import Geometry
+
+ZONE_BGR = {"R": (60, 120, 235), "C": (220, 150, 60), "I": (150, 150, 150), "P": (70, 190, 70)}
+ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}
+ROAD_COLOURS = [(255, 220, 0), (255, 0, 200), (0, 230, 255), (255, 120, 0), (160, 90, 255), (0, 255, 120)]
+LOW = (255, 40, 40)
+# Where each side's midpoint lies in a cell, in units of half a pitch from its centre.
+MIDPOINT = {"N": (0.0, -1.0), "S": (0.0, 1.0), "E": (1.0, 0.0), "W": (-1.0, 0.0)}
+
+
+def _project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _road_path(road: str, steps: int = 8) -> np.ndarray:
+    """A road segment as points in cell units (centre 0, sides ±1): a straight line or a quarter arc."""
+    a, b = np.array(MIDPOINT[road[0]]), np.array(MIDPOINT[road[1]])
+    if road in ("NS", "EW"):
+        return np.linspace(a, b, 2)
+    corner = a + b  # the cell corner the curve turns around
+    t = np.linspace(0.0, 1.0, steps)[:, None]
+    va, vb = a - corner, b - corner
+    angle_a, angle_b = np.arctan2(va[1], va[0]), np.arctan2(vb[1], vb[0])
+    delta = (angle_b - angle_a + np.pi) % (2 * np.pi) - np.pi
+    ang = angle_a + t[:, 0] * delta
+    return corner + np.c_[np.cos(ang), np.sin(ang)]
+
+
+def draw_overlay(geometry: Geometry, assembled: Assembled, *, long_side: int = 1400) -> np.ndarray:
+    """An RGB picture of the photo (long side at most ``long_side``) with the reading drawn on it."""
+    photo = geometry.photo
+    k = min(1.0, long_side / max(photo.shape[:2]))
+    size = (round(photo.shape[1] * k), round(photo.shape[0] * k))
+    canvas = cv2.resize(photo, size, interpolation=cv2.INTER_AREA) if k < 1 else photo.copy()
+    to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
+    lattice = geometry.lattice
+    city: City = assembled.city
+    r0, c0 = assembled.origin
+    line = max(1, round(max(size) / 700))
+
+    def cell_points(r: int, c: int, pts: np.ndarray) -> np.ndarray:
+        """Cell-unit points (centre 0, sides ±1) of city cell (r, c) → canvas pixels."""
+        cx, cy = lattice.center(r + r0, c + c0)
+        rect = np.c_[cx + pts[:, 0] * lattice.pitch_x / 2, cy + pts[:, 1] * lattice.pitch_y / 2]
+        return _project(to_canvas, rect)
+
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+    # Largest groups: a translucent fill in the zone's colour.
+    tint = canvas.copy()
+    for zone in ZONES:
+        for group in largest_groups(city, zone)[:1]:
+            for r, c in group:
+                poly = cell_points(r, c, square * 0.92).round().astype(np.int32)
+                cv2.fillPoly(tint, [poly], ZONE_RGB[zone])
+    canvas = cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
+    # The lattice and every block's outline; doubtful cells in red.
+    for r, c, cell in city.cells():
+        poly = cell_points(r, c, square).round().astype(np.int32)
+        doubtful = assembled.confidence[r, c] < 0.8
+        if cell.is_block or doubtful:
+            colour = LOW if doubtful else (255, 255, 255)
+            cv2.polylines(canvas, [poly], True, colour, line * (2 if doubtful else 1), cv2.LINE_AA)
+    # Roads, one colour per road.
+    for i, road in enumerate(roads(city)):
+        colour = ROAD_COLOURS[i % len(ROAD_COLOURS)]
+        for r, c in road.cells:
+            seg = city.cell(r, c).road
+            if seg:
+                pts = cell_points(r, c, _road_path(seg)).round().astype(np.int32)
+                cv2.polylines(canvas, [pts], False, colour, 2 * line, cv2.LINE_AA)
+        for end in road.ends:  # a dot where the road stops
+            dr, dc = STEP[end.side]
+            p = cell_points(*end.cell, np.array([[dc * 0.9, dr * 0.9]]))[0]
+            cv2.circle(canvas, (int(p[0]), int(p[1])), 3 * line, colour, -1, cv2.LINE_AA)
+    # Labels last, so nothing covers them.
+    scale = 0.35 * line
+    for r, c, cell in city.cells():
+        if not cell.is_block:
+            continue
+        text = assembled.labels[r][c]
+        centre = cell_points(r, c, np.array([[0.0, -0.35]]))[0]
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
+        org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3 * line, cv2.LINE_AA)
+        colour = LOW if assembled.confidence[r, c] < 0.8 else (255, 255, 255)
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, line, cv2.LINE_AA)
+    return canvas
