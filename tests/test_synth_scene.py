@@ -148,3 +148,45 @@ def test_bad_conditions_are_named(overrides: dict[str, object], message: str) ->
 def test_bad_seed_is_refused() -> None:
     with pytest.raises(ValueError, match="seed"):
         render_photo(-1)
+
+
+def _sharpness(img: np.ndarray) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.CV_64F).var())
+
+
+NEUTRAL = {**CLEAN, "table": "white", "exposure": 1.0, "sharpen": 0.0, "dof": 0.0, "long_side": 1000}
+
+
+def test_each_condition_has_its_effect_on_the_same_scene() -> None:
+    # The seed's streams are independent, so changing one condition changes only its own effect.
+    base = render_photo(21, **NEUTRAL).image.astype(float)
+    blurred = render_photo(21, **{**NEUTRAL, "blur": 4.0}).image
+    assert _sharpness(blurred) < 0.5 * _sharpness(base.astype(np.uint8))
+    warm = render_photo(21, **{**NEUTRAL, "wb": (1.25, 1.0, 0.8)}).image.astype(float)
+    assert warm[..., 0].mean() > base[..., 0].mean() + 5 and warm[..., 2].mean() < base[..., 2].mean() - 5
+    bright = render_photo(21, **{**NEUTRAL, "exposure": 1.3}).image.astype(float)
+    assert bright.mean() > base.mean() + 5
+    noisy = render_photo(21, **{**NEUTRAL, "noise": 8.0}).image.astype(float)
+    assert 4 < float(np.std(noisy - base)) < 12
+    glare = render_photo(21, **{**NEUTRAL, "glare": 0.6}).image.astype(float)
+    assert glare.mean() > base.mean() + 1 and (glare >= base - 1).all()
+
+
+def test_depth_of_field_blurs_the_far_side_more() -> None:
+    kw = {**NEUTRAL, "tilt": 35.0, "azimuth": 0.0, "roll": 0.0, "fill": 0.9, "scoring_cards": False}
+    sharp = render_photo(22, **kw)
+    soft = render_photo(22, **{**kw, "dof": 6.0})
+    # Cell centres nearest and farthest from the camera (the depth at pixel p is ∝ 1/w of hom⁻¹ p).
+    inv = np.linalg.inv(np.array(sharp.truth.homography))
+    cells = [(x, y) for _r, _c, x, y, t in sharp.truth.cells if t != "."]
+    depth = [1 / abs(inv[2] @ np.array([x, y, 1.0])) for x, y in cells]
+    order = np.argsort(depth)
+
+    def loss(k: int) -> float:
+        x, y = (int(v) for v in cells[k])
+        box = (slice(max(0, y - 25), y + 25), slice(max(0, x - 25), x + 25))
+        return _sharpness(soft.image[box]) / max(_sharpness(sharp.image[box]), 1e-6)
+
+    near = np.mean([loss(k) for k in order[:5]])
+    far = np.mean([loss(k) for k in order[-5:]])
+    assert far < near

@@ -448,6 +448,8 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
             for t in cell_truths(play, layout, hom)
         ),
         objects=tuple(ObjectTruth(o.kind, _pts(project(hom, o.corners_mm()))) for o in objects),
+        homography=tuple(tuple(float(f"{v:.9g}") for v in row) for row in hom),
+        pitch_mm=(round(layout.pitch[0], 4), round(layout.pitch[1], 4)),
         conditions=cond.to_json(),
         notes=play.notes,
     )

@@ -14,6 +14,8 @@ JSON layout::
      "scoring_cards": [{"number": 2, "corners": [...], "in_photo": true}, ...],
      "cells": [[row, col, x, y, "R:EW"], ...],          # every grid cell, "." for an empty one
      "objects": [{"kind": "cup", "corners": [...]}, ...],  # other things on the table
+     "homography": [[...], [...], [...]],  # table mm -> image px; lattice cell (r, c) nominally spans
+     "pitch_mm": [px, py],                 # [c * px, (c + 1) * px] x [r * py, (r + 1) * py] in table mm
      "conditions": {...}, "notes": [...]}
 """
 
@@ -73,6 +75,8 @@ class PhotoTruth:
     conditions: dict[str, Any]
     notes: tuple[str, ...] = ()
     objects: tuple[ObjectTruth, ...] = ()
+    homography: tuple[tuple[float, float, float], ...] = ()
+    pitch_mm: tuple[float, float] = (0.0, 0.0)
 
     def parsed_city(self) -> City:
         return parse_city(self.city)
@@ -100,6 +104,8 @@ class PhotoTruth:
             ],
             "cells": [list(c) for c in self.cells],
             "objects": [{"kind": o.kind, "corners": [list(p) for p in o.corners]} for o in self.objects],
+            "homography": [list(r) for r in self.homography],
+            "pitch_mm": list(self.pitch_mm),
             "conditions": self.conditions,
             "notes": list(self.notes),
         }
@@ -142,4 +148,6 @@ class PhotoTruth:
                 ObjectTruth(o["kind"], tuple((float(x), float(y)) for x, y in o["corners"]))
                 for o in data.get("objects", ())
             ),
+            homography=tuple(tuple(float(v) for v in r) for r in data.get("homography", ())),  # type: ignore[misc]
+            pitch_mm=tuple(float(v) for v in data.get("pitch_mm", (0.0, 0.0))),  # type: ignore[arg-type]
         )
