@@ -218,14 +218,14 @@ def paste(
     rgb = cv2.warpPerspective(art.rgb, shift, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     roi = dst[y0:y1, x0:x1]
     a = alpha.astype(np.float32) * (1 / 255)
-    out = roi.astype(np.float32)
+    out = roi
+    # cv2.blendLinear mixes two uint8 images with per-pixel float weights, without float copies of them.
     if shadow > 0:
         m = np.float32([[1, 0, light[0] * shadow_px], [0, 1, light[1] * shadow_px]])
         soft = cv2.warpAffine(a, m, size, borderValue=0)
-        soft = cv2.GaussianBlur(soft, (0, 0), max(0.5, shadow_px))
-        out *= (1 - shadow * soft)[..., None]
-    out = out * (1 - a[..., None]) + rgb.astype(np.float32) * a[..., None]
-    roi[:] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+        dark = cv2.GaussianBlur(soft, (0, 0), max(0.5, shadow_px)) * np.float32(shadow)
+        out = cv2.blendLinear(out, np.zeros_like(out), 1 - dark, dark)
+    roi[:] = cv2.blendLinear(out, rgb, 1 - a, a)
     if coverage is not None:
         np.maximum(coverage[y0:y1, x0:x1], alpha, out=coverage[y0:y1, x0:x1])
 

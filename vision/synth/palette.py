@@ -58,7 +58,12 @@ HAZARD: Color = (236, 120, 30)
 def vary(rng: np.random.Generator, base: Color, spread: float = 8.0, tint: float = 4.0) -> Color:
     """``base`` with a shared brightness shift (σ = ``spread``) and a per-channel tint (σ = ``tint``)."""
     shift = rng.normal(0.0, spread) + rng.normal(0.0, tint, 3)
-    return tuple(int(v) for v in np.clip(np.asarray(base, float) + shift, 0, 255))  # type: ignore[return-value]
+    return tuple(_byte(b + d) for b, d in zip(base, shift.tolist(), strict=True))  # type: ignore[return-value]
+
+
+def _byte(v: float) -> int:
+    """Clip to 0..255 and truncate (plain Python: np.clip costs ~50 µs on a scalar, and this runs often)."""
+    return int(min(255.0, max(0.0, v)))
 
 
 def lighter(color: Color, amount: float) -> Color:
@@ -66,7 +71,7 @@ def lighter(color: Color, amount: float) -> Color:
 
 
 def scaled(color: Color, factor: float) -> Color:
-    return tuple(int(np.clip(v * factor, 0, 255)) for v in color)  # type: ignore[return-value]
+    return tuple(_byte(v * factor) for v in color)  # type: ignore[return-value]
 
 
 def mix(a: Color, b: Color, t: float) -> Color:

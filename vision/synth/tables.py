@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import cv2
 import numpy as np
 
 from vision.synth.draw import Pen
@@ -33,6 +34,14 @@ def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell_h: float, cell_
         ay, ax = 2 * np.pi * fy * ys, 2 * np.pi * sign * fx * xs + phase
         out += np.cos(ay) * np.cos(ax) - np.sin(ay) * np.sin(ax)
     return out / 3.0
+
+
+def _grain(rng: np.random.Generator, h: int, w: int, sigma: float) -> np.ndarray:
+    """Per-pixel Gaussian grain (float32), drawn by OpenCV's fast generator seeded from ``rng``."""
+    out = np.empty((h, w), np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(out, 0.0, sigma)
+    return out
 
 
 def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
@@ -71,7 +80,7 @@ def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
             else:  # dots and small leaves
                 pen.circle(cx, cy, 0.14 * px, tuple(motif))  # type: ignore[arg-type]
                 pen.ellipse(cx + 0.5 * px, cy + 0.25 * py, 0.1 * px, 0.04 * py, 35.0, tuple(accent))  # type: ignore[arg-type]
-    weave = rng.normal(0, 6, (h, w)).astype(np.float32)
+    weave = _grain(rng, h, w, 6.0)
     weave += 6 * _smooth_noise(rng, h, w, 40 * ppm, 40 * ppm)  # folds and uneven dye
     return np.clip(img.astype(np.float32) + weave[..., None], 0, 255).astype(np.uint8)
 
@@ -97,8 +106,9 @@ def _wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
 
 def _plain(rng: np.random.Generator, h: int, w: int, ppm: float, level: float, tint: float) -> np.ndarray:
     base = level + rng.normal(0, tint, 3)
-    tex = rng.normal(0, 2.5, (h, w)).astype(np.float32) + 2.5 * _smooth_noise(rng, h, w, 90 * ppm, 90 * ppm)
-    return np.clip(base[None, None, :] + tex[..., None], 0, 255).astype(np.uint8)
+    tex = _grain(rng, h, w, 2.5) + 2.5 * _smooth_noise(rng, h, w, 90 * ppm, 90 * ppm)
+    out = cv2.merge([tex + np.float32(b) for b in base])
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def render_table(
