@@ -38,7 +38,7 @@ from vision.synth.art import (
     render_scoring_back,
 )
 from vision.synth.camera import local_scale, look_at_table, project
-from vision.synth.clutter import place_objects, render_object
+from vision.synth.clutter import TableObject, place_objects, render_object
 from vision.synth.tables import TABLE_KINDS, TableKind, render_table
 from vision.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
 
@@ -362,6 +362,59 @@ def _encode(img: np.ndarray, cond: Conditions) -> bytes:
     return buf.getvalue()
 
 
+def _table_layer(
+    kind: TableKind, hom: np.ndarray, size: tuple[int, int], scene: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """The table seen through ``hom``: a tileable texture warped with wrap-around, so it covers any view.
+    The table is soft detail: it is warped at half size, then upsampled."""
+    table_ppm = min(4.0, max(1.0, 0.5 * local_scale(hom, tuple(scene.mean(axis=0)))))
+    tile = render_table(kind, rng, _TABLE_TILE_MM, _TABLE_TILE_MM, table_ppm)
+    offset = rng.uniform(0, _TABLE_TILE_MM, 2)
+    to_tile = np.array([[1 / table_ppm, 0, offset[0]], [0, 1 / table_ppm, offset[1]], [0, 0, 1]])
+    half_size = ((size[0] + 1) // 2, (size[1] + 1) // 2)
+    half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
+    small = cv2.warpPerspective(
+        tile, half @ hom @ to_tile, half_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP
+    )
+    return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
+
+
+def _paste_scene(
+    img: np.ndarray,
+    hom: np.ndarray,
+    scene: np.ndarray,
+    play: Play,
+    layout: Layout,
+    score_poses: list[CardPose],
+    objects: list[TableObject],
+    cond: Conditions,
+    art_rng: np.random.Generator,
+    clutter_rng: np.random.Generator,
+) -> np.ndarray:
+    """Paste the objects, the scoring cards and the city's cards (bottom to top) into ``img`` with their
+    shadows; return the coverage mask of the glossy cards (H×W ``uint8``), for the glare. Cards are drawn at
+    a resolution just above what the camera resolves anywhere on them."""
+    ppm = min(9.0, max(1.5, 1.1 * max(local_scale(hom, tuple(p)) for p in scene)))
+    card_px = np.diag([1 / ppm, 1 / ppm, 1.0])
+    light = art_rng.normal(0, 1, 2)
+    light = tuple(light / max(float(np.hypot(*light)), 1e-6))
+    shadow_px = float(art_rng.uniform(0.5, 1.2)) * local_scale(hom, tuple(scene.mean(axis=0)))
+    coverage = np.zeros(img.shape[:2], np.uint8)
+    for obj in objects:
+        art = render_object(obj.kind, obj.width, obj.height, clutter_rng, min(ppm, 4.0))
+        to_obj = np.diag([1 / art.ppm, 1 / art.ppm, 1.0])
+        # Objects stand taller than cards: a longer, softer shadow.
+        paste(img, art, hom @ obj.pose.matrix() @ to_obj, min(0.6, cond.shadow * 1.5), 4 * shadow_px, light)
+    if cond.scoring_cards:
+        for number, pose in zip(play.scoring_cards, score_poses, strict=True):
+            art = render_scoring_back(number, art_rng, ppm)
+            paste(img, art, hom @ pose.matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
+    for i in range(len(play.placements)):
+        art = render_card_art(play, i, art_rng, ppm)
+        paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
+    return coverage
+
+
 def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
     """Render the photo of ``seed``: conditions drawn from the seed, then replaced by ``overrides``
     (any :class:`Conditions` field, e.g. ``table="wood", tilt=30, long_side=800``).
@@ -394,41 +447,9 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
     size = cond.size()
     hom = _frame(scene, cond, fx_rng)
 
-    # Table: a tileable texture warped with wrap-around, so it covers any view.
-    table_ppm = min(4.0, max(1.0, 0.5 * local_scale(hom, tuple(scene.mean(axis=0)))))
-    tile = render_table(cond.table, table_rng, _TABLE_TILE_MM, _TABLE_TILE_MM, table_ppm)
-    offset = table_rng.uniform(0, _TABLE_TILE_MM, 2)
-    to_tile = np.array([[1 / table_ppm, 0, offset[0]], [0, 1 / table_ppm, offset[1]], [0, 0, 1]])
-    # The table is soft detail: warp it at half size, then upsample.
-    half_size = ((size[0] + 1) // 2, (size[1] + 1) // 2)
-    half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
-    small = cv2.warpPerspective(
-        tile, half @ hom @ to_tile, half_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP
-    )
-    img = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
-
-    # Cards at a resolution just above what the camera resolves, pasted bottom to top; ``coverage``
-    # remembers where the glossy cards are, for the glare.
-    ppm = min(9.0, max(1.5, 1.1 * max(local_scale(hom, tuple(p)) for p in scene)))
-    card_px = np.diag([1 / ppm, 1 / ppm, 1.0])
-    light = art_rng.normal(0, 1, 2)
-    light = tuple(light / max(float(np.hypot(*light)), 1e-6))
-    shadow_px = float(art_rng.uniform(0.5, 1.2)) * local_scale(hom, tuple(scene.mean(axis=0)))
-    coverage = np.zeros(img.shape[:2], np.uint8)
+    img = _table_layer(cond.table, hom, size, scene, table_rng)
     objects = place_objects(cond.clutter, np.vstack(corners + score_corners), clutter_rng)
-    for obj in objects:
-        art = render_object(obj.kind, obj.width, obj.height, clutter_rng, min(ppm, 4.0))
-        to_obj = np.diag([1 / art.ppm, 1 / art.ppm, 1.0])
-        # Objects stand taller than cards: a longer, softer shadow.
-        paste(img, art, hom @ obj.pose.matrix() @ to_obj, min(0.6, cond.shadow * 1.5), 4 * shadow_px, light)
-    if cond.scoring_cards:
-        for number, pose in zip(play.scoring_cards, score_poses, strict=True):
-            art = render_scoring_back(number, art_rng, ppm)
-            paste(img, art, hom @ pose.matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
-    for i in range(len(play.placements)):
-        art = render_card_art(play, i, art_rng, ppm)
-        paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
-
+    coverage = _paste_scene(img, hom, scene, play, layout, score_poses, objects, cond, art_rng, clutter_rng)
     img = _photo_effects(img, cond, fx_rng, coverage, hom)
     truth = PhotoTruth(
         seed=seed,
