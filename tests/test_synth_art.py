@@ -102,3 +102,17 @@ def test_rendered_block_colours_follow_the_scans_table() -> None:
             ours, theirs = stats[zone][k][2] - stats[zone][k][0], ref[k][2] - ref[k][0]
             assert 0.4 * theirs < ours < 2.5 * theirs, (zone, name, ours, theirs)
     assert stats["I"][2][1] - stats["C"][2][1] > 6
+
+
+def test_supersampled_topdown_keeps_size_and_truth() -> None:
+    play = simulate_play(random.Random(4), n_cards=5)
+    plain = render_city_topdown(play, 9, 2.0, table="dark")
+    fine = render_city_topdown(play, 9, 2.0, table="dark", supersample=3)
+    assert fine.image.shape == plain.image.shape
+    assert fine.cells == plain.cells
+    for t in fine.cells:
+        pixel = fine.image[int(round(t.y)), int(round(t.x))]
+        # block centres are on card art, empty cells on the dark table
+        assert (pixel.max() > 90) == (t.card is not None), t
+    with pytest.raises(ValueError, match="supersample"):
+        render_city_topdown(play, 9, 2.0, supersample=0)

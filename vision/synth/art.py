@@ -385,28 +385,39 @@ def render_city_topdown(
     *,
     table: TableKind | None = None,
     margin_mm: float = 20.0,
+    supersample: int = 1,
 ) -> TopDown:
     """Render ``play`` seen from straight above at ``px_per_mm``: new art for every card, hand-placement
     jitter (≤ 3 mm, ≤ 2°), gaps showing the table, shadows cast by covering cards, ``margin_mm`` of table
-    around the city. ``table`` is drawn at random from the four kinds when not given. Deterministic for a
-    given ``rng`` state (a NumPy generator, a ``random.Random`` or an int seed). Returns a :class:`TopDown`.
+    around the city. ``table`` is drawn at random from the four kinds when not given. ``supersample`` > 1
+    draws at that many times the resolution and shrinks the result (pixel-area averaging), which gives
+    the softer, camera-like edges of a downsampled photo. Deterministic for a given ``rng`` state (a NumPy
+    generator, a ``random.Random`` or an int seed). Returns a :class:`TopDown`.
     """
+    if supersample < 1:
+        raise ValueError(f"supersample must be a whole number ≥ 1, got {supersample}")
     g = as_generator(rng)
     layout = lay_out(play, g)
     kind: TableKind = table or TABLE_KINDS[int(g.integers(len(TABLE_KINDS)))]
-    width_mm = play.city.n_cols * layout.pitch[0] + 2 * margin_mm
-    height_mm = play.city.n_rows * layout.pitch[1] + 2 * margin_mm
-    image = render_table(kind, g, width_mm, height_mm, px_per_mm)
+    width = int(round((play.city.n_cols * layout.pitch[0] + 2 * margin_mm) * px_per_mm))
+    height = int(round((play.city.n_rows * layout.pitch[1] + 2 * margin_mm) * px_per_mm))
+    k = int(supersample)
+    ppm_k = px_per_mm * k
+    image = render_table(kind, g, width / px_per_mm, height / px_per_mm, ppm_k)
     to_px = np.array(
         [[px_per_mm, 0, margin_mm * px_per_mm], [0, px_per_mm, margin_mm * px_per_mm], [0, 0, 1]]
     )
-    card_px = np.diag([1 / px_per_mm, 1 / px_per_mm, 1.0])
+    # Drawing pixel k*i + (k-1)/2 is the centre of output pixel i once k×k blocks are averaged.
+    to_drawing = np.array([[k, 0, (k - 1) / 2], [0, k, (k - 1) / 2], [0, 0, 1]]) @ to_px
+    card_px = np.diag([1 / ppm_k, 1 / ppm_k, 1.0])
     light = g.normal(0, 1, 2)
     light = tuple(light / max(np.hypot(*light), 1e-6))
     for i in range(len(play.placements)):
-        art = render_card_art(play, i, g, px_per_mm)
-        h = to_px @ layout.poses[i].matrix() @ card_px
-        paste(image, art, h, float(g.uniform(0.25, 0.45)), float(g.uniform(0.5, 1.2)) * px_per_mm, light)
+        art = render_card_art(play, i, g, ppm_k)
+        h = to_drawing @ layout.poses[i].matrix() @ card_px
+        paste(image, art, h, float(g.uniform(0.25, 0.45)), float(g.uniform(0.5, 1.2)) * ppm_k, light)
+    if k > 1:
+        image = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
     cells = cell_truths(play, layout, to_px)
     corners = tuple(
         (np.c_[layout.corners_mm(i), np.ones(4)] @ to_px.T)[:, :2] for i in range(len(play.placements))
