@@ -64,7 +64,7 @@ class CellReading:
         return {
             "row": self.row,
             "col": self.col,
-            "cell": cell_name(self.row, self.col),
+            "name": cell_name(self.row, self.col),
             "label": self.label,
             "confidence": round(self.confidence, 4),
         }
@@ -85,7 +85,8 @@ class Geometry:
 
     ``photo`` is the working copy (upright RGB); ``to_rectified`` maps its pixels to ``rectified`` (the
     top-down view at PX_PER_MM); ``fit.lattice`` covers the card region, and ``lattice`` is that lattice
-    grown by one ring of cells; ``occupied`` marks ``lattice`` cells inside the card region.
+    grown by one ring of cells; ``occupied`` marks ``lattice`` cells inside the card region and
+    ``visible`` those that the photo shows whole (cells cut by its edge cannot be read).
     """
 
     photo: np.ndarray
@@ -96,6 +97,7 @@ class Geometry:
     fit: LatticeFit
     lattice: Lattice
     occupied: np.ndarray
+    visible: np.ndarray  # bool (rows, cols): the cell lies inside the photo's frame
     warnings: list[str] = field(default_factory=list)
 
 
@@ -162,7 +164,27 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
             f"the blocks measure {rect.aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
             "steep an angle (hold the phone flatter above the city)"
         )
-    return Geometry(photo, located, rect, to_rectified, rectified, fit, lattice, occupied, warnings)
+    visible = _inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
+    return Geometry(photo, located, rect, to_rectified, rectified, fit, lattice, occupied, visible, warnings)
+
+
+def _inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Cells whose central 80% maps inside the photo."""
+    out = np.zeros((lattice.rows, lattice.cols), bool)
+    h, w = shape[:2]
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            cx, cy = lattice.center(r, c)
+            dx, dy = 0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y
+            pts = np.array(
+                [[cx - dx, cy - dy, 1], [cx + dx, cy - dy, 1], [cx + dx, cy + dy, 1], [cx - dx, cy + dy, 1]]
+            )
+            p = pts @ to_photo.T
+            xy = p[:, :2] / p[:, 2:3]
+            out[r, c] = bool(
+                (p[:, 2] > 0).all() and (xy >= 0).all() and (xy[:, 0] < w).all() and (xy[:, 1] < h).all()
+            )
+    return out
 
 
 def _default_classifier() -> Classifier:
@@ -178,10 +200,10 @@ def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -
         line: list[Reading | None] = []
         for c, pred in enumerate(row):
             options = getattr(pred, "alternatives", None) or ((pred.zone, pred.road, float(pred.confidence)),)
-            reading = Reading(tuple(options))
-            if not geometry.occupied[r, c] and (pred.zone is None or pred.confidence < RING_CONFIDENCE):
-                reading = None
-            line.append(reading)
+            doubtful_ring = not geometry.occupied[r, c] and (
+                pred.zone is None or pred.confidence < RING_CONFIDENCE
+            )
+            line.append(None if not geometry.visible[r, c] or doubtful_ring else Reading(tuple(options)))
         out.append(line)
     return out
 

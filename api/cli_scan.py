@@ -1,0 +1,109 @@
+"""``sprawlscan scan PHOTO``: read a city from a photo and score it.
+
+``--format text`` prints the score breakdown table (warnings about doubtful cells go to standard error),
+``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
+text format. ``--overlay OUT.png`` also writes a picture of what was read. Bad input (not a photo, no city
+in it, unknown card numbers) exits with status 2 and one line naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from typing import Any
+
+from scoring.errors import InputError
+
+
+def _read(path: str) -> bytes:
+    from vision.decode import MAX_FILE_BYTES
+
+    if path == "-":
+        return sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    with open(path, "rb") as fh:
+        return fh.read(MAX_FILE_BYTES + 1)  # anything longer is refused by the decoder, unread
+
+
+def _named(name: str, exc: InputError) -> InputError:
+    """``exc`` with the file name in front of its message, keeping its code and status."""
+    err = InputError(f"{name}: {exc}")
+    err.code, err.status = exc.code, exc.status
+    return err
+
+
+def _write_overlay(path: str, rgb: Any) -> None:
+    import cv2
+
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext not in ("png", "jpg", "jpeg", "webp"):
+        raise InputError(f"--overlay: cannot write {path!r}: use a .png, .jpg or .webp file name")
+    if not cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)):
+        raise OSError(f"could not write the overlay to {path}")
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    from scoring.city import format_city
+    from scoring.engine import score_city
+    from vision.classify import ModelError
+    from vision.pipeline import scan_image
+
+    name = "standard input" if args.photo == "-" else args.photo
+    cards = tuple(args.cards) if args.cards else None
+    if cards:  # refuse bad card numbers before spending time on the photo
+        from scoring.cards import check_card
+
+        for number in cards:
+            check_card(number)
+    data = _read(args.photo)
+    try:
+        result = scan_image(data, cards=cards, overlay=args.overlay is not None)
+    except InputError as exc:
+        raise _named(name, exc) from None
+    except ModelError as exc:
+        print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
+        return 1
+    city = replace(result.city, cards=cards) if cards else result.city
+    if args.overlay is not None and result.overlay is not None:
+        _write_overlay(args.overlay, result.overlay)
+    if args.format == "city":
+        sys.stdout.write(format_city(city))
+        for warning in result.warnings:
+            print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+        return 0
+    breakdown = score_city(city)
+    if args.format == "json":
+        out = breakdown.to_json()
+        out["cells"] = [cell.to_json() for cell in result.cells]
+        out["warnings"] = list(result.warnings)
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    from scoring.report import render_text
+
+    text = render_text(breakdown)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    for warning in result.warnings:
+        print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``scan`` subcommand to the ``sprawlscan`` dispatcher."""
+    scan = subparsers.add_parser(
+        "scan",
+        help="read a city from a photo and score it",
+        description="Read a Sprawlopolis city from a photo (JPEG, PNG, WebP or HEIC) and score it.",
+    )
+    scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
+    scan.add_argument(
+        "--cards", nargs="+", type=int, metavar="N", help="the scoring cards in play, e.g. 8 7 17"
+    )
+    scan.add_argument(
+        "--format",
+        choices=("text", "json", "city"),
+        default="text",
+        help="text: the breakdown table; json: breakdown, cells and warnings; city: only the city read",
+    )
+    scan.add_argument("--overlay", metavar="OUT.png", help="also write a picture of what was read")
+    scan.set_defaults(func=run_scan)

@@ -1,0 +1,289 @@
+"""Locating, rectifying and fitting the lattice, on plain painted cities (tests/citydraw.py) with known
+geometry, plus the small pieces (period, phase, assembly) on hand-made inputs."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.city import EMPTY, City, block, parse_city
+from tests.citydraw import DrawnPhoto, draw_city_photo
+from vision.assemble import Reading, assemble_city
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    PX_PER_MM,
+    Lattice,
+    circular_phase,
+    estimate_period,
+    folded_peak,
+    occupied_cells,
+    position_profile,
+)
+from vision.locate import NoCityFound, locate_city
+from vision.pipeline import Geometry, read_geometry, scan_rgb
+
+
+def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
+    """A stand-in for the cell classifier that answers from the painting's ground truth: it maps each
+    lattice centre back to table millimetres, so the answer is right only if the geometry is right."""
+
+    def classify(rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:
+        to_mm = np.linalg.inv(drawn.mm_to_photo) @ np.linalg.inv(holder["g"].to_rectified)
+
+        def mm(x: float, y: float) -> np.ndarray:
+            p = to_mm @ np.array([x, y, 1.0])
+            return p[:2] / p[2]
+
+        x0, y0 = lattice.center(0, 0)
+        turned = (mm(x0 + 10, y0) - mm(x0, y0))[0] < 0  # the rectified view is the city turned 180°
+        out = []
+        for r in range(lattice.rows):
+            row = []
+            for c in range(lattice.cols):
+                x, y = mm(*lattice.center(r, c))
+                cell = drawn.city.cell(int(np.floor(y / BLOCK_H_MM)), int(np.floor(x / BLOCK_W_MM)))
+                if x < 0 or y < 0:
+                    cell = EMPTY
+                cell = cell.rotated() if turned else cell
+                row.append(
+                    SimpleNamespace(zone=cell.zone, road=cell.road, confidence=0.99, label=cell.token())
+                )
+            out.append(row)
+        return out
+
+    return classify
+
+
+def scan_drawn(drawn: DrawnPhoto) -> tuple[City, Geometry]:
+    holder: dict[str, Geometry] = {}
+
+    def classify(rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:
+        return mm_truth_classifier(drawn, holder)(rectified, lattice)
+
+    import vision.pipeline as pipeline
+
+    original = pipeline.read_geometry
+
+    def spy(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
+        holder["g"] = original(photo, timings)
+        return holder["g"]
+
+    pipeline.read_geometry = spy
+    try:
+        result = scan_rgb(drawn.photo, classifier=classify)
+    finally:
+        pipeline.read_geometry = original
+    return result.city, holder["g"]
+
+
+def same_city(a: City, b: City) -> bool:
+    return a.grid == b.grid or a.grid == b.rotated().grid
+
+
+@pytest.mark.parametrize(
+    ("seed", "turn", "tilt"),
+    [(0, 0.0, 0.0), (1, 90.0, 20.0), (2, 180.0, 25.0), (3, 33.0, 15.0), (4, 270.0, 30.0), (5, None, 10.0)],
+)
+def test_geometry_reads_the_painted_city_exactly(seed: int, turn: float | None, tilt: float) -> None:
+    drawn = draw_city_photo(seed, turn_deg=turn, tilt_deg=tilt)
+    city, geometry = scan_drawn(drawn)
+    assert same_city(city, drawn.city), f"read\n{city}\nexpected\n{drawn.city}"
+    # The rectified view is at the contract's scale: the fitted pitch is the block size within 4%.
+    assert geometry.lattice.pitch_x == pytest.approx(PX_PER_MM * BLOCK_W_MM, rel=0.04)
+    assert geometry.lattice.pitch_y == pytest.approx(PX_PER_MM * BLOCK_H_MM, rel=0.04)
+    assert 1.25 < geometry.rectification.aspect < 1.6
+
+
+def test_rectified_lattice_centres_land_on_block_centres() -> None:
+    drawn = draw_city_photo(7, turn_deg=120.0, tilt_deg=25.0)
+    _, g = scan_drawn(drawn)
+    to_mm = np.linalg.inv(drawn.mm_to_photo) @ np.linalg.inv(g.to_rectified)
+    errors = []
+    for r in range(g.lattice.rows):
+        for c in range(g.lattice.cols):
+            if not g.occupied[r, c]:
+                continue
+            p = to_mm @ np.array([*g.lattice.center(r, c), 1.0])
+            x, y = p[:2] / p[2]
+            # distance from the nearest block centre, in mm
+            dx = (x / BLOCK_W_MM - 0.5) % 1.0
+            dy = (y / BLOCK_H_MM - 0.5) % 1.0
+            errors.append(np.hypot(min(dx, 1 - dx) * BLOCK_W_MM, min(dy, 1 - dy) * BLOCK_H_MM))
+    # Cards are placed with up to 2 mm of jitter; the centres stay well inside their blocks.
+    assert np.median(errors) < 3.0 and max(errors) < 8.0
+
+
+def test_locate_finds_the_two_line_directions() -> None:
+    drawn = draw_city_photo(11, turn_deg=25.0, tilt_deg=0.0)
+    small = cv2.resize(drawn.photo, (1008, 756), interpolation=cv2.INTER_AREA)
+    located = locate_city(small)
+    angles = sorted(f.angle % 90 for f in located.families)
+    assert angles[0] == pytest.approx(25.0, abs=2.0) and angles[1] == pytest.approx(25.0, abs=2.0)
+    x, y, w, h = located.bbox
+    corners = cv2.perspectiveTransform(
+        np.array([[[0, 0]], [[drawn.city.n_cols * BLOCK_W_MM, drawn.city.n_rows * BLOCK_H_MM]]], np.float32),
+        drawn.mm_to_photo.astype(np.float32),
+    )
+    centre = corners.reshape(-1, 2).mean(axis=0) * 0.5
+    assert x < centre[0] < x + w and y < centre[1] < y + h
+    assert located.touches_border == ()
+
+
+def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
+    drawn = draw_city_photo(12, turn_deg=90.0, tilt_deg=5.0, fill=0.9, shift=(0.45, 0.0))
+    holder: dict[str, Geometry] = {}
+    import vision.pipeline as pipeline
+
+    original = pipeline.read_geometry
+
+    def spy(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
+        holder["g"] = original(photo, timings)
+        return holder["g"]
+
+    pipeline.read_geometry = spy
+    try:
+        result = scan_rgb(
+            drawn.photo, classifier=lambda img, lat: mm_truth_classifier(drawn, holder)(img, lat)
+        )
+    finally:
+        pipeline.read_geometry = original
+    assert any("runs off the right edge" in w for w in result.warnings)
+    # What is read is exactly the visible part: a block of the true grid, and less than all of it.
+    read = result.city
+    assert read.n_rows * read.n_cols < drawn.city.n_rows * drawn.city.n_cols
+    assert is_part_of(read, drawn.city) or is_part_of(read, drawn.city.rotated())
+
+
+def is_part_of(part: City, whole: City) -> bool:
+    for r0 in range(whole.n_rows - part.n_rows + 1):
+        for c0 in range(whole.n_cols - part.n_cols + 1):
+            window = tuple(row[c0 : c0 + part.n_cols] for row in whole.grid[r0 : r0 + part.n_rows])
+            if window == part.grid:
+                return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((600, 800, 3), np.uint8),
+        np.full((600, 800, 3), 200, np.uint8),
+        (np.random.default_rng(0).random((600, 800, 3)) * 255).astype(np.uint8),
+    ],
+    ids=["black", "grey", "noise"],
+)
+def test_no_city_in_plain_or_noisy_pictures(image: np.ndarray) -> None:
+    with pytest.raises(NoCityFound) as err:
+        read_geometry(image)
+    assert err.value.code == "no_city_found" and err.value.status == 422
+
+
+def test_a_single_card_is_too_little_of_a_city() -> None:
+    drawn = draw_city_photo(3, n_cards=1, fill=0.3)
+    with pytest.raises(NoCityFound, match="no city found"):
+        scan_drawn(drawn)
+
+
+def test_lines_on_a_table_are_not_a_city() -> None:
+    # A ruled page: one family of parallel lines, nothing perpendicular, no blocks.
+    page = np.full((900, 1200, 3), 235, np.uint8)
+    for y in range(40, 900, 30):
+        cv2.line(page, (0, y), (1199, y + 40), (60, 60, 160), 2)
+    with pytest.raises(NoCityFound):
+        read_geometry(page)
+
+
+# ---- lattice pieces -----------------------------------------------------------------------------------
+
+
+def test_estimate_period_finds_the_fundamental_not_a_multiple() -> None:
+    boundaries = np.arange(20, 800, 63.5)
+    roads = np.arange(20 + 31.75, 800, 63.5)[::3]  # a few road edges half a pitch away
+    positions = np.concatenate([boundaries, roads])
+    weights = np.concatenate([np.full(len(boundaries), 10.0), np.full(len(roads), 3.0)])
+    profile = position_profile(positions, weights, 820)
+    period, strength = estimate_period(profile, 40, 300)
+    assert period == pytest.approx(63.5, abs=0.6) and strength > 0.3
+
+
+def test_folded_peak_is_the_middle_of_a_flat_top() -> None:
+    profile = np.zeros(600)
+    for start in np.arange(10, 560, 88.9):
+        profile[int(start) : int(start) + 20] = 5.0  # flat tops 20 px wide, centred at start + 9.5
+    phase = folded_peak(profile, 88.9, width=20)
+    assert (phase - 19.5) % 88.9 == pytest.approx(0, abs=1.5) or (phase - 19.5) % 88.9 > 87.4
+
+
+def test_circular_phase_and_concentration() -> None:
+    pos = np.array([10.0, 73.5, 137.0, 200.5])
+    phase, conc = circular_phase(pos, np.ones(4), 63.5)
+    assert phase == pytest.approx(10.0, abs=1e-6) and conc == pytest.approx(1.0)
+    _, spread = circular_phase(np.array([0.0, 31.75]), np.ones(2), 63.5)
+    assert spread == pytest.approx(0.0, abs=1e-9)
+
+
+def test_occupied_cells_follow_the_mask() -> None:
+    lattice = Lattice((10.0, 20.0), 88.9, 63.5, 3, 4)
+    mask = np.zeros((300, 400), np.uint8)
+    mask[20:147, 10:188] = 255  # the top-left 2 × 2 cells
+    occ = occupied_cells(mask, lattice)
+    assert occ.tolist() == [[True, True, False, False], [True, True, False, False], [False] * 4]
+
+
+# ---- assembly -----------------------------------------------------------------------------------------
+
+
+def _readings(
+    text: str, conf: dict[tuple[int, int], list[tuple[str | None, str | None, float]]] | None = None
+):
+    city = parse_city(text)
+    out = []
+    for r, row in enumerate(city.grid):
+        line = []
+        for c, cell in enumerate(row):
+            options = (conf or {}).get((r, c), [(cell.zone, cell.road, 0.99)])
+            line.append(Reading(tuple(options)))
+        out.append(line)
+    return out
+
+
+def test_assembly_trims_empty_borders_and_keeps_cards() -> None:
+    readings = _readings(".  .  .\n.  R:EW  C:EW\n.  P  I\n.  .  .\n")
+    out = assemble_city(readings, cards=[8, 7, 17])
+    assert out.city.grid == ((block("R", "EW"), block("C", "EW")), (block("P"), block("I")))
+    assert out.city.cards == (8, 7, 17) and out.origin == (1, 1) and out.warnings == []
+
+
+def test_low_confidence_cells_are_named_in_a_warning() -> None:
+    readings = _readings("R  C\nI  P\n", {(1, 0): [("I", None, 0.55), ("C", None, 0.4)]})
+    out = assemble_city(readings)
+    assert len(out.warnings) == 1 and "A2 (I, 55%)" in out.warnings[0]
+
+
+def test_a_doubtful_road_takes_a_close_second_that_meets_its_neighbour() -> None:
+    # B1's road leaves east... A1 reads a road going north-south (doubtful); its second reading, east-west,
+    # meets B1's road, so it is taken and reported.
+    readings = _readings(
+        "R:NS  C:EW\n",
+        {(0, 0): [("R", "NS", 0.5), ("R", "EW", 0.45), ("I", "EW", 0.05)]},
+    )
+    out = assemble_city(readings)
+    assert out.city.cell(0, 0) == block("R", "EW")
+    assert any(w.startswith("A1: read as R:EW (second choice)") for w in out.warnings)
+
+
+def test_a_confident_dead_end_is_left_alone() -> None:
+    readings = _readings("R:NS  C:EW\n", {(0, 0): [("R", "NS", 0.95), ("R", "EW", 0.05)]})
+    out = assemble_city(readings)
+    assert out.city.cell(0, 0) == block("R", "NS") and out.warnings == []
+
+
+def test_off_region_cells_are_empty() -> None:
+    readings = _readings("R  C\nI  P\n")
+    readings[0][0] = None
+    out = assemble_city(readings)
+    assert out.city.cell(0, 0) == EMPTY and out.city.cell(1, 1) == block("P")
