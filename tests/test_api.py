@@ -596,3 +596,18 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch)
     assert [r.status_code for r in responses] == [200] * 12
     assert len({r.json()["scan_id"] for r in responses}) == 12
     assert peak[0] == 2
+
+
+def test_serve_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import build_parser
+    from api.cli_serve import run
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.workers, args.func) == ("127.0.0.1", 8000, 1, run)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9000", "--workers", "3"])
+    assert (args.host, args.port, args.workers) == ("0.0.0.0", 9000, 3)
+    for bad in (["--port", "0"], ["--port", "http"], ["--workers", "0"]):
+        with pytest.raises(SystemExit) as exc:
+            build_parser().parse_args(["serve", *bad])
+        assert exc.value.code == 2
+    assert "port must be" in capsys.readouterr().err
