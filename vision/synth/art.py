@@ -148,7 +148,7 @@ def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> Ca
         pen.line((0, k), (CARD_W, k), grid, 0.12)
     top_band = rng.random() < 0.5
     band_y = 0.0 if top_band else CARD_H - 9.0
-    pen.rect(0, band_y, CARD_W, 9.0, pal.vary(rng, pal.ASPHALT, 6))
+    pen.rect(0, band_y, CARD_W, 9.0, pal.vary(rng, pal.ASPHALT, 6, 2))
     for k in np.arange(1.5, CARD_W, 5.0):
         pen.line((k, band_y + 4.5), (k + 2.6, band_y + 4.5), pal.DASH, 0.5)
     y0 = 11.0 if top_band else 2.5
@@ -169,23 +169,34 @@ def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> Ca
         pen.rect(x, y0 + 4.2, cw, 5.4, ink)
         pen.rect(x + cw * 0.35, y0 + 5.4 + rng.uniform(0, 2), cw * 0.3, 1.2, paper)
         x += cw + (0.5 if rng.random() < 0.85 else 2.4)
+    # Rule text: one or two paragraphs of word-like dashes, leaving room on the right for cell diagrams.
+    bottom = CARD_H - 3.0 if top_band else CARD_H - 12.0
+    text_ink = pal.scaled(ink, 1.4)
+    right = CARD_W - float(rng.uniform(28, 34))
     ty = y0 + 17.0
-    for _line in range(int(rng.integers(3, 6))):
-        x = 4.0
-        while x < CARD_W - 30:
-            ww = float(rng.uniform(2, 8))
-            pen.rect(x, ty, ww, 1.3, pal.scaled(ink, 1.4))
-            x += ww + 1.2
-        ty += 2.6
-        if ty > y0 + 34:
-            break
+    for paragraph in range(int(rng.integers(1, 3))):
+        for _line in range(int(rng.integers(2, 5))):
+            if ty > bottom - 2:
+                break
+            x = 4.0
+            end = right - float(rng.uniform(0, 10)) * (paragraph > 0)
+            while x < end - 2:
+                ww = min(float(rng.uniform(2, 8)), end - x)
+                pen.rect(x, ty, ww, 1.3, text_ink)
+                x += ww + 1.2
+            ty += 2.6
+        ty += 2.0
     zones = list(pal.GROUND.values())
-    bx = CARD_W - 26.0
-    for d in range(int(rng.integers(1, 3))):
-        for i in range(2):
-            for j in range(3):
+    bx = right + 2.0
+    for d in range(int(rng.integers(1, 3))):  # small diagrams of coloured cells
+        rows, cols = int(rng.integers(2, 4)), int(rng.integers(2, 4))
+        by = y0 + 17.0 + d * 12.0
+        if by + rows * 3.6 > bottom:
+            break
+        for i in range(rows):
+            for j in range(cols):
                 z = zones[int(rng.integers(len(zones)))]
-                pen.rect(bx + j * 3.6 + d * 12.5, y0 + 18 + i * 3.6, 3.4, 3.4, z, pal.OUTLINE, 0.15)
+                pen.rect(bx + j * 3.6, by + i * 3.6, 3.4, 3.4, z, pal.OUTLINE, 0.15)
     return CardArt(rgb, mask, ppm)
 
 
