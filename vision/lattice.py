@@ -84,6 +84,20 @@ def estimate_period(profile: np.ndarray, lo: float, hi: float) -> tuple[float, f
     return best + float(np.clip(shift, -0.5, 0.5)), float(b)
 
 
+def period_candidates(profile: np.ndarray, lo: float, hi: float, count: int = 4) -> list[float]:
+    """Up to ``count`` lags in [lo, hi] where the autocorrelation of ``profile`` peaks, strongest first."""
+    x = profile - profile.mean()
+    n = len(x)
+    spectrum = np.fft.rfft(x, 2 * n)
+    ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
+    if ac[0] <= 0:
+        return []
+    lo_i, hi_i = max(2, int(np.floor(lo))), min(n - 2, int(np.ceil(hi)))
+    peaks = [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
+    peaks.sort(key=lambda i: -ac[i])
+    return [float(i) for i in peaks[:count]]
+
+
 def circular_phase(positions: np.ndarray, weights: np.ndarray, period: float) -> tuple[float, float]:
     """Weighted circular mean of ``positions`` modulo ``period``: (phase in [0, period), concentration)."""
     angle = 2 * np.pi * positions / period

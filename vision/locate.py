@@ -84,7 +84,7 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     table = _table_colours(lab, max(4, min(h, w) // 25))
     labf = lab.astype(np.float32)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
-    weights = np.array([0.5, 1.0, 1.0], np.float32)
+    weights = np.array([0.25, 1.0, 1.0], np.float32)
     dist = np.min([np.sqrt((((labf - t) * weights) ** 2).sum(axis=2)) for t in table], axis=0)
     colour_score = cv2.blur(dist, (5, 5))
     grey = lab[:, :, 0].astype(np.float32)
@@ -100,7 +100,7 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     busy_mask = ((busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)).astype(np.uint8)
     busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
     mask = np.maximum(colour_mask, busy_mask) * 255
-    k = max(3, (min(h, w) // 100) | 1)
+    k = max(3, (min(h, w) // 35) | 1)  # also removes thin bands where the table shades off
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     close = max(5, (min(h, w) // 45) | 1)
     mask = cv2.morphologyEx(

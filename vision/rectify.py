@@ -26,6 +26,8 @@ from vision.lattice import (
     PX_PER_MM,
     colour_jump_profile,
     estimate_period,
+    folded_peak,
+    period_candidates,
     position_profile,
 )
 from vision.locate import LineFamily, Located, NoCityFound
@@ -35,8 +37,8 @@ MAX_RECTIFIED_SIDE = 4000
 # Table kept around the city: room for the ring of cells read just outside the card region.
 MARGIN_MM = 50.0
 MIN_PERIOD_STRENGTH = 0.08
-# boundary_ratio above this: the lines half-way between two boundaries are boundaries too.
-SAME_BOUNDARY = 0.42
+# A candidate period whose comb score is this close to the best one counts as good.
+CLOSE_TO_BEST = 0.85
 
 
 @dataclass(frozen=True)
@@ -102,36 +104,43 @@ def _positions(frame: np.ndarray, seg: np.ndarray, axis: int) -> tuple[np.ndarra
     return pos, length
 
 
-def boundary_ratio(lab: np.ndarray, mask: np.ndarray, axis: int, pitch: float) -> float:
-    """Evidence that the blocks repeat every ``pitch`` rather than every ``2 * pitch`` along ``axis``.
+def comb_score(jumps: np.ndarray, period: float) -> float:
+    """How well ``period`` explains a colour-jump profile as block boundaries, 0..1.
 
-    The colour-jump profile (reach a quarter of ``pitch``) is folded by ``2 * pitch``; at the strongest
-    phase lies a block boundary. Half-way round lies either another boundary (the pitch is ``pitch``:
-    ratio near 1) or a block's middle, where the ground colour does not change (ratio near 0). Medians
-    keep the few outline edges, where cards meet the table, from dominating.
+    The profile is folded by the period; at its strongest phase lie the boundaries, half a period away
+    the blocks' middles, where the ground colour does not change (roads run symmetrically through the
+    middle). The score is the contrast between the two. Twice the pitch puts boundaries at both places
+    (contrast near 0) and half the pitch mixes boundaries with middles (contrast about halved); odd
+    multiples score like the pitch itself, which is why the smallest good period is chosen.
     """
-    jumps = colour_jump_profile(lab, mask, axis, max(2, int(round(pitch / 4))))
     valid = np.nonzero(jumps > 0)[0]
-    period = 2 * pitch
-    if len(valid) == 0 or valid[-1] - valid[0] < 2 * period:
-        return float("nan")
+    if len(valid) == 0 or valid[-1] - valid[0] < 1.5 * period:
+        return 0.0
+    peak = folded_peak(jumps, period, width=max(1, int(round(period / 8))))
     start, stop = valid[0], valid[-1] + 1
 
     def at(phase: float) -> float:
-        return float(np.median(jumps[np.arange(start + phase, stop, period).round().astype(int)]))
+        first = start + (phase - start) % period
+        idx = np.arange(first, stop, period).round().astype(int)
+        return float(jumps[idx].mean()) if len(idx) else 0.0
 
-    folded = np.array([at(p) for p in range(int(np.ceil(period)))])
-    best = int(np.argmax(folded))
-    return at(best + pitch) / max(folded[best], 1e-6)
+    top = at(peak)
+    return max(0.0, (top - at(peak + period / 2)) / max(top, 1e-6))
 
 
-def settle_period(lab: np.ndarray, mask: np.ndarray, axis: int, period: float, lo: float, hi: float) -> float:
-    """Correct a line-based period that is half or twice the block pitch (see :func:`boundary_ratio`)."""
-    if period / 2 >= lo and boundary_ratio(lab, mask, axis, period / 2) > SAME_BOUNDARY:
-        return period / 2
-    if 2 * period <= hi and boundary_ratio(lab, mask, axis, period) < SAME_BOUNDARY:
-        return 2 * period
-    return period
+def choose_period(
+    lab: np.ndarray, mask: np.ndarray, axis: int, candidates: list[float], lo: float, hi: float
+) -> float | None:
+    """The block pitch among ``candidates`` (from line positions) and their halves and doubles: the
+    smallest one whose :func:`comb_score` comes close to the best."""
+    pool = sorted({round(t, 1) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
+    if not pool:
+        return None
+    scores = [comb_score(colour_jump_profile(lab, mask, axis, max(2, int(round(t / 4)))), t) for t in pool]
+    best = max(scores)
+    if best <= 0:
+        return None
+    return next(t for t, sc in zip(pool, scores, strict=True) if sc >= CLOSE_TO_BEST * best)
 
 
 def measure_periods(
@@ -157,8 +166,9 @@ def measure_periods(
         lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 1.5
         period, strength = estimate_period(profile, lo, hi)
         if np.isfinite(period):
-            # Line positions alone confuse the pitch with half of it (road edges) or twice it (cards).
-            period = settle_period(lab_frame, mask_frame, axis, period, lo, hi)
+            # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
+            chosen = choose_period(lab_frame, mask_frame, axis, period_candidates(profile, lo, hi), lo, hi)
+            period = chosen if chosen is not None else period
         result.append((period, strength))
     (px, sx), (py, sy) = result
     return px, py, sx, sy
