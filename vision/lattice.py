@@ -250,6 +250,45 @@ def _span(lo: float, hi: float, phase: float, pitch: float) -> tuple[float, int]
     return float(first), max(count, 0)
 
 
+def boundary_positions(jumps: np.ndarray, first: float, pitch: float, count: int) -> np.ndarray:
+    """Where the ``count + 1`` boundaries ``first + k * pitch`` really lie along one axis.
+
+    Each boundary is found as the centre of the colour-jump peak within a quarter pitch of where the
+    uniform lattice puts it; a weighted quadratic in ``k`` through those centres absorbs a slightly wrong
+    pitch and what perspective the rectification left. Falls back to the uniform positions when fewer
+    than three boundaries are found or the fit bends the spacing by more than 10%.
+    """
+    uniform = first + pitch * np.arange(count + 1)
+    ks, found, weights = [], [], []
+    for k, b in enumerate(uniform):
+        lo, hi = int(b - 0.25 * pitch), int(b + 0.25 * pitch) + 1
+        if lo < 0 or hi > len(jumps):
+            continue
+        seg = jumps[lo:hi]
+        top = seg - seg.min()
+        if top.max() <= 0:
+            continue
+        top = np.where(top >= 0.5 * top.max(), top, 0.0)  # the flat top of the peak
+        ks.append(k)
+        found.append(lo + float((np.arange(len(seg)) * top).sum() / top.sum()))
+        weights.append(float(seg.max()))
+    if len(ks) < 3:
+        return uniform
+    k_arr, f_arr, w_arr = np.array(ks, float), np.array(found), np.array(weights)
+    degree = 2 if len(ks) >= 5 else 1
+    keep = np.ones(len(ks), bool)
+    for _ in range(2):  # one round of dropping boundaries that disagree with the rest
+        coef = np.polyfit(k_arr[keep], f_arr[keep], degree, w=np.sqrt(w_arr[keep]))
+        keep = np.abs(np.polyval(coef, k_arr) - f_arr) < 0.12 * pitch
+        if keep.sum() < degree + 2:
+            return uniform
+    fitted = np.polyval(coef, np.arange(count + 1))
+    spacing = np.diff(fitted)
+    if len(spacing) and (spacing.min() < 0.9 * pitch or spacing.max() > 1.1 * pitch):
+        return uniform
+    return fitted
+
+
 def _segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(position across the segment's direction, position along it, weight) for axis-aligned segments."""
     across = (seg[:, axis] + seg[:, axis + 2]) / 2
@@ -261,13 +300,15 @@ def _segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, n
 def cell_offsets(
     lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, max_shift: float
 ) -> np.ndarray:
-    """Per-cell (dx, dy) shifts (pixels) that move each cell onto the card edges and rims around it.
+    """Per-cell (dx, dy) shifts (pixels, added to the lattice's own offsets) that move each cell onto the
+    card edges and rims around it.
 
     For each cell, the line positions within ``max_shift`` of its left/right (top/bottom) boundaries
     vote, weighted by length, for the shift; the weighted median is robust to the odd building outline.
     Cells without evidence keep a zero shift.
     """
-    offsets = np.zeros((lattice.rows, lattice.cols, 2))
+    base = lattice.offsets if lattice.offsets is not None else np.zeros((lattice.rows, lattice.cols, 2))
+    offsets = np.array(base, dtype=np.float64)
     for axis, seg, pitch, pitch_other in (
         (0, vertical, lattice.pitch_x, lattice.pitch_y),
         (1, horizontal, lattice.pitch_y, lattice.pitch_x),
@@ -291,7 +332,7 @@ def cell_offsets(
                 if w_all.sum() > 0.3 * pitch_other:
                     order = np.argsort(d_all)
                     cum = np.cumsum(w_all[order])
-                    offsets[r, c, axis] = d_all[order][np.searchsorted(cum, cum[-1] / 2)]
+                    offsets[r, c, axis] += d_all[order][np.searchsorted(cum, cum[-1] / 2)]
     return offsets
 
 
@@ -338,6 +379,17 @@ def fit_lattice(
             int(cc.max() - c0 + 1),
         )
         occupied = occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
+    # Column and row centres from the boundaries actually found, as offsets from the uniform lattice.
+    bx = boundary_positions(jumps_x, lattice.origin[0], pitch_x, lattice.cols)
+    by = boundary_positions(jumps_y, lattice.origin[1], pitch_y, lattice.rows)
+    offsets = np.zeros((lattice.rows, lattice.cols, 2))
+    offsets[:, :, 0] = (
+        (bx[:-1] + bx[1:]) / 2 - (lattice.origin[0] + (np.arange(lattice.cols) + 0.5) * pitch_x)
+    )[None, :]
+    offsets[:, :, 1] = (
+        (by[:-1] + by[1:]) / 2 - (lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y)
+    )[:, None]
+    lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
     if refine_offsets:
         offsets = cell_offsets(lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM)
         lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)

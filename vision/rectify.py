@@ -128,19 +128,33 @@ def comb_score(jumps: np.ndarray, period: float) -> float:
     return max(0.0, (top - at(peak + period / 2)) / max(top, 1e-6))
 
 
-def choose_period(
+def scored_periods(
     lab: np.ndarray, mask: np.ndarray, axis: int, candidates: list[float], lo: float, hi: float
-) -> float | None:
-    """The block pitch among ``candidates`` (from line positions) and their halves and doubles: the
-    smallest one whose :func:`comb_score` comes close to the best."""
+) -> list[tuple[float, float]]:
+    """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
+    :func:`comb_score`, smallest period first."""
     pool = sorted({round(t, 1) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
-    if not pool:
+    return [(t, comb_score(colour_jump_profile(lab, mask, axis, max(2, int(round(t / 4)))), t)) for t in pool]
+
+
+def plausible_aspect(ratio: float) -> bool:
+    """Blocks are 1.4 : 1; a tilt up to ~35° scales one axis by up to 1 / cos 35° either way."""
+    return 1.12 <= ratio <= 1.8 or 1 / 1.8 <= ratio <= 1 / 1.12
+
+
+def choose_pitches(x: list[tuple[float, float]], y: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The pair of periods (one per axis) with the best summed comb score among pairs whose ratio is a
+    plausible block aspect; near ties (within 3%) go to the smaller periods, since odd multiples of the
+    pitch score like the pitch."""
+    pairs = [
+        (sx + sy, px, py) for px, sx in x for py, sy in y if sx > 0 and sy > 0 and plausible_aspect(px / py)
+    ]
+    if not pairs:
         return None
-    scores = [comb_score(colour_jump_profile(lab, mask, axis, max(2, int(round(t / 4)))), t) for t in pool]
-    best = max(scores)
-    if best <= 0:
-        return None
-    return next(t for t, sc in zip(pool, scores, strict=True) if sc >= CLOSE_TO_BEST * best)
+    best = max(p[0] for p in pairs)
+    close = [p for p in pairs if p[0] >= 0.97 * best]
+    _, px, py = min(close, key=lambda p: p[1] * p[2])
+    return px, py
 
 
 def measure_periods(
@@ -156,7 +170,7 @@ def measure_periods(
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     lab_frame = cv2.warpPerspective(lab, to_frame, size, flags=cv2.INTER_LINEAR)
     mask_frame = cv2.warpPerspective(located.mask, to_frame, size, flags=cv2.INTER_NEAREST)
-    result = []
+    found = []
     # Family 1 is vertical in the frame: its x positions carry the period along x; family 0 the y one.
     for axis, fam in ((0, located.families[1]), (1, located.families[0])):
         pos, length = _positions(to_frame, fam.segments, axis)
@@ -165,12 +179,13 @@ def measure_periods(
         profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
         lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 1.5
         period, strength = estimate_period(profile, lo, hi)
-        if np.isfinite(period):
-            # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
-            chosen = choose_period(lab_frame, mask_frame, axis, period_candidates(profile, lo, hi), lo, hi)
-            period = chosen if chosen is not None else period
-        result.append((period, strength))
-    (px, sx), (py, sy) = result
+        # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
+        scored = scored_periods(lab_frame, mask_frame, axis, period_candidates(profile, lo, hi), lo, hi)
+        found.append((period, strength, scored))
+    (px, sx, x_scored), (py, sy, y_scored) = found
+    chosen = choose_pitches(x_scored, y_scored)
+    if chosen is not None:
+        px, py = chosen
     return px, py, sx, sy
 
 
