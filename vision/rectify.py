@@ -114,7 +114,7 @@ def comb_score(jumps: np.ndarray, period: float) -> float:
     multiples score like the pitch itself, which is why the smallest good period is chosen.
     """
     valid = np.nonzero(jumps > 0)[0]
-    if len(valid) == 0 or valid[-1] - valid[0] < 1.5 * period:
+    if len(valid) == 0 or valid[-1] - valid[0] < 2.5 * period:
         return 0.0
     peak = folded_peak(jumps, period, width=max(1, int(round(period / 8))))
     start, stop = valid[0], valid[-1] + 1
@@ -177,7 +177,8 @@ def measure_periods(
         keep = (pos >= 0) & (pos < extent[axis])
         pos, weight = pos[keep], length[keep] ** 1.5  # long lines (card edges, rims) matter most
         profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
-        lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 1.5
+        # A city spans at least three blocks each way; its longest side rarely more than 18.
+        lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 2.5
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
         scored = scored_periods(lab_frame, mask_frame, axis, period_candidates(profile, lo, hi), lo, hi)
