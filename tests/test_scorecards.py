@@ -1,0 +1,288 @@
+"""Scoring cards in a photo: the yellow circle found, the card traced, the number read the right way up.
+
+Two sources of photos: the project's photo simulator, and a card drawn here from scratch (Pillow's own
+font, which the number classifier never trained on, different proportions and colours), so that the
+tests do not only check agreement with one renderer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.numbers import (
+    PATCH,
+    NumberModelError,
+    NumberReader,
+    circle_frame,
+    circle_patch,
+    get_reader,
+)
+from vision.scorecards import ScoringCardReading, find_scoring_cards, recognised_numbers
+from vision.synth.scene import render_photo
+
+CARD_MM = (88.9, 63.5)
+
+
+def draw_card(number: int, ppm: float = 5.0, band_on_top: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A scoring card's scoring side drawn at ``ppm`` px/mm, upright: RGB image and the centre of its circle
+    (px). Paper, a road band along a long side, a yellow circle near the left end, the number in Pillow's
+    default font made bold, a title of dark blocks and lines of "text"."""
+    w, h = round(CARD_MM[0] * ppm), round(CARD_MM[1] * ppm)
+    img = Image.new("RGB", (w, h), (236, 232, 218))
+    d = ImageDraw.Draw(img)
+    for x in np.arange(0, w, 3 * ppm):
+        d.line([(x, 0), (x, h)], fill=(214, 212, 200), width=1)
+    for y in np.arange(0, h, 3 * ppm):
+        d.line([(0, y), (w, y)], fill=(214, 212, 200), width=1)
+    band = (0, 0, w, 10 * ppm) if band_on_top else (0, h - 10 * ppm, w, h)
+    d.rectangle(band, fill=(118, 110, 104))
+    top = 12 * ppm if band_on_top else 3 * ppm
+    cx, cy, r = 11 * ppm, top + 8 * ppm, 7.5 * ppm
+    d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(40, 36, 36))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(250, 200, 30))
+    font = ImageFont.load_default(size=round(1.45 * r))
+    text = str(number)
+    left, t, right, b = font.getbbox(text, stroke_width=2)
+    d.text(
+        (cx - (left + right) / 2, cy - (t + b) / 2),
+        text,
+        font=font,
+        fill=(20, 18, 18),
+        stroke_width=2,
+        stroke_fill=(20, 18, 18),
+    )
+    x = 21 * ppm
+    for _ in range(9):  # title-like blocks
+        d.rectangle((x, top + 4 * ppm, x + 2.6 * ppm, top + 10 * ppm), fill=(50, 44, 44))
+        x += 3.3 * ppm
+    for k in range(4):  # rule text
+        y = top + 19 * ppm + k * 3 * ppm
+        d.rectangle((5 * ppm, y, 60 * ppm, y + 1.3 * ppm), fill=(70, 64, 64))
+    return np.asarray(img), np.array([cx, cy])
+
+
+def place(
+    card: np.ndarray,
+    angle: float,
+    size: tuple[int, int] = (1200, 900),
+    tilt: float = 0.0,
+    table: tuple[int, int, int] = (60, 90, 140),
+) -> tuple[np.ndarray, np.ndarray]:
+    """The card on a plain table, turned by ``angle`` degrees and foreshortened by ``tilt`` (0–0.4) along
+    the image's y axis: (photo, 3×3 map card px → photo px)."""
+    h, w = card.shape[:2]
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m = np.vstack([rot, [0, 0, 1]])
+    m = np.array([[1, 0, size[0] / 2 - w / 2], [0, 1, size[1] / 2 - h / 2], [0, 0, 1]]) @ m
+    squash = np.array([[1, 0, 0], [0, 1 - tilt, size[1] / 2 * tilt], [0, tilt * 0.0004, 1]])
+    m = squash @ m
+    photo = np.empty((size[1], size[0], 3), np.uint8)
+    photo[:] = table
+    warped = cv2.warpPerspective(card, m, size, flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size)[..., None] / 255.0
+    photo = (photo * (1 - alpha) + warped * alpha).astype(np.uint8)
+    return cv2.GaussianBlur(photo, (0, 0), 0.7), m
+
+
+def _project(m: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.c_[pts, np.ones(len(pts))] @ m.T
+    return p[:, :2] / p[:, 2:]
+
+
+# --- the circle frame and the patch -------------------------------------------------------------------
+
+
+def test_circle_frame_turns_the_circle_so_that_up_is_up() -> None:
+    axes = np.array([[30.0, 0.0], [0.0, 18.0]])  # a circle of radius 30 squashed to 18 along y
+    for up in ([0.0, -1.0], [1.0, 0.0], [-0.6, 0.8]):
+        frame = circle_frame(axes, np.array(up))
+        mapped = frame @ np.array([0.0, -1.0])
+        assert mapped[0] * up[1] - mapped[1] * up[0] == pytest.approx(0.0, abs=1e-9)
+        assert float(mapped @ up) > 0
+        assert np.linalg.det(frame) > 0  # never mirrored
+        # Still a map of the same ellipse: |frame^-1 p| = 1 on the ellipse.
+        for t in np.linspace(0, 2 * np.pi, 7):
+            p = axes @ np.array([np.cos(t), np.sin(t)])
+            assert np.linalg.norm(np.linalg.solve(frame, p)) == pytest.approx(1.0)
+    mirrored = circle_frame(np.array([[30.0, 0.0], [0.0, -30.0]]), np.array([0.0, -1.0]))
+    assert np.linalg.det(mirrored) > 0
+
+
+def test_circle_patch_is_upright_whatever_the_turn() -> None:
+    card, centre = draw_card(7)
+    reference = None
+    for angle in (0, 90, 180, 250):
+        photo, m = place(card, angle)
+        c = _project(m, centre[None])[0]
+        up = _project(m, (centre + [0, -10])[None])[0] - c
+        frame = circle_frame(np.eye(2) * 7.5 * 5.0, up)
+        patch = circle_patch(photo, (c[0], c[1]), frame)
+        assert patch.shape == (PATCH, PATCH) and patch.dtype == np.uint8
+        # Ink (dark) in the upper part of a 7: its bar runs across the top.
+        top, bottom = patch[: PATCH // 3, 8:-8].mean(), patch[-PATCH // 3 :, 8:-8].mean()
+        assert top < bottom, angle
+        if reference is None:
+            reference = patch.astype(float)
+        else:
+            assert np.abs(patch - reference).mean() < 25, angle
+
+
+# --- the number classifier ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [1, 6, 9, 11, 16, 18])
+def test_classifier_reads_an_unseen_font_and_tells_6_from_9(number: int) -> None:
+    card, centre = draw_card(number)
+    frame = circle_frame(np.eye(2) * 7.5 * 5.0, np.array([0.0, -1.0]))
+    probs = get_reader().probabilities(circle_patch(card, (centre[0], centre[1]), frame)[None])
+    assert probs.shape == (1, 19)
+    assert int(np.argmax(probs[0])) == number
+
+
+def test_classifier_refuses_patches_of_the_wrong_shape_or_type() -> None:
+    reader = get_reader()
+    with pytest.raises(ValueError, match="shape"):
+        reader.probabilities(np.zeros((2, 16, 16), np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        reader.probabilities(np.zeros((2, PATCH, PATCH), np.float32))
+    assert reader.probabilities(np.zeros((0, PATCH, PATCH), np.uint8)).shape == (0, 19)
+
+
+def test_missing_or_mismatched_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(NumberModelError, match="not found"):
+        NumberReader(tmp_path / "numbers.onnx", tmp_path / "numbers.json")
+    meta = json.loads((Path(__file__).resolve().parents[1] / "models" / "numbers.json").read_text())
+    meta["patch"] = 48
+    (tmp_path / "numbers.json").write_text(json.dumps(meta))
+    (tmp_path / "numbers.onnx").write_bytes(b"")
+    with pytest.raises(NumberModelError, match="different patch"):
+        NumberReader(tmp_path / "numbers.onnx", tmp_path / "numbers.json")
+
+
+# --- whole cards in drawn photos ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("number", "angle", "tilt", "band_on_top"),
+    [
+        (6, 0, 0.0, False),
+        (9, 180, 0.0, True),
+        (6, 200, 0.25, True),
+        (13, 95, 0.2, False),
+        (17, -60, 0.3, False),
+    ],
+)
+def test_a_drawn_card_is_found_read_and_traced(
+    number: int, angle: float, tilt: float, band_on_top: bool
+) -> None:
+    card, centre = draw_card(number, band_on_top=band_on_top)
+    photo, m = place(card, angle, tilt=tilt)
+    readings = find_scoring_cards(photo)
+    assert len(readings) == 1
+    r = readings[0]
+    assert r.number == number and r.confidence > 0.5
+    c = _project(m, centre[None])[0]
+    assert np.hypot(r.circle[0] - c[0], r.circle[1] - c[1]) < 3
+    assert r.outline_found
+    h, w = card.shape[:2]
+    truth = _project(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
+    # Corners in reading order (TL first), each within a few percent of the card's length.
+    assert np.linalg.norm(r.corners - truth, axis=1).max() < 0.06 * np.linalg.norm(truth[1] - truth[0])
+
+
+def test_three_drawn_cards_make_a_cards_header() -> None:
+    photo = np.empty((900, 1600, 3), np.uint8)
+    photo[:] = (150, 104, 64)  # a wooden table: yellowish, saturated
+    for k, (number, angle) in enumerate([(4, 3), (12, -2), (18, 178)]):
+        card, _ = draw_card(number, ppm=4.0)
+        shot, _ = place(card, angle, size=(520, 900), table=(150, 104, 64))
+        photo[:, k * 530 : k * 530 + 520] = shot
+    readings = find_scoring_cards(photo)
+    numbers, warnings = recognised_numbers(readings)
+    assert numbers == [4, 12, 18] and warnings == []
+
+
+def test_city_mask_hides_circles_on_the_city() -> None:
+    card, centre = draw_card(5)
+    photo, m = place(card, 10)
+    assert [r.number for r in find_scoring_cards(photo)] == [5]
+    mask = np.zeros((90, 120), np.uint8)  # a mask at another resolution than the photo
+    c = _project(m, centre[None])[0]
+    mask[int(c[1] / 10) - 3 : int(c[1] / 10) + 3, int(c[0] / 10) - 3 : int(c[0] / 10) + 3] = 1
+    assert find_scoring_cards(photo, city_mask=mask) == []
+
+
+def test_nothing_yellow_means_no_cards() -> None:
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    assert find_scoring_cards(photo) == []
+    blank = np.full((600, 800, 3), 250, np.uint8)
+    assert find_scoring_cards(blank) == []
+    numbers, warnings = recognised_numbers([])
+    assert numbers is None and "none seen" in warnings[0]
+
+
+def test_bad_input_is_named() -> None:
+    with pytest.raises(TypeError, match="numpy array"):
+        find_scoring_cards([[0, 0, 0]])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="RGB uint8"):
+        find_scoring_cards(np.zeros((100, 100), np.uint8))
+    with pytest.raises(ValueError, match="RGB uint8"):
+        find_scoring_cards(np.zeros((100, 100, 3), np.float32))
+    with pytest.raises(ValueError, match="too small"):
+        find_scoring_cards(np.zeros((8, 100, 3), np.uint8))
+    card, _ = draw_card(5)
+    photo, _ = place(card, 0)
+    with pytest.raises(ValueError, match="city_mask"):
+        find_scoring_cards(photo, city_mask=np.zeros((4, 4, 3), np.uint8))
+
+
+# --- simulated photos ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "table"), [(3, "cloth"), (8, "wood"), (15, "dark")])
+def test_simulated_photo_gives_its_three_cards(seed: int, table: str) -> None:
+    photo = render_photo(seed, long_side=2016, table=table, scoring_cards=True, partial=False, fill=0.8)
+    readings = find_scoring_cards(photo.image)
+    numbers, warnings = recognised_numbers(readings)
+    assert numbers == sorted(s.number for s in photo.truth.scoring_cards), warnings
+    for r in readings[:3]:
+        truth = next(s for s in photo.truth.scoring_cards if s.number == r.number)
+        poly = np.array(truth.corners, np.float32)
+        assert cv2.pointPolygonTest(poly, r.circle[:2], False) >= 0
+
+
+def test_turning_the_photo_does_not_change_the_numbers() -> None:
+    photo = render_photo(5, long_side=2016, scoring_cards=True, partial=False, fill=0.8, table="cloth")
+    expected = sorted(s.number for s in photo.truth.scoring_cards)
+    for k in (1, 2):
+        turned = np.ascontiguousarray(np.rot90(photo.image, k))
+        assert recognised_numbers(find_scoring_cards(turned))[0] == expected
+
+
+def test_simulated_photo_without_scoring_cards_gets_no_header() -> None:
+    photo = render_photo(3, long_side=2016, scoring_cards=False)
+    numbers, warnings = recognised_numbers(find_scoring_cards(photo.image))
+    assert numbers is None and warnings
+
+
+# --- the summary for the pipeline ---------------------------------------------------------------------
+
+
+def _reading(number: int | None, confidence: float) -> ScoringCardReading:
+    return ScoringCardReading(number, confidence, np.zeros((4, 2)), (0.0, 0.0, 10.0))
+
+
+def test_recognised_numbers_needs_three_read_cards() -> None:
+    assert recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)]) == ([3, 7, 12], [])
+    numbers, warnings = recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
+    assert numbers is None
+    assert "read 2 of 3 (12, 3)" in warnings[0] and "1 more card seen but not read" in warnings[0]
+    numbers, warnings = recognised_numbers([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
+    assert numbers == [1, 2, 3] and "ignored 4" in warnings[0]
