@@ -116,19 +116,32 @@ def _find_circles(small: np.ndarray, hsv: np.ndarray, ycc: np.ndarray) -> list[_
     """Filled yellow ellipses with dark ink inside and paper around them, on the detection copy."""
     mask = _yellow_mask(hsv)
     long_side = max(small.shape[:2])
-    # Outer boundaries at every nesting level: a circle on a card on a yellowish (wooden) table lies in a
-    # hole of the table's region.
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    # Connected yellow pieces, nested ones included (a circle on a card on a yellowish wooden table lies in
+    # a hole of the table's piece). Box size and pixel count rule out most pieces before any contour work:
+    # tracing every hole of a speckled table would cost far more than the rest of the search.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    bw, bh, count = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+    plausible = (
+        (np.minimum(bw, bh) >= 1.4 * MIN_RADIUS * 0.7)
+        & (np.maximum(bw, bh) <= 2 * MAX_RADIUS_FRACTION * long_side)
+        & (np.minimum(bw, bh) >= 0.4 * np.maximum(bw, bh))
+        & (count >= 0.3 * np.pi / 4 * bw * bh)
+    )
+    plausible[0] = False
     out = []
-    for i, contour in enumerate(contours):
-        if hierarchy[0, i, 3] != -1 or len(contour) < 8:
+    for i in np.flatnonzero(plausible):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        piece = np.zeros((h + 2, w + 2), np.uint8)
+        piece[1:-1, 1:-1] = labels[y : y + h, x : x + w] == i
+        contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        contour = max(contours, key=len)
+        if len(contour) < 8:
             continue
+        contour = contour.reshape(-1, 2) + np.array([x - 1, y - 1])
         area = cv2.contourArea(contour)
-        if area < np.pi * MIN_RADIUS**2 * 0.6:
-            continue
         ellipse = cv2.fitEllipse(contour)
-        (cx, cy), (w, h), _ = ellipse
-        a, b = max(w, h) / 2, min(w, h) / 2
+        (_, _), (ew, eh), _ = ellipse
+        a, b = max(ew, eh) / 2, min(ew, eh) / 2
         if b < MIN_RADIUS * 0.7 or a > MAX_RADIUS_FRACTION * long_side or b / a < 0.45:
             continue
         fill = area / (np.pi * a * b)  # the outline must be the ellipse, not a blob of another shape
@@ -136,7 +149,7 @@ def _find_circles(small: np.ndarray, hsv: np.ndarray, ycc: np.ndarray) -> list[_
             continue
         centre, axes = _ellipse_axes(ellipse)
         # Every outline point on the ellipse: a rectangle (a yellow roof) has corners well outside it.
-        rho = np.linalg.norm((contour.reshape(-1, 2) - centre) @ np.linalg.inv(axes).T, axis=1)
+        rho = np.linalg.norm((contour - centre) @ np.linalg.inv(axes).T, axis=1)
         if np.abs(rho - 1).max() > 0.12 + 1.0 / b or rho.std() > 0.04 + 0.3 / b:
             continue
         score = _circle_evidence(mask, ycc, centre, axes)
