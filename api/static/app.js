@@ -703,11 +703,13 @@ function editGrid(action) {
 // ---- wiring ----------------------------------------------------------------------------------------------
 
 function wire() {
-  $("#photo").addEventListener("change", (e) => {
-    const file = e.target.files && e.target.files[0];
-    if (file) upload(file);
-    e.target.value = "";
-  });
+  for (const input of [$("#photo"), $("#photo-library")]) {
+    input.addEventListener("change", (e) => {
+      const file = e.target.files && e.target.files[0];
+      if (file) upload(file);
+      e.target.value = "";
+    });
+  }
   $("#grid").addEventListener("click", (e) => {
     const btn = e.target.closest(".cell");
     if (btn) openEditor(Number(btn.dataset.row), Number(btn.dataset.col));
