@@ -47,7 +47,7 @@ MIN_VALUE = 80
 CARD_LONG_IN_RADII = 12.3
 CARD_SHORT_IN_RADII = 8.8
 #: A reading with less confidence than this is reported with ``number=None``.
-MIN_CONFIDENCE = 0.5
+MIN_CONFIDENCE = 0.6
 
 
 @dataclass(frozen=True)
@@ -55,11 +55,12 @@ class ScoringCardReading:
     """One scoring card found in a photo.
 
     ``number`` is the card's number (1–18), or ``None`` when the circle was found but the number could not
-    be read confidently; ``confidence`` (0–1) is the classifier's probability for the number in the
-    orientation chosen, times the trust in that orientation. ``corners`` (4 × 2 float, image pixels of the
-    image passed in) run TL, TR, BR, BL as the card reads upright (circle at the top left); when the card's
-    outline could not be traced they are an estimate from the circle alone (``outline_found`` false).
-    ``circle`` is the yellow circle's centre and mean radius in image pixels.
+    be read confidently; ``confidence`` (0–1) is the probability that the chosen way up is right (card
+    outline and classifier together) times the classifier's probability of the number read that way up.
+    ``corners`` (4 × 2 float, image pixels of the image passed in) run TL, TR, BR, BL as the card reads
+    upright (circle at the top left); when the card's outline could not be traced they are an estimate
+    from the circle alone (``outline_found`` false). ``circle`` is the yellow circle's centre and mean
+    radius in image pixels; ``alternatives`` the three most likely numbers with their confidences.
     """
 
     number: int | None
@@ -244,8 +245,21 @@ def _card_outline(ycc: np.ndarray, circle: _Circle) -> tuple[np.ndarray, float] 
     paper = np.median(samples[samples[:, 0] >= np.median(samples[:, 0])], axis=0)
     chroma = np.hypot(win[..., 1] - paper[1], win[..., 2] - paper[2])
     light = win[..., 0] - paper[0]
-    is_paper = ((chroma < 14) & (light > -30) & (light < 30)).astype(np.uint8)
+    # Loose tolerances first (light falls unevenly across a card); tighter ones when the paper runs on
+    # into a pale table or a touching card.
+    for tol_chroma, tol_light in ((14, 30), (8, 16), (5, 10)):
+        is_paper = ((chroma < tol_chroma) & (np.abs(light) < tol_light)).astype(np.uint8)
+        quad = _paper_piece_outline(is_paper, ring, local, circle)
+        if quad is not None:
+            return quad + np.array([x0, y0], np.float64), float(paper[0])
+    return None
 
+
+def _paper_piece_outline(
+    is_paper: np.ndarray, ring: np.ndarray, local: np.ndarray, circle: _Circle
+) -> np.ndarray | None:
+    """Corners of the card-sized paper piece around the circle (window px), or None when there is none."""
+    r = circle.radius
     # The card's paper is one connected piece (its text lies in holes of it); a thin shadow line parts it
     # from a card it touches. Take the piece that fills most of the ring, with its holes filled.
     n, labels = cv2.connectedComponents(is_paper, connectivity=4)
@@ -260,7 +274,7 @@ def _card_outline(ycc: np.ndarray, circle: _Circle) -> tuple[np.ndarray, float] 
     cv2.ellipse(region, _cv_ellipse(local, circle.axes * 1.3), 1, -1)  # the circle belongs to its card
     k = max(3, int(round(0.6 * r)) | 1)
     region = cv2.morphologyEx(region, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    # Touching the window's edge means the paper ran on (a white table): no clean outline.
+    # Touching the window's edge means the paper ran on (a white table) or the card is cut off.
     if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
         return None
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -270,7 +284,25 @@ def _card_outline(ycc: np.ndarray, circle: _Circle) -> tuple[np.ndarray, float] 
     expected = CARD_LONG_IN_RADII * CARD_SHORT_IN_RADII * r * r
     if not 0.35 * expected <= cv2.contourArea(hull) <= 1.6 * expected:
         return None
-    return _quadrilateral(hull) + np.array([x0, y0], np.float64), float(paper[0])
+    quad = _quadrilateral(hull)
+    return quad if _card_shaped(quad, circle.axes) else None
+
+
+def _card_shaped(quad: np.ndarray, axes: np.ndarray) -> bool:
+    """Whether ``quad`` (corners in order round it) is card-shaped once the circle's foreshortening is undone
+    (``axes``: unit circle → ellipse): corners near right angles, and clearly longer than wide (1.4 : 1
+    with the road band, 1.63 : 1 without). Two overlapping cards traced as one piece fail this."""
+    flat = quad @ np.linalg.inv(axes).T
+    edges = np.roll(flat, -1, axis=0) - flat
+    lengths = np.linalg.norm(edges, axis=1)
+    if lengths.min() <= 0:
+        return False
+    cosines = [
+        abs(float(edges[i] @ edges[(i + 1) % 4])) / (lengths[i] * lengths[(i + 1) % 4]) for i in range(4)
+    ]
+    aspect = (lengths[0] + lengths[2]) / (lengths[1] + lengths[3])
+    aspect = max(aspect, 1 / aspect)
+    return max(cosines) < np.sin(np.radians(20)) and 1.2 <= aspect <= 1.95
 
 
 def _cv_ellipse(centre: np.ndarray, axes: np.ndarray) -> tuple:
@@ -404,22 +436,27 @@ def _lettering_angle(image: np.ndarray, centre: np.ndarray, frame: np.ndarray) -
     return float(np.angle(z) / 4)
 
 
-def _read(image: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray], weights: Sequence[float]):
-    """Read the circle through each of ``frames`` (upright circle frames to try).
+def _read(
+    image: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray], prior: Sequence[float]
+) -> tuple[int, int, float, tuple[tuple[int, float], ...]]:
+    """Read the circle through each of ``frames`` (the ways up the card may lie) and decide.
 
-    Returns (index of the best frame, its number, its probability × weight, the three best numbers with
-    their weighted probabilities in that frame, the probability matrix (frames × 19))."""
+    ``prior`` is how likely each frame is upright from the card outline alone. The classifier's "no
+    upright number" class says how unlikely each frame is from the picture; together:
+    P(frame k) ∝ prior_k · (1 − p_k(none)). The answer is the best number in the most likely frame, with
+    confidence P(frame) · p(number | upright). A 6 and a 9 are one picture half turned: then only the
+    prior separates the two frames, and without an outline the confidence stays near one half.
+
+    Returns (frame index, number, confidence, the three best numbers with their confidences)."""
     patches = np.stack([circle_patch(image, (float(centre[0]), float(centre[1])), f) for f in frames])
-    probs = get_reader().probabilities(patches)
-    scored = probs[:, 1:] * np.asarray(weights, np.float32)[:, None]
-    k, n = np.unravel_index(int(np.argmax(scored)), scored.shape)
-    order = np.argsort(-scored[k])[:3]
-    alts = tuple((int(NUMBERS[j]), float(scored[k, j])) for j in order)
-    return int(k), int(NUMBERS[n]), float(scored[k, n]), alts, probs
-
-
-#: Numbers that turned half around read as another number: only the card outline can tell them apart.
-_HALF_TURN_TWINS = {6: 9, 9: 6}
+    probs = get_reader().probabilities(patches).astype(np.float64)
+    upright = np.asarray(prior, np.float64) * (1.0 - probs[:, 0])
+    posterior = upright / max(float(upright.sum()), 1e-12)
+    k = int(np.argmax(posterior))
+    given_upright = probs[k, 1:] / max(1.0 - float(probs[k, 0]), 1e-12)
+    order = np.argsort(-given_upright)[:3]
+    alts = tuple((int(NUMBERS[j]), float(posterior[k] * given_upright[j])) for j in order)
+    return k, alts[0][0], alts[0][1], alts
 
 
 def _read_card(image: np.ndarray, ycc: np.ndarray, circle: _Circle, scale: float) -> ScoringCardReading:
@@ -433,26 +470,22 @@ def _read_card(image: np.ndarray, ycc: np.ndarray, circle: _Circle, scale: float
 
     outline = _card_outline(ycc, circle)
     ordered = None
-    weights = [1.0, 1.0, 1.0, 1.0]
+    prior = [0.25] * 4
     if outline is not None:
         quad, paper_l = outline
         quad = _with_road_band(ycc, quad, paper_l) / scale
         ordered, sure = _order_upright(quad, centre, axes)
         outline_up = (ordered[0] - ordered[3]) + (ordered[1] - ordered[2])
-        # The outline fixes the card's up to a half turn; the circle's place on it says which half.
+        # The outline fixes the card's up to a half turn (its long side), and the circle's place on it
+        # says which half; a quarter turn off stays possible (an outline can be wrong).
         cos = [float(u @ outline_up) / (np.linalg.norm(u) * np.linalg.norm(outline_up) + 1e-9) for u in ups]
-        best = int(np.argmax(cos))
-        prior = 0.5 + 0.45 * sure
-        weights = [0.05] * 4
-        weights[best], weights[(best + 2) % 4] = prior, 1.0 - prior
-    k, number, conf, alts, probs = _read(image, centre, frames, weights)
-    if outline is None and number in _HALF_TURN_TWINS:
-        # Without an outline a 6 and a 9 are the same picture half turned: say so through the confidence.
-        twin = probs[(k + 2) % 4, _HALF_TURN_TWINS[number]]
-        conf *= float(1.0 - twin)
+        outline_k = int(np.argmax(cos))
+        half = 0.84 * (0.5 + 0.45 * sure)
+        prior = [0.08] * 4
+        prior[outline_k], prior[(outline_k + 2) % 4] = half, 0.84 - half
+    k, number, conf, alts = _read(image, centre, frames, prior)
     if ordered is not None:
         # Turn the corner order by the quarter turns between the outline's upright and the one read.
-        outline_k = int(np.argmax(weights))
         corners = np.roll(ordered, -((k - outline_k) % 4), axis=0)
     else:
         corners = _corners_from_circle(centre, frames[k])

@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
                 stats["numbers right"] += 1
             elif r.number is None:
                 stats["numbers unread"] += 1
+                if args.verbose:
+                    print(f"seed {seed}: could not read {truth.number} (best {r.alternatives[:1]})")
             else:
                 stats["numbers wrong"] += 1
                 if args.verbose:
