@@ -95,7 +95,12 @@ def period_candidates(profile: np.ndarray, lo: float, hi: float, count: int = 4)
     lo_i, hi_i = max(2, int(np.floor(lo))), min(n - 2, int(np.ceil(hi)))
     peaks = [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
     peaks.sort(key=lambda i: -ac[i])
-    return [float(i) for i in peaks[:count]]
+    out = []
+    for i in peaks[:count]:  # a parabola through the peak gives sub-pixel precision
+        a, b, c = ac[i - 1], ac[i], ac[i + 1]
+        denom = a - 2 * b + c
+        out.append(i + float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5)) if denom < 0 else float(i))
+    return out
 
 
 def circular_phase(positions: np.ndarray, weights: np.ndarray, period: float) -> tuple[float, float]:
@@ -383,12 +388,10 @@ def fit_lattice(
     bx = boundary_positions(jumps_x, lattice.origin[0], pitch_x, lattice.cols)
     by = boundary_positions(jumps_y, lattice.origin[1], pitch_y, lattice.rows)
     offsets = np.zeros((lattice.rows, lattice.cols, 2))
-    offsets[:, :, 0] = (
-        (bx[:-1] + bx[1:]) / 2 - (lattice.origin[0] + (np.arange(lattice.cols) + 0.5) * pitch_x)
-    )[None, :]
-    offsets[:, :, 1] = (
-        (by[:-1] + by[1:]) / 2 - (lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y)
-    )[:, None]
+    centre_x = lattice.origin[0] + (np.arange(lattice.cols) + 0.5) * pitch_x
+    centre_y = lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y
+    offsets[:, :, 0] = ((bx[:-1] + bx[1:]) / 2 - centre_x)[None, :]
+    offsets[:, :, 1] = ((by[:-1] + by[1:]) / 2 - centre_y)[:, None]
     lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
     if refine_offsets:
         offsets = cell_offsets(lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM)

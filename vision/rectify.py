@@ -133,7 +133,7 @@ def scored_periods(
 ) -> list[tuple[float, float]]:
     """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
     :func:`comb_score`, smallest period first."""
-    pool = sorted({round(t, 1) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
+    pool = sorted({round(t, 2) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
     return [(t, comb_score(colour_jump_profile(lab, mask, axis, max(2, int(round(t / 4)))), t)) for t in pool]
 
 
