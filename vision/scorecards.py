@@ -197,7 +197,9 @@ def _circle_evidence(mask: np.ndarray, ycc: np.ndarray, centre: np.ndarray, axes
     return float(yellow_share + paper_share)
 
 
-def _refine_circle(image: np.ndarray, circle: _Circle, scale: float) -> tuple[np.ndarray, np.ndarray]:
+def _refine_circle(
+    image: np.ndarray, circle: _Circle, scale: float, gains: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
     """The circle re-fitted on the full-resolution image (centre, axes in its pixels); falls back to the
     detection-copy fit scaled up when the re-fit is not clean."""
     centre, axes = circle.centre / scale, circle.axes / scale
@@ -207,7 +209,7 @@ def _refine_circle(image: np.ndarray, circle: _Circle, scale: float) -> tuple[np
     h, w = image.shape[:2]
     x0, y0 = max(0, int(centre[0] - 1.6 * r)), max(0, int(centre[1] - 1.6 * r))
     x1, y1 = min(w, int(centre[0] + 1.6 * r) + 1), min(h, int(centre[1] + 1.6 * r) + 1)
-    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+    crop = _apply_gains(image[y0:y1, x0:x1], gains)
     mask = _yellow_mask(cv2.cvtColor(crop, cv2.COLOR_RGB2HSV))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
@@ -459,9 +461,12 @@ def _read(
     return k, alts[0][0], alts[0][1], alts
 
 
-def _read_card(image: np.ndarray, ycc: np.ndarray, circle: _Circle, scale: float) -> ScoringCardReading:
-    """Outline, orientation and number of the card around one circle candidate."""
-    centre, axes = _refine_circle(image, circle, scale)
+def _read_card(
+    image: np.ndarray, ycc: np.ndarray, circle: _Circle, scale: float, gains: np.ndarray | None
+) -> ScoringCardReading:
+    """Outline, orientation and number of the card around one circle candidate (``gains``: the colour
+    cast correction found on the detection copy)."""
+    centre, axes = _refine_circle(image, circle, scale, gains)
     base = circle_frame(axes, np.array([0.0, -1.0]))
     angle = _lettering_angle(image, centre, base)
     # The four ways the card can lie, each an upright circle frame (a quarter turn apart).
@@ -509,15 +514,39 @@ def find_scoring_cards(image: np.ndarray, city_mask: np.ndarray | None = None) -
     ``ValueError`` for an image that is not RGB ``uint8`` or a mask that is not 2-D.
     """
     image = _check_image(image)
-    h, w = image.shape[:2]
+    if city_mask is not None and np.ndim(city_mask) != 2:
+        raise ValueError(f"city_mask must be a 2-D array, got shape {np.shape(city_mask)}")
     small, scale = _detection_copy(image)
-    hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
+    readings: list[ScoringCardReading] = []
+    _search(image, small, scale, None, city_mask, readings)
+    if len(readings) < 3:
+        # A strong colour cast tints the paper like the circle: look again with the cast taken out,
+        # keeping the circles found already.
+        gains = _cast_gains(small)
+        if gains is not None:
+            _search(image, small, scale, gains, city_mask, readings)
+    return _best_per_number(readings)
+
+
+def _search(
+    image: np.ndarray,
+    small: np.ndarray,
+    scale: float,
+    gains: np.ndarray | None,
+    city_mask: np.ndarray | None,
+    readings: list[ScoringCardReading],
+) -> None:
+    """Find and read the circles of ``small`` (corrected by ``gains``) not in ``readings`` yet, appending."""
+    view = _apply_gains(small, gains)
+    hsv = cv2.cvtColor(view, cv2.COLOR_RGB2HSV)
     # Luma and chroma: a linear (cheap) colour space is enough to tell paper from yellow and table.
-    ycc = cv2.cvtColor(small, cv2.COLOR_RGB2YCrCb)
-    circles = _find_circles(small, hsv, ycc)
-    if city_mask is not None:
-        circles = [c for c in circles if not _on_mask(city_mask, c.centre, small.shape[:2])]
-    return _best_per_number([_read_card(image, ycc, c, scale) for c in circles])
+    ycc = cv2.cvtColor(view, cv2.COLOR_RGB2YCrCb)
+    for c in _find_circles(view, hsv, ycc):
+        if city_mask is not None and _on_mask(city_mask, c.centre, small.shape[:2]):
+            continue
+        if any(np.hypot(*(c.centre / scale - r.circle[:2])) < r.circle[2] for r in readings):
+            continue
+        readings.append(_read_card(image, ycc, c, scale, gains))
 
 
 def _detection_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -534,11 +563,33 @@ def _detection_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
     return small, 1.0 / k
 
 
+def _cast_gains(rgb: np.ndarray) -> np.ndarray | None:
+    """Per-channel gains that take the colour cast out of ``rgb``, or None when there is none to speak of.
+
+    The brightest pixels (card paper, a pale table, glare) are near white in the world, so the gains make
+    their mean grey. A warm lamp otherwise tints the paper yellow enough to join the circle, and a cold
+    light turns the yellow green."""
+    luma = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    # The brightest 3%, leaving out clipped pixels, whose colour is lost. (Not reliable in every photo:
+    # this only ever adds a second look, see find_scoring_cards.)
+    bright = rgb[(luma >= np.percentile(luma, 97)) & (luma < 250)]
+    if len(bright) < 50:
+        return None
+    mean = bright.reshape(-1, 3).astype(np.float64).mean(axis=0)
+    gains = np.clip(mean.mean() / np.maximum(mean, 1.0), 0.6, 1.6)
+    return None if np.abs(gains - 1).max() < 0.03 else gains
+
+
+def _apply_gains(rgb: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    if gains is None:
+        return rgb
+    lut = np.clip(np.arange(256)[:, None] * gains[None, :], 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    return cv2.LUT(np.ascontiguousarray(rgb), lut)
+
+
 def _on_mask(mask: np.ndarray, point: np.ndarray, shape: tuple[int, int]) -> bool:
     """Whether ``point`` (px of an image of ``shape``) falls on the non-zero part of ``mask`` (any size)."""
     mask = np.asarray(mask)
-    if mask.ndim != 2:
-        raise ValueError(f"city_mask must be a 2-D array, got shape {mask.shape}")
     mh, mw = mask.shape
     y = min(mh - 1, max(0, int(point[1] * mh / shape[0])))
     x = min(mw - 1, max(0, int(point[0] * mw / shape[1])))

@@ -14,6 +14,7 @@ scan's ``cards:`` header gets), false detections, corner error, per table kind, 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -34,21 +35,38 @@ def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:
     return cv2.pointPolygonTest(poly.astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
+def _condition(text: str) -> tuple[str, object]:
+    """``name=value`` → (name, the value as JSON if it parses, else as text): ``tilt=35``, ``wb=[1,1,2]``."""
+    name, _, value = text.partition("=")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=120)
     ap.add_argument("--first-seed", type=int, default=70000)
     ap.add_argument("--long-side", type=int, default=2016)
     ap.add_argument("--verbose", action="store_true", help="print every miss and misread")
+    ap.add_argument(
+        "--condition",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="fix a photo condition for every photo (repeatable), e.g. tilt=35 glare=0.6 table=white",
+    )
     args = ap.parse_args(argv)
 
+    overrides = dict(_condition(c) for c in args.condition)
     get_reader()  # load the model before timing
     stats: dict[str, int] = defaultdict(int)
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # cards, numbers right
     times: list[float] = []
     corner_err: list[float] = []
     for seed in range(args.first_seed, args.first_seed + args.photos):
-        photo = render_photo(seed, long_side=args.long_side)
+        photo = render_photo(seed, long_side=args.long_side, **overrides)
         h, w = photo.image.shape[:2]
         t = time.perf_counter()
         readings = find_scoring_cards(photo.image)
@@ -110,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
 
     cards = max(1, stats["cards"])
     last = args.first_seed + args.photos - 1
-    print(f"{args.photos} photos (seeds {args.first_seed}..{last}), {args.long_side} px")
+    fixed = f", {' '.join(args.condition)}" if args.condition else ""
+    print(f"{args.photos} photos (seeds {args.first_seed}..{last}), {args.long_side} px{fixed}")
     print(f"cards wholly in frame: {stats['cards']} (+{stats['cards partly out of frame']} partly out)")
     print(f"  found:          {stats['cards found']} ({100 * stats['cards found'] / cards:.1f}%)")
     print(f"  number right:   {stats['numbers right']} ({100 * stats['numbers right'] / cards:.1f}%)")
