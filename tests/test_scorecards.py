@@ -29,10 +29,13 @@ from vision.synth.scene import render_photo
 CARD_MM = (88.9, 63.5)
 
 
-def draw_card(number: int, ppm: float = 5.0, band_on_top: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def draw_card(
+    number: int, ppm: float = 5.0, band_on_top: bool = False, text_size: float = 1.45
+) -> tuple[np.ndarray, np.ndarray]:
     """A scoring card's scoring side drawn at ``ppm`` px/mm, upright: RGB image and the centre of its circle
     (px). Paper, a road band along a long side, a yellow circle near the left end, the number in Pillow's
-    default font made bold, a title of dark blocks and lines of "text"."""
+    default font made bold (``text_size``: font size in circle radii), a title of dark blocks and lines of
+    "text"."""
     w, h = round(CARD_MM[0] * ppm), round(CARD_MM[1] * ppm)
     img = Image.new("RGB", (w, h), (236, 232, 218))
     d = ImageDraw.Draw(img)
@@ -46,7 +49,7 @@ def draw_card(number: int, ppm: float = 5.0, band_on_top: bool = False) -> tuple
     cx, cy, r = 11 * ppm, top + 8 * ppm, 7.5 * ppm
     d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(40, 36, 36))
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(250, 200, 30))
-    font = ImageFont.load_default(size=round(1.45 * r))
+    font = ImageFont.load_default(size=round(text_size * r))
     text = str(number)
     left, t, right, b = font.getbbox(text, stroke_width=2)
     d.text(
