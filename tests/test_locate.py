@@ -11,6 +11,7 @@ import pytest
 
 from scoring.city import EMPTY, City, block, parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
+from tests.synth_truth import is_part_of
 from vision.assemble import Reading, assemble_city
 from vision.lattice import (
     BLOCK_H_MM,
@@ -156,15 +157,6 @@ def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     read = result.city
     assert read.n_rows * read.n_cols < drawn.city.n_rows * drawn.city.n_cols
     assert is_part_of(read, drawn.city) or is_part_of(read, drawn.city.rotated())
-
-
-def is_part_of(part: City, whole: City) -> bool:
-    for r0 in range(whole.n_rows - part.n_rows + 1):
-        for c0 in range(whole.n_cols - part.n_cols + 1):
-            window = tuple(row[c0 : c0 + part.n_cols] for row in whole.grid[r0 : r0 + part.n_rows])
-            if window == part.grid:
-                return True
-    return False
 
 
 @pytest.mark.parametrize(

@@ -184,25 +184,65 @@ class LatticeFit:
     strength: tuple[float, float]  # periodicity along x and y, 0..1
 
 
-def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
-    """How much the colour changes across each position along ``axis`` (0 = x, 1 = y): the mean distance,
-    over the rows inside the city mask, between the (smoothed) image ``reach`` pixels before and after it.
+class ColourJumps:
+    """Colour-change profiles along one axis of an image (0 = x, 1 = y), for any window size.
 
-    Block boundaries change the zone colour (the four blocks of a card are four different zones); the
-    middle of a block does not, even where a road runs along it.
+    ``profile(reach)`` is, for each position, the mean distance over bands of rows inside the city mask
+    between the mean colour just before and just after it (windows ``reach`` pixels wide, centred
+    ``reach`` pixels away). Block boundaries change the zone colour (the four blocks of a card are four
+    different zones); the middle of a block does not, even where a road runs along it. Rows are pooled
+    once into thin bands, so each profile costs little: it is asked for every candidate period.
     """
-    if axis == 1:
-        lab, mask = lab.transpose(1, 0, 2), mask.T
-    smooth = cv2.blur(lab, (reach, 3 * reach))
-    n = lab.shape[1]
-    out = np.zeros(n)
-    if n <= 2 * reach:
+
+    BAND = 4
+
+    def __init__(self, lab: np.ndarray, mask: np.ndarray, axis: int) -> None:
+        if axis == 1:
+            lab, mask = lab.transpose(1, 0, 2), mask.T
+        h, self.n = lab.shape[:2]
+        bands = h // self.BAND
+        inside = (mask[: bands * self.BAND] > 0).astype(np.float32)
+        weighted = lab[: bands * self.BAND] * inside[..., None]
+        self.sums = weighted.reshape(bands, self.BAND, self.n, 3).sum(axis=1)
+        self.counts = inside.reshape(bands, self.BAND, self.n).sum(axis=1)
+
+    def profile(self, reach: int) -> np.ndarray:
+        n, out = self.n, np.zeros(self.n)
+        group = max(1, reach // self.BAND)  # pool the thin bands into bands about ``reach`` high
+        bands = len(self.sums) // group
+        if n <= 2 * reach + 1 or bands == 0:
+            return out
+        sums = self.sums[: bands * group].reshape(bands, group, n, 3).sum(axis=1)
+        counts = self.counts[: bands * group].reshape(bands, group, n).sum(axis=1)
+        # Box sums along the axis from cumulative sums: window [x - reach/2, x + reach/2).
+        cs = np.concatenate([np.zeros((bands, 1, 3)), np.cumsum(sums, axis=1)], axis=1)
+        cc = np.concatenate([np.zeros((bands, 1)), np.cumsum(counts, axis=1)], axis=1)
+        lo = np.clip(np.arange(n) - reach // 2, 0, n)
+        hi = np.clip(np.arange(n) - reach // 2 + reach, 0, n)
+        box, box_n = cs[:, hi] - cs[:, lo], cc[:, hi] - cc[:, lo]
+        full = box_n >= 0.5 * group * self.BAND * reach  # windows mostly inside the city
+        mean = box / np.maximum(box_n, 1.0)[..., None]
+        ok = full[:, : n - 2 * reach] & full[:, 2 * reach :]
+        dist = np.sqrt(((mean[:, : n - 2 * reach] - mean[:, 2 * reach :]) ** 2).sum(axis=2))
+        count = ok.sum(axis=0)
+        out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=0) / np.maximum(count, 1), 0.0)
         return out
-    dist = np.linalg.norm(smooth[:, 2 * reach :] - smooth[:, : -2 * reach], axis=2)
-    inside = (mask[:, 2 * reach :] > 0) & (mask[:, : -2 * reach] > 0)
-    count = inside.sum(axis=0)
-    out[reach : n - reach] = np.where(count > 3, (dist * inside).sum(axis=0) / np.maximum(count, 1), 0.0)
-    return out
+
+
+def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
+    """One :class:`ColourJumps` profile (see there)."""
+    return ColourJumps(lab, mask, axis).profile(reach)
+
+
+def _fold(profile: np.ndarray, period: float, start: int, stop: int) -> np.ndarray:
+    """Mean of ``profile`` at ``start + p + k * period`` (inside [start, stop)), p = 0 .. ceil(period) - 1."""
+    n = int(np.ceil(period))
+    reps = max(1, int(np.ceil((stop - start) / period)))
+    idx = start + np.arange(n)[:, None] + period * np.arange(reps)[None, :]
+    idx = np.round(idx).astype(int)
+    valid = idx < stop
+    values = profile[np.clip(idx, 0, len(profile) - 1)] * valid
+    return values.sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
 
 
 def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
@@ -213,9 +253,8 @@ def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
     if len(valid) == 0:
         return 0.0
     start, stop = valid[0], valid[-1] + 1
-    n = int(np.ceil(period))
-    idx = [np.arange(start + p, stop, period).round().astype(int).clip(0, len(profile) - 1) for p in range(n)]
-    folded = np.array([profile[i].mean() for i in idx])
+    folded = _fold(profile, period, start, stop)
+    n = len(folded)
     if width > 1:
         folded = np.convolve(np.tile(folded, 3), np.ones(width) / width, mode="same")[n : 2 * n]
     best = int(np.argmax(folded))

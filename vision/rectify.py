@@ -24,7 +24,7 @@ from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
     PX_PER_MM,
-    colour_jump_profile,
+    ColourJumps,
     estimate_period,
     folded_peak,
     period_candidates,
@@ -134,7 +134,8 @@ def scored_periods(
     """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
     :func:`comb_score`, smallest period first."""
     pool = sorted({round(t, 2) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
-    return [(t, comb_score(colour_jump_profile(lab, mask, axis, max(2, int(round(t / 4)))), t)) for t in pool]
+    jumps = ColourJumps(lab, mask, axis)
+    return [(t, comb_score(jumps.profile(max(2, int(round(t / 4)))), t)) for t in pool]
 
 
 def plausible_aspect(ratio: float) -> bool:

@@ -1,0 +1,210 @@
+"""The whole scan, file bytes to City, on the project's simulated photos (vision/synth) and edge cases.
+
+The cell classifier is replaced by a stand-in that answers from each photo's ground truth *at the place
+the pipeline asks about*: the stand-in maps every lattice centre back into the photo and reads the true
+cell there, so the city comes out right only when decoding, locating, rectifying and the lattice are
+right. (The trained classifier's own accuracy is measured by the classifier's benchmark.)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from functools import cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import vision.pipeline as pipeline
+from scoring.city import parse_city
+from tests.synth_truth import TruthClassifier, same_city, visible_truth
+from vision.decode import NotAnImage, TruncatedImage
+from vision.pipeline import NoCityFound, scan_image
+from vision.synth.scene import SynthPhoto, render_photo
+
+pytestmark = pytest.mark.slow
+
+
+@cache
+def photo(seed: int, **conditions: object) -> SynthPhoto:
+    return render_photo(seed, **{"long_side": 2016, **conditions})
+
+
+@pytest.fixture
+def truth_scan(monkeypatch: pytest.MonkeyPatch):
+    """``scan(photo, data=None, **kw)`` → ScanResult, with the ground-truth stand-in classifier."""
+
+    def scan(p: SynthPhoto, data: bytes | None = None, **kw: object):
+        stand_in = TruthClassifier(p)
+        monkeypatch.setattr(pipeline, "read_geometry", stand_in.read_geometry)
+        return scan_image(p.jpeg if data is None else data, classifier=stand_in, **kw)
+
+    return scan
+
+
+@pytest.mark.parametrize(
+    ("seed", "conditions"),
+    [
+        (101, {}),
+        (102, {"table": "cloth", "tilt": 20.0, "fill": 0.75}),
+        (103, {"table": "wood", "roll": 30.0}),
+        (104, {"table": "white", "blur": 2.0}),
+        (105, {"table": "dark", "light": 0.4}),
+    ],
+)
+def test_synthetic_photos_are_read_exactly(truth_scan, seed: int, conditions: dict[str, object]) -> None:
+    p = photo(seed, partial=False, **conditions)
+    result = truth_scan(p)
+    assert same_city(result.city, visible_truth(p)), f"read\n{result.city}"
+    assert {"decode", "locate", "rectify", "lattice", "classify", "assemble", "total"} <= set(result.timings)
+    assert len(result.cells) == result.city.n_rows * result.city.n_cols
+    assert all(cell.label == result.city.cell(cell.row, cell.col).token() for cell in result.cells)
+
+
+@pytest.mark.parametrize("roll", [0.0, 90.0, 180.0, 270.0])
+def test_quarter_turns_of_the_city_in_the_frame(truth_scan, roll: float) -> None:
+    p = photo(110, roll=roll, partial=False, tilt=12.0, table="wood")
+    assert same_city(truth_scan(p).city, visible_truth(p))
+
+
+@pytest.mark.parametrize("tag", [3, 6, 8])
+def test_exif_rotated_files(truth_scan, tag: int) -> None:
+    p = photo(111, exif_orientation=tag, partial=False, table="white")
+    assert same_city(truth_scan(p).city, visible_truth(p))
+
+
+def test_portrait_and_full_size_photo(truth_scan) -> None:
+    p = render_photo(112, orientation="portrait", partial=False, long_side=4032)
+    result = truth_scan(p)
+    assert same_city(result.city, visible_truth(p))
+
+
+def test_heic_upload(truth_scan) -> None:
+    p = photo(113, partial=False, table="wood")
+    buf = io.BytesIO()
+    Image.fromarray(p.image).save(buf, format="HEIF", quality=90)
+    assert same_city(truth_scan(p, buf.getvalue()).city, visible_truth(p))
+
+
+def test_city_partly_out_of_frame_reads_what_is_visible_and_says_so(truth_scan) -> None:
+    p = photo(114, partial=True, fill=1.3, table="white")
+    try:
+        result = truth_scan(p)
+    except NoCityFound:  # a frame that shows too little is refused, never guessed
+        return
+    truth = visible_truth(p)
+    assert any("runs off" in w for w in result.warnings)
+    assert sum(1 for _ in result.city.blocks()) <= sum(1 for _ in truth.blocks())
+
+
+def test_overlay_is_drawn_on_the_photo(truth_scan) -> None:
+    p = photo(115, partial=False)
+    result = truth_scan(p, overlay=True)
+    assert result.overlay is not None and result.overlay.dtype == np.uint8
+    h, w = result.overlay.shape[:2]
+    assert max(h, w) <= pipeline.OVERLAY_LONG_SIDE and abs(w / h - p.image.shape[1] / p.image.shape[0]) < 0.01
+    small = np.asarray(Image.fromarray(p.image).resize((w, h)))
+    assert np.abs(result.overlay.astype(int) - small).mean() > 2  # something is drawn
+
+
+def _jpeg(rgb: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="JPEG", quality=90)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    "image",
+    [np.full((1512, 2016, 3), 255, np.uint8), np.full((1512, 2016, 3), 30, np.uint8)],
+    ids=["white", "black"],
+)
+def test_blank_photo_is_no_city(image: np.ndarray) -> None:
+    with pytest.raises(NoCityFound) as err:
+        scan_image(_jpeg(image), classifier=lambda *_: pytest.fail("classifier must not run"))
+    assert err.value.code == "no_city_found"
+
+
+@pytest.mark.parametrize("kind", ["cloth", "wood", "white", "dark"])
+def test_bare_table_is_no_city(kind: str) -> None:
+    from vision.synth.tables import render_table
+
+    table = render_table(kind, np.random.default_rng(5), 400.0, 300.0, 5.0)
+    with pytest.raises(NoCityFound):
+        scan_image(_jpeg(table), classifier=lambda *_: pytest.fail("classifier must not run"))
+
+
+def test_not_a_photo_and_truncated_photo() -> None:
+    with pytest.raises(NotAnImage):
+        scan_image(b"R:EW  C:EW\nP     I\n")
+    data = photo(116, partial=False).jpeg
+    with pytest.raises(TruncatedImage):
+        scan_image(data[: len(data) // 2])
+
+
+# ---- the command line -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cli_with_truth(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """Run ``sprawlscan scan`` in-process on a synthetic photo, the classifier replaced by the truth."""
+    import vision.classify
+    from api.cli import main
+
+    def run(p: SynthPhoto, *args: str) -> tuple[int, str]:
+        stand_in = TruthClassifier(p)
+        monkeypatch.setattr(pipeline, "read_geometry", stand_in.read_geometry)
+        monkeypatch.setattr(vision.classify, "classify_cells", stand_in)
+        path = tmp_path / "photo.jpg"
+        path.write_bytes(p.jpeg)
+        return main(["scan", str(path), *args]), str(path)
+
+    return run
+
+
+def test_cli_prints_the_city(cli_with_truth, capsys) -> None:
+    p = photo(120, partial=False, table="wood")
+    status, _ = cli_with_truth(p, "--format", "city", "--cards", "8", "7", "17")
+    out = capsys.readouterr().out
+    assert status == 0 and out.startswith("cards: 8 7 17\n")
+    assert same_city(parse_city(out), visible_truth(p))
+
+
+def test_cli_json_has_breakdown_cells_and_warnings(cli_with_truth, capsys, tmp_path) -> None:
+    p = photo(121, partial=False, table="cloth")
+    overlay = tmp_path / "overlay.png"
+    status, _ = cli_with_truth(p, "--format", "json", "--cards", "3", "9", "12", "--overlay", str(overlay))
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert data["cards"] == [3, 9, 12] and data["target"] == 24
+    assert {item["key"] for item in data["items"]} >= {"largest:R", "roads", "card:3"}
+    assert data["total"] == sum(item["points"] for item in data["items"])
+    assert data["warnings"] == [] or all(isinstance(w, str) for w in data["warnings"])
+    assert {c["label"] for c in data["cells"]} - {"."} and {"row", "col", "name", "confidence"} <= set(
+        data["cells"][0]
+    )
+    assert Image.open(overlay).format == "PNG"
+
+
+def test_cli_text_breakdown(cli_with_truth, capsys) -> None:
+    p = photo(122, partial=False, table="dark")
+    status, _ = cli_with_truth(p, "--cards", "1", "2", "3")
+    out = capsys.readouterr().out
+    assert status == 0 and "Roads" in out
+
+
+def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys) -> None:
+    from api.cli import main
+
+    text = tmp_path / "city.txt"
+    text.write_text("R:EW  C:EW\n")
+    assert main(["scan", str(text)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "city.txt" in err and "not an image" in err
+    blank = tmp_path / "blank.jpg"
+    blank.write_bytes(_jpeg(np.full((900, 1200, 3), 240, np.uint8)))
+    assert main(["scan", str(blank)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no city found" in err
+    assert main(["scan", str(blank), "--cards", "8", "99", "1"]) == 2
+    assert "99" in capsys.readouterr().err
