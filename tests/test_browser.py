@@ -8,7 +8,6 @@ page shows what the engine computes and that a correction made by tapping a cell
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -186,27 +185,20 @@ def test_typed_city_score_correct_and_check_tally(server: str, page) -> None:  #
 def test_photo_upload_breakdown_and_correction(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from vision.synth.scene import render_photo
 
-    photo = render_photo(3)
     path = tmp_path / "city.jpg"
-    _save_jpeg(photo, path)
+    path.write_bytes(render_photo(3).jpeg)  # a 12 MP phone-like JPEG of a synthetic finished city
     page.goto(server + "/")
     page.locator("#cards .chip").first.wait_for()
     page.locator("#photo").set_input_files(str(path))
     page.locator("#result").wait_for(state="visible", timeout=60_000)
     expect(page.locator("#overlay")).to_be_visible()
-    page.wait_for_function("() => document.querySelector('#overlay').naturalWidth > 0")
+    assert page.locator("#overlay").evaluate("img => img.decode().then(() => img.naturalWidth)") > 100
     total = int(page.locator("#total").inner_text())
     city = page.locator("#city-text").input_value()
-    cards = [
-        int(x)
-        for x in page.locator('#cards [aria-pressed="true"]').evaluate_all(
-            "bs => bs.map(b => b.dataset.card)"
-        )
-    ]
-    assert (
-        _post(server + "/api/v1/score", {"city": city, "cards": cards} if cards else {"city": city})["total"]
-        == total
-    )
+    pressed = page.locator('#cards [aria-pressed="true"]')
+    cards = [int(n) for n in pressed.evaluate_all("chips => chips.map(chip => chip.dataset.card)")]
+    body = {"city": city, "cards": cards} if cards else {"city": city}
+    assert _post(server + "/api/v1/score", body)["total"] == total
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-scan.png"), full_page=True)
 
@@ -215,15 +207,6 @@ def test_photo_upload_breakdown_and_correction(server: str, page, tmp_path: Path
     expect(page.locator("#total")).to_have_text(str(new_total))
     assert new_total != total
     page.screenshot(path=str(ARTIFACTS / "browser-scan-corrected.png"), full_page=True)
-
-
-def _save_jpeg(photo: object, path: Path) -> None:
-    import numpy as np
-    from PIL import Image
-
-    arr = getattr(photo, "image", photo)
-    Image.fromarray(np.asarray(arr)).save(path, "JPEG", quality=90)
-    assert os.path.getsize(path) > 0
 
 
 def test_wagons_town_score_and_correct(server: str, page) -> None:  # type: ignore[no-untyped-def]
