@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import cv2
@@ -24,7 +24,7 @@ import numpy as np
 from scoring.city import City, cell_name
 from vision.assemble import Reading, assemble_city
 from vision.decode import decode_image
-from vision.lattice import Lattice, LatticeFit, fit_lattice
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
 from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city
 from vision.rectify import Rectification, rectify_city, warp
 
@@ -112,6 +112,13 @@ def _grow(lattice: Lattice, ring: int = 1) -> Lattice:
     )
 
 
+def _scaled(lattice: Lattice, sx: float, sy: float) -> Lattice:
+    """The same lattice in an image scaled by (sx, sy)."""
+    offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
+    origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
+    return Lattice(origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets)
+
+
 def _to_frame(h: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Map segments through ``h`` and split them into (vertical, horizontal) ones within 6° of the axes."""
     if len(seg) == 0:
@@ -146,6 +153,16 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
     t = time.perf_counter()
     vertical, horizontal = _to_frame(rect.homography, located.segments)
     fit = fit_lattice(rectified, vertical, horizontal, mask)
+    # The pitch measured in the top-down view corrects the scale the vanishing-point stage estimated.
+    sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
+    sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
+    if max(abs(sx - 1), abs(sy - 1)) > 0.01:
+        rescale = np.diag([sx, sy, 1.0])
+        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
+        rect = replace(rect, homography=rescale @ rect.homography, size=size)
+        to_rectified = rescale @ to_rectified
+        rectified = warp(photo, to_rectified, size)
+        fit = replace(fit, lattice=_scaled(fit.lattice, sx, sy))
     timings["lattice"] = time.perf_counter() - t
     n_cells = int(fit.occupied.sum())
     if n_cells < MIN_BLOCKS:
