@@ -95,3 +95,15 @@ def is_part_of(part: City, whole: City) -> bool:
             if window == part.grid:
                 return True
     return False
+
+
+def is_visible_part(part: City, whole: City) -> bool:
+    """True when every block of ``part`` equals the block at the same place of ``whole`` for one
+    placement of ``part`` inside ``whole`` (cells the photo cut off are read as empty, so a diagonal
+    cut leaves holes that a rectangular window cannot describe)."""
+    blocks = [(r, c, cell) for r, c, cell in part.blocks()]
+    for r0 in range(whole.n_rows - part.n_rows + 1):
+        for c0 in range(whole.n_cols - part.n_cols + 1):
+            if all(whole.cell(r + r0, c + c0) == cell for r, c, cell in blocks):
+                return True
+    return False

@@ -30,7 +30,7 @@ from scoring.errors import InputError  # noqa: E402
 from tests.synth_truth import (  # noqa: E402
     ORIGINAL_READ_GEOMETRY,
     TruthClassifier,
-    is_part_of,
+    is_visible_part,
     same_city,
     visible_truth,
 )
@@ -128,7 +128,7 @@ def main() -> int:
         cut = any("runs off" in w for w in result.warnings)
         if same_city(result.city, truth):
             exact += 1
-        elif cut and (is_part_of(result.city, truth) or is_part_of(result.city, truth.rotated())):
+        elif cut and (is_visible_part(result.city, truth) or is_visible_part(result.city, truth.rotated())):
             partial_ok += 1
         else:
             failures.append(f"{p.truth.seed}: misread ({p.conditions.table}, tilt {p.conditions.tilt:.0f}°)")
