@@ -18,7 +18,6 @@ from vision.lattice import (
     BLOCK_W_MM,
     PX_PER_MM,
     Lattice,
-    circular_phase,
     estimate_period,
     folded_peak,
     occupied_cells,
@@ -208,14 +207,6 @@ def test_folded_peak_is_the_middle_of_a_flat_top() -> None:
         profile[int(start) : int(start) + 20] = 5.0  # flat tops 20 px wide, centred at start + 9.5
     phase = folded_peak(profile, 88.9, width=20)
     assert (phase - 19.5) % 88.9 == pytest.approx(0, abs=1.5) or (phase - 19.5) % 88.9 > 87.4
-
-
-def test_circular_phase_and_concentration() -> None:
-    pos = np.array([10.0, 73.5, 137.0, 200.5])
-    phase, conc = circular_phase(pos, np.ones(4), 63.5)
-    assert phase == pytest.approx(10.0, abs=1e-6) and conc == pytest.approx(1.0)
-    _, spread = circular_phase(np.array([0.0, 31.75]), np.ones(2), 63.5)
-    assert spread == pytest.approx(0.0, abs=1e-9)
 
 
 def test_occupied_cells_follow_the_mask() -> None:

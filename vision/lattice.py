@@ -39,10 +39,11 @@ class Lattice:
 
 # --- Fitting ------------------------------------------------------------------------------------------
 #
-# The evidence is a set of straight line positions along one axis (where card edges, block rims and road
-# edges cross it), each with a weight (the segment's length). Block boundaries repeat every pitch; road
-# edges sit 3 mm either side of a block's middle, so the fundamental period is the pitch and the phase
-# is pinned to the boundaries by the city's outline, which always runs along block boundaries.
+# Two kinds of evidence along each axis. Straight line positions (where card edges, block rims and road
+# edges cross it, weighted by length) give the period precisely, but road edges sit 3 mm either side of a
+# block's middle, so lines alone cannot tell boundaries from middles. Colour changes can: the four blocks
+# of a card are four different zones, so the ground colour changes at block boundaries and not in a
+# block's middle, whatever road runs there. The phase comes from colour, refined by nearby lines.
 
 
 def position_profile(
@@ -101,61 +102,6 @@ def period_candidates(profile: np.ndarray, lo: float, hi: float, count: int = 4)
         denom = a - 2 * b + c
         out.append(i + float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5)) if denom < 0 else float(i))
     return out
-
-
-def circular_phase(positions: np.ndarray, weights: np.ndarray, period: float) -> tuple[float, float]:
-    """Weighted circular mean of ``positions`` modulo ``period``: (phase in [0, period), concentration)."""
-    angle = 2 * np.pi * positions / period
-    c, s = float((weights * np.cos(angle)).sum()), float((weights * np.sin(angle)).sum())
-    total = float(weights.sum())
-    if total <= 0:
-        return 0.0, 0.0
-    return (np.arctan2(s, c) % (2 * np.pi)) * period / (2 * np.pi), float(np.hypot(c, s) / total)
-
-
-def mask_boundaries(mask: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """Positions along ``axis`` (1 = x, 0 = y) where the mask switches on (first array) and off (second),
-    half-way between pixels."""
-    m = (mask > 0).astype(np.int8)
-    diff = np.diff(m, axis=axis)
-    rising, falling = np.nonzero(diff > 0), np.nonzero(diff < 0)
-    return rising[axis].astype(np.float64) + 0.5, falling[axis].astype(np.float64) + 0.5
-
-
-def outline_phase(rising: np.ndarray, falling: np.ndarray, period: float) -> float | None:
-    """The boundary phase implied by the city's outline, or ``None`` without one.
-
-    A card mask that is a little too wide (or narrow) moves its starting and ending edges in opposite
-    directions, so the phase is taken half-way between the phases of the two kinds of edge (which is
-    unambiguous while the mask is off by less than a quarter of the pitch).
-    """
-    if len(rising) == 0 or len(falling) == 0:
-        return None
-    a, _ = circular_phase(rising, np.ones(len(rising)), period)
-    b, _ = circular_phase(falling, np.ones(len(falling)), period)
-    d = (b - a + period / 2) % period - period / 2
-    return (a + d / 2) % period
-
-
-def boundary_phase(
-    positions: np.ndarray, weights: np.ndarray, period: float, outline: tuple[np.ndarray, np.ndarray]
-) -> float:
-    """The phase of the block boundaries along one axis.
-
-    Line positions give a precise phase but cannot tell block boundaries from the road edges half a
-    pitch away; the city's outline (``outline``: the mask's rising and falling edges) tells which is which.
-    """
-    phase, _ = circular_phase(positions, weights, period)
-    rough = outline_phase(*outline, period)
-    if rough is None:
-        return phase
-    other = (phase + period / 2) % period
-
-    def dist(a: float, b: float) -> float:
-        d = abs(a - b) % period
-        return min(d, period - d)
-
-    return phase if dist(phase, rough) <= dist(other, rough) else other
 
 
 def occupied_cells(mask: np.ndarray, lattice: Lattice, threshold: float = 0.5) -> np.ndarray:
@@ -227,11 +173,6 @@ class ColourJumps:
         count = ok.sum(axis=0)
         out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=0) / np.maximum(count, 1), 0.0)
         return out
-
-
-def colour_jump_profile(lab: np.ndarray, mask: np.ndarray, axis: int, reach: int) -> np.ndarray:
-    """One :class:`ColourJumps` profile (see there)."""
-    return ColourJumps(lab, mask, axis).profile(reach)
 
 
 def _fold(profile: np.ndarray, period: float, start: int, stop: int) -> np.ndarray:
@@ -404,8 +345,8 @@ def fit_lattice(
     pos_y, _, wy = _segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
     lab = cv2.cvtColor(rectified, cv2.COLOR_RGB2LAB).astype(np.float32)
     nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
-    jumps_x = colour_jump_profile(lab, mask, 0, int(round(nominal_x / 4)))
-    jumps_y = colour_jump_profile(lab, mask, 1, int(round(nominal_y / 4)))
+    jumps_x = ColourJumps(lab, mask, 0).profile(int(round(nominal_x / 4)))
+    jumps_y = ColourJumps(lab, mask, 1).profile(int(round(nominal_y / 4)))
     pitch_x, phase_x, strength_x = _axis_fit(pos_x, wx**1.5, nominal_x, jumps_x, w)
     pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)

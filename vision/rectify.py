@@ -6,9 +6,12 @@ No markers lie on a real table, so the view is recovered from the cards themselv
    sending that line back to infinity removes perspective up to an affine map, and a linear map then
    turns the two families onto the x and y axes (orientation kept, never mirrored).
 2. **Metric scale.** What remains is a different scale along each axis. The block lattice's period is
-   measured along both axes (autocorrelation of line positions). Blocks are 1.4 : 1, and a tilt of at
-   most ~35° distorts that ratio by less than 1 / cos 35° ≈ 1.22, so the longer period is the blocks' width;
-   each axis is then scaled to :data:`~vision.lattice.PX_PER_MM`.
+   measured along both axes: candidates come from the autocorrelation of line positions (card edges,
+   rims, road edges), which confuses the pitch with half or twice of it, so each candidate is scored by
+   the colour change at its boundaries against its block middles (:func:`comb_score`). Blocks are
+   1.4 : 1 and a tilt of at most ~35° distorts that by less than 1 / cos 35° ≈ 1.22, so the pair of
+   periods is chosen among pairs with a plausible ratio, the longer one being the blocks' width; each
+   axis is then scaled to :data:`~vision.lattice.PX_PER_MM`.
 3. **Quarter turn.** Of the two turns that keep blocks wider than tall, the one closest to the photo's
    own up direction is used (a city is the same city turned by 180°).
 """
@@ -37,8 +40,6 @@ MAX_RECTIFIED_SIDE = 4000
 # Table kept around the city: room for the ring of cells read just outside the card region.
 MARGIN_MM = 50.0
 MIN_PERIOD_STRENGTH = 0.08
-# A candidate period whose comb score is this close to the best one counts as good.
-CLOSE_TO_BEST = 0.85
 
 
 @dataclass(frozen=True)
