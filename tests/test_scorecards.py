@@ -286,6 +286,6 @@ def test_recognised_numbers_needs_three_read_cards() -> None:
     assert recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)]) == ([3, 7, 12], [])
     numbers, warnings = recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
     assert numbers is None
-    assert "read 2 of 3 (12, 3)" in warnings[0] and "1 more card seen but not read" in warnings[0]
+    assert "read 2 of 3 (3, 12)" in warnings[0] and "1 more card seen but not read" in warnings[0]
     numbers, warnings = recognised_numbers([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
     assert numbers == [1, 2, 3] and "ignored 4" in warnings[0]

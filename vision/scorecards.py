@@ -23,7 +23,6 @@ Candidates inside ``city_mask`` are skipped: the city's own yellow (cars, signs)
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -612,13 +611,16 @@ def _best_per_number(readings: list[ScoringCardReading]) -> list[ScoringCardRead
     return out
 
 
+_GIVE = "give their numbers (--cards) to score them"
+
+
 def recognised_numbers(readings: Sequence[ScoringCardReading]) -> tuple[list[int] | None, list[str]]:
     """The three scoring cards' numbers from :func:`find_scoring_cards`, and warnings for a person.
 
-    Returns (the three numbers in ascending order, []) when exactly three or more cards were read and
-    the three most confident differ; otherwise (None, [a warning saying what was found]).
+    Returns (the three most confident numbers in ascending order, []) when three cards were read (with a
+    warning naming the rest when more were); otherwise (None, [a warning saying what was found]).
     """
-    read = [r for r in readings if r.number is not None]
+    read = sorted((r for r in readings if r.number is not None), key=lambda r: -r.confidence)
     unread = [r for r in readings if r.number is None]
     if len(read) >= 3:
         numbers = sorted(r.number for r in read[:3] if r.number is not None)
@@ -628,17 +630,8 @@ def recognised_numbers(readings: Sequence[ScoringCardReading]) -> tuple[list[int
             warnings.append(f"more than three scoring cards seen; used {numbers}, ignored {extra}")
         return numbers, warnings
     if not readings:
-        return None, ["scoring cards not recognised: none seen in the photo (give them with --cards)"]
+        return None, [f"scoring cards not recognised: none seen in the photo; {_GIVE}"]
     what = f"read {len(read)} of 3 ({', '.join(str(r.number) for r in read) or 'none'})"
     if unread:
         what += f"; {len(unread)} more card{'s' * (len(unread) != 1)} seen but not read"
-    return None, [f"scoring cards not recognised: {what} (give them with --cards)"]
-
-
-def timed_find(
-    image: np.ndarray, city_mask: np.ndarray | None = None
-) -> tuple[list[ScoringCardReading], float]:
-    """:func:`find_scoring_cards` and the seconds it took (for benchmarks and the pipeline's timings)."""
-    t = time.perf_counter()
-    readings = find_scoring_cards(image, city_mask)
-    return readings, time.perf_counter() - t
+    return None, [f"scoring cards not recognised: {what}; {_GIVE}"]
