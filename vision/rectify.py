@@ -40,6 +40,8 @@ MAX_RECTIFIED_SIDE = 4000
 # Table kept around the city: room for the ring of cells read just outside the card region.
 MARGIN_MM = 50.0
 MIN_PERIOD_STRENGTH = 0.08
+# Score lost per unit of |log(measured aspect / 1.4)| when choosing the pair of periods.
+ASPECT_PENALTY = 1.0
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,12 @@ def choose_pitches(x: list[tuple[float, float]], y: list[tuple[float, float]]) -
     """The pair of periods (one per axis) with the best summed comb score among pairs whose ratio is a
     plausible block aspect; near ties (within 3%) go to the smaller periods, since odd multiples of the
     pitch score like the pitch."""
+    # Most photos are taken nearly from above: ratios far from 1.4 (or 1 / 1.4) pay a small penalty.
     pairs = [
-        (sx + sy, px, py) for px, sx in x for py, sy in y if sx > 0 and sy > 0 and plausible_aspect(px / py)
+        (sx + sy - ASPECT_PENALTY * abs(np.log(max(px / py, py / px) / 1.4)), px, py)
+        for px, sx in x
+        for py, sy in y
+        if sx > 0 and sy > 0 and plausible_aspect(px / py)
     ]
     if not pairs:
         return None
@@ -183,7 +189,9 @@ def measure_periods(
         lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 2.5
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
-        scored = scored_periods(lab_frame, mask_frame, axis, period_candidates(profile, lo, hi), lo, hi)
+        scored = scored_periods(
+            lab_frame, mask_frame, axis, period_candidates(profile, lo, hi, count=6), lo, hi
+        )
         found.append((period, strength, scored))
     (px, sx, x_scored), (py, sy, y_scored) = found
     chosen = choose_pitches(x_scored, y_scored)
