@@ -143,14 +143,22 @@ class ColourJumps:
     BAND = 4
 
     def __init__(self, lab: np.ndarray, mask: np.ndarray, axis: int) -> None:
+        inside = (mask > 0).astype(np.float32)
+        weighted = lab.astype(np.float32) * inside[..., None]
+        h, w = mask.shape
+        # Pool BAND rows (or columns) into one with an area resize, the fast way to sum blocks of pixels.
+        if axis == 0:
+            size = (w, max(1, h // self.BAND))
+            crop = (slice(0, size[1] * self.BAND), slice(None))
+        else:
+            size = (max(1, w // self.BAND), h)
+            crop = (slice(None), slice(0, size[0] * self.BAND))
+        sums = cv2.resize(weighted[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
+        counts = cv2.resize(inside[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
         if axis == 1:
-            lab, mask = lab.transpose(1, 0, 2), mask.T
-        h, self.n = lab.shape[:2]
-        bands = h // self.BAND
-        inside = (mask[: bands * self.BAND] > 0).astype(np.float32)
-        weighted = lab[: bands * self.BAND] * inside[..., None]
-        self.sums = weighted.reshape(bands, self.BAND, self.n, 3).sum(axis=1)
-        self.counts = inside.reshape(bands, self.BAND, self.n).sum(axis=1)
+            sums, counts = sums.transpose(1, 0, 2), counts.T
+        self.sums, self.counts = np.ascontiguousarray(sums), np.ascontiguousarray(counts)
+        self.n = self.sums.shape[1]
 
     def profile(self, reach: int) -> np.ndarray:
         n, out = self.n, np.zeros(self.n)
