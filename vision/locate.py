@@ -124,11 +124,16 @@ def _largest_region(mask: np.ndarray) -> np.ndarray:
 
 
 def _segments(grey: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
+    """LSD line segments (N × 4) at least ``min_len`` long whose middle lies in ``region``; only the
+    region's bounding box is searched (LSD's cost grows with the area)."""
+    x, y, w, h = cv2.boundingRect(region)
+    if w == 0 or h == 0:
+        return np.zeros((0, 4), np.float32)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
-    found = lsd.detect(grey)[0]
+    found = lsd.detect(np.ascontiguousarray(grey[y : y + h, x : x + w]))[0]
     if found is None:
         return np.zeros((0, 4), np.float32)
-    seg = found.reshape(-1, 4)
+    seg = found.reshape(-1, 4) + np.array([x, y, x, y], np.float32)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
     mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, grey.shape[1] - 1)
     my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, grey.shape[0] - 1)
