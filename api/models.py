@@ -125,6 +125,7 @@ class ScanOut(BreakdownOut):
     overlay: str | None = Field(description="URL of the overlay image (None when none was drawn).")
     cells: list[CellOut]
     warnings: list[str]
+    timings: dict[str, float] = Field(default_factory=dict, description="Seconds per scanner stage.")
 
 
 class CheckOut(BaseModel):

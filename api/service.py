@@ -309,6 +309,7 @@ def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> S
         for cell in scan.cells
     ]
     result["warnings"] = [str(w) for w in scan.warnings]
+    result["timings"] = {stage: round(float(s), 4) for stage, s in getattr(scan, "timings", {}).items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, breakdown.city, overlay)
 
