@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api import service
 from api.models import (
@@ -64,6 +65,7 @@ class Settings:
     cache_bytes: int = 256 * 1024 * 1024
     cache_ttl_s: float = 3600.0
     overlay_long_side: int = 1600
+    max_json_bytes: int = 1_000_000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -83,6 +85,39 @@ class Settings:
                 raise ValueError(f"{key} must be positive, got {raw!r}")
             values[name] = value
         return cls(**values)
+
+
+class _BodyLimit:
+    """ASGI middleware: refuse request bodies over ``max_bytes`` (413) on every path but the photo upload,
+    which streams its body and enforces its own, larger limit. JSON bodies are parsed in memory, so without
+    this a client could make the service buffer an arbitrarily large one."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, exempt: tuple[str, ...]) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.exempt = exempt
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in self.exempt:
+            await self.app(scope, receive, send)
+            return
+        too_large = f"the request body is larger than {self.max_bytes:,} bytes"
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+            await _error(413, "too_large", too_large)(scope, receive, send)
+            return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise StarletteHTTPException(413, too_large)
+            return message
+
+        await self.app(scope, limited, send)
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -169,6 +204,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     _install_error_handlers(app)
+    app.add_middleware(_BodyLimit, max_bytes=settings.max_json_bytes, exempt=("/api/v1/scans",))
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     def healthz() -> dict[str, Any]:

@@ -217,6 +217,22 @@ def test_invalid_score_requests(client: TestClient, body: dict, words: list[str]
     assert_error(client.post("/api/v1/score", json=body), 422, "invalid_request", *words)
 
 
+def test_json_body_size_is_bounded() -> None:
+    with TestClient(create_app(Settings(max_json_bytes=10_000))) as c:
+        big = {"city": CITY, "rows": None, "tally": "x" * 20_000}
+        assert_error(c.post("/api/v1/check", json=big), 413, "too_large", "10,000 bytes")
+
+        def chunked() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+            yield b'{"city": "'
+            for _ in range(30):
+                yield b"P " * 500
+            yield b'"}'
+
+        resp = c.post("/api/v1/score", content=chunked(), headers={"content-type": "application/json"})
+        assert_error(resp, 413, "too_large")
+        assert c.post("/api/v1/score", json={"city": CITY}).status_code == 200
+
+
 def test_score_body_not_json(client: TestClient) -> None:
     resp = client.post("/api/v1/score", content=b"{city:", headers={"content-type": "application/json"})
     assert_error(resp, 422, "invalid_request", "not valid JSON")
