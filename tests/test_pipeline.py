@@ -62,6 +62,15 @@ def test_synthetic_photos_are_read_exactly(truth_scan, seed: int, conditions: di
     assert all(cell.label == result.city.cell(cell.row, cell.col).token() for cell in result.cells)
 
 
+def test_scoring_cards_beside_the_city_are_read_when_not_given(truth_scan) -> None:
+    p = photo(130, partial=False, table="wood", scoring_cards=True, glare=0.0, blur=0.5, tilt=8.0)
+    result = truth_scan(p)
+    assert result.city.cards == tuple(sorted(parse_city(p.truth.city).cards)), result.warnings
+    assert "cards" in result.timings
+    given = truth_scan(p, cards=(1, 2, 3))
+    assert given.city.cards == (1, 2, 3) and "cards" not in given.timings
+
+
 @pytest.mark.parametrize("roll", [0.0, 90.0, 180.0, 270.0])
 def test_quarter_turns_of_the_city_in_the_frame(truth_scan, roll: float) -> None:
     p = photo(110, roll=roll, partial=False, tilt=12.0, table="wood")

@@ -8,6 +8,7 @@ stages and their timings (seconds, in ``ScanResult.timings``):
 ``rectify`` homography to the top-down view, and the warp of the working image;
 ``lattice`` pitch, phase, extent and per-cell offsets;
 ``classify`` the per-cell ONNX classifier (:func:`vision.classify.classify_cells`);
+``cards``   the scoring cards beside the city (:mod:`vision.scorecards`), unless they are given;
 ``assemble`` the City, road consistency and warnings; ``overlay`` when asked for.
 """
 
@@ -225,6 +226,17 @@ def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -
     return out
 
 
+def _recognise_cards(geometry: Geometry) -> tuple[list[int] | None, list[str]]:
+    """The three scoring cards lying beside the city (:mod:`vision.scorecards`), and warnings."""
+    from vision.numbers import NumberModelError
+    from vision.scorecards import find_scoring_cards, recognised_numbers
+
+    try:
+        return recognised_numbers(find_scoring_cards(geometry.photo, city_mask=geometry.located.mask))
+    except NumberModelError as exc:  # the number reader is not installed: the city can still be read
+        return None, [f"scoring cards not recognised: {exc}; give them with --cards"]
+
+
 def scan_rgb(
     photo: np.ndarray,
     *,
@@ -239,6 +251,12 @@ def scan_rgb(
     t = time.perf_counter()
     predictions = (classifier or _default_classifier())(geometry.rectified, geometry.lattice)
     timings["classify"] = time.perf_counter() - t
+
+    card_warnings: list[str] = []
+    if cards is None:
+        t = time.perf_counter()
+        cards, card_warnings = _recognise_cards(geometry)
+        timings["cards"] = time.perf_counter() - t
 
     t = time.perf_counter()
     assembled = assemble_city(_readings(geometry, predictions), cards=cards)
@@ -261,7 +279,8 @@ def scan_rgb(
         t = time.perf_counter()
         image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE)
         timings["overlay"] = time.perf_counter() - t
-    return ScanResult(assembled.city, cells, geometry.warnings + assembled.warnings, timings, image)
+    warnings = geometry.warnings + card_warnings + assembled.warnings
+    return ScanResult(assembled.city, cells, warnings, timings, image)
 
 
 def scan_image(
@@ -273,8 +292,10 @@ def scan_image(
 ) -> ScanResult:
     """Read the city in a photo (JPEG, PNG, WebP or HEIC bytes).
 
-    ``cards`` are the scoring cards to put in the city's header; with ``overlay`` the result carries an
-    RGB picture of what was read. ``classifier`` replaces the shipped cell classifier (tests, benchmarks).
+    ``cards`` are the scoring cards to put in the city's header; when not given, the scoring cards lying
+    face up beside the city are read (and a warning says when they could not be). With ``overlay`` the
+    result carries an RGB picture of what was read. ``classifier`` replaces the shipped cell classifier
+    (tests, benchmarks).
     Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """
