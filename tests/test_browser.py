@@ -49,13 +49,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process (``sprawlscan serve``); yields its base URL."""
     port = _free_port()
+    log = (tmp_path_factory.mktemp("server") / "server.log").open("w+b")  # a file: a full pipe would block it
     proc = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
@@ -68,8 +69,8 @@ def server() -> Iterator[str]:
                         break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    out = proc.stdout.read().decode() if proc.stdout else ""
-                    raise RuntimeError(f"server did not start:\n{out}") from None
+                    log.seek(0)
+                    raise RuntimeError(f"server did not start:\n{log.read().decode()}") from None
                 time.sleep(0.2)
         yield url
     finally:
@@ -78,6 +79,7 @@ def server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
 
 
 @pytest.fixture()
