@@ -164,6 +164,10 @@ def test_typed_city_score_correct_and_check_tally(server: str, page) -> None:  #
     expected = _post(server + "/api/v1/score", {"city": city, "cards": cards})
     expect(page.locator("#total")).to_have_text(str(expected["total"]))
     assert page.locator("#items tr").count() == len(expected["items"])
+    # Tapping a line of the breakdown outlines the cells it counted.
+    roads = next(i for i in expected["items"] if i["key"] == "roads")
+    page.locator('#items tr[data-key="roads"]').click()
+    expect(page.locator("#grid .cell.hl")).to_have_count(len(roads["cells"]))
 
     r, c, zone, new_total = _find_correction(server, city, cards)
     _correct_cell(page, r, c, zone)
