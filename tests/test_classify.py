@@ -1,0 +1,167 @@
+"""The cell classifier at run time: crops, the shipped ONNX model, input checks and session reuse."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from scoring.placement import simulate_play
+from vision import classify
+from vision.classify import (
+    META_PATH,
+    MODEL_PATH,
+    CellPrediction,
+    classify_cells,
+    default_threads,
+    get_classifier,
+)
+from vision.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
+from vision.lattice import PX_PER_MM, Lattice
+
+# Play seeds far from the training (1e6..) and held-out (9e6..) ranges of models/train.py.
+TEST_SEEDS = (70_000_001, 70_000_002)
+
+
+def _topdown(seed: int):
+    from vision.synth.art import render_city_topdown
+
+    play = simulate_play(random.Random(seed), 15)
+    return render_city_topdown(play, np.random.default_rng(seed), PX_PER_MM)
+
+
+# --- crops -------------------------------------------------------------------------------------------
+
+
+def _marker_image() -> np.ndarray:
+    """Grey image with a red 20×14 px rectangle centred on (100, 80)."""
+    img = np.full((160, 200, 3), 128, np.uint8)
+    img[73:87, 90:110] = (255, 0, 0)
+    return img
+
+
+def test_crop_is_centred_on_the_cell_and_has_the_model_size() -> None:
+    crops = extract_crops(_marker_image(), [(100, 80)], pitch_x=40, pitch_y=28)
+    assert crops.shape == (1, CROP_H, CROP_W, 3) and crops.dtype == np.uint8
+    red = crops[0, :, :, 0].astype(int) - crops[0, :, :, 1]
+    ys, xs = np.nonzero(red > 60)
+    assert abs(xs.mean() - (CROP_W - 1) / 2) < 1.5 and abs(ys.mean() - (CROP_H - 1) / 2) < 1.5
+    # The window is CONTEXT × pitch wide, so the 20 px marker covers 20 / (CONTEXT * 40) of the crop.
+    assert abs((xs.max() - xs.min() + 1) / CROP_W - 20 / (CONTEXT * 40)) < 0.08
+
+
+def test_crop_jitter_moves_the_window() -> None:
+    plain = extract_crops(_marker_image(), [(100, 80)], 40, 28)[0]
+    moved = extract_crops(_marker_image(), [(100, 80)], 40, 28, jitters=[CropJitter(dx=0.25)])[0]
+    col = lambda crop: np.nonzero((crop[:, :, 0].astype(int) - crop[:, :, 1]) > 60)[1].mean()  # noqa: E731
+    # Moving the window right by a quarter pitch moves the content left by 0.25 / CONTEXT of the crop.
+    assert col(plain) - col(moved) == pytest.approx(0.25 / CONTEXT * CROP_W, abs=1.5)
+
+
+def test_crops_running_off_the_image_are_filled_not_refused() -> None:
+    crops = extract_crops(_marker_image(), [(0, 0), (199, 159)], 40, 28)
+    assert crops.shape == (2, CROP_H, CROP_W, 3)
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (np.zeros((50, 50, 3), np.float32), "uint8"),
+        (np.zeros((50, 50), np.uint8), "shape"),
+        (np.zeros((50, 50, 4), np.uint8), "shape"),
+        ("not an image", "numpy array"),
+    ],
+)
+def test_bad_images_are_refused_with_a_clear_error(image: object, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        extract_crops(image, [(10, 10)], 40, 28)  # type: ignore[arg-type]
+
+
+def test_bad_pitch_and_offsets_are_refused() -> None:
+    img = _marker_image()
+    with pytest.raises(ValueError, match="pitch"):
+        extract_crops(img, [(10, 10)], 0, 28)
+    lattice = Lattice((0, 0), 40, 28, 2, 3, offsets=np.zeros((3, 2, 2)))
+    with pytest.raises(ValueError, match=r"offsets must have shape \(2, 3, 2\)"):
+        lattice_crops(img, lattice)
+    with pytest.raises(ValueError, match="no cells"):
+        lattice_crops(img, Lattice((0, 0), 40, 28, 0, 3))
+
+
+# --- the shipped model -------------------------------------------------------------------------------
+
+
+def test_shipped_model_is_small_and_its_metadata_matches_the_crops() -> None:
+    assert MODEL_PATH.stat().st_size < 2 * 1024 * 1024
+    meta = json.loads(META_PATH.read_text())
+    assert meta["input_size"] == [CROP_H, CROP_W]
+    assert meta["context"] == CONTEXT
+    assert meta["zones"] == ["empty", "R", "C", "I", "P"]
+    assert meta["roads"] == ["none", "NS", "NE", "NW", "SE", "SW", "EW"]
+
+
+@pytest.mark.parametrize("seed", TEST_SEEDS)
+def test_classify_cells_reads_a_rendered_city(seed: int) -> None:
+    td = _topdown(seed)
+    grid = classify_cells(td.image, td.lattice)
+    assert len(grid) == td.city.n_rows and all(len(row) == td.city.n_cols for row in grid)
+    wrong = [
+        (r, c, grid[r][c].label, cell.token())
+        for r, c, cell in td.city.cells()
+        if grid[r][c].label != cell.token()
+    ]
+    n = td.city.n_rows * td.city.n_cols
+    assert len(wrong) <= max(1, n // 50), f"{len(wrong)} of {n} cells misread: {wrong}"
+
+
+def test_predictions_are_always_legal_cells() -> None:
+    rng = np.random.default_rng(5)
+    noise = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    grid = classify_cells(noise, Lattice((10, 10), 89, 64, 4, 4))
+    for row in grid:
+        for p in row:
+            assert isinstance(p, CellPrediction)
+            assert 0.0 < p.confidence <= 1.0
+            if p.zone in (None, "P"):
+                assert p.road is None
+            assert p.label == ("." if p.zone is None else p.zone + (f":{p.road}" if p.road else ""))
+            assert p.alternatives[0] == (p.zone, p.road, p.confidence)
+            probs = [a[2] for a in p.alternatives]
+            assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.0 + 1e-6
+
+
+def test_the_onnx_session_is_created_once_and_reused() -> None:
+    first = get_classifier()
+    td = _topdown(TEST_SEEDS[0])
+    classify_cells(td.image, td.lattice)
+    classify_cells(td.image, td.lattice)
+    assert get_classifier() is first and get_classifier().session is first.session
+    assert first.session.get_session_options().intra_op_num_threads == first.threads
+
+
+def test_classifier_refuses_crops_of_the_wrong_shape_or_type() -> None:
+    clf = get_classifier()
+    with pytest.raises(ValueError, match=r"shape \(N, 40, 56, 3\)"):
+        clf.predict(np.zeros((2, 32, 32, 3), np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        clf.predict(np.zeros((2, CROP_H, CROP_W, 3), np.float32))
+    with pytest.raises(TypeError, match="Lattice"):
+        classify_cells(np.zeros((100, 100, 3), np.uint8), (0, 0, 10, 10))  # type: ignore[arg-type]
+
+
+def test_thread_count_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPRAWLSCAN_THREADS", "3")
+    assert default_threads() == 3
+    for bad in ("zero", "0", "-2"):
+        monkeypatch.setenv("SPRAWLSCAN_THREADS", bad)
+        with pytest.raises(ValueError, match="SPRAWLSCAN_THREADS"):
+            default_threads()
+    monkeypatch.delenv("SPRAWLSCAN_THREADS")
+    assert 1 <= default_threads() <= 2
+
+
+def test_a_missing_model_is_a_clear_build_error(tmp_path) -> None:
+    with pytest.raises(classify.ModelError, match="make model"):
+        classify.CellClassifier(tmp_path / "cells.onnx", tmp_path / "cells.json")
