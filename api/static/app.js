@@ -439,10 +439,23 @@ async function rescore() {
   $("#city-text").value = cityText();
   try {
     const bd = await api("/api/v1/score", scoreBody());
-    if (seq === state.seq) renderBreakdown(bd);
+    if (seq !== state.seq) return;
+    adoptCanonicalGrid(bd.city);
+    renderBreakdown(bd);
   } catch (err) {
     if (seq === state.seq) showError(err);
   }
+}
+
+// The server answers with the city in canonical spelling ("R:ES" typed → "R:SE"): show the grid that way.
+function adoptCanonicalGrid(text) {
+  const parsed = parseCityText(text);
+  const same = parsed.rows.length === state.rows.length && parsed.rows.every((row, r) => row.join(" ") === state.rows[r].join(" "));
+  if (same || !parsed.rows.length) return;
+  state.rows = parsed.rows;
+  state.interstate = parsed.interstate;
+  renderGrid();
+  $("#city-text").value = cityText();
 }
 
 function adoptCity(text) {
