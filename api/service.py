@@ -17,7 +17,7 @@ import numpy as np
 
 from api.models import CheckRequest, CityRequest
 from scoring.breakdown import Breakdown, LineItem
-from scoring.city import City, cell_name, city_from_rows, parse_city
+from scoring.city import City, city_from_rows, parse_city
 from scoring.errors import InputError
 
 log = logging.getLogger("sprawlscan.api")
@@ -298,16 +298,8 @@ def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> S
         city = replace(city, expansions=opts.expansions)
     breakdown = _breakdown(city, replace(opts, cards=None, expansions=None))
     result = breakdown.to_json()
-    result["cells"] = [
-        {
-            "row": cell.row,
-            "col": cell.col,
-            "name": cell_name(cell.row, cell.col),
-            "label": cell.label,
-            "confidence": round(float(cell.confidence), 4),
-        }
-        for cell in scan.cells
-    ]
+    # The same shape as `sprawlscan scan --format json`.
+    result["cells"] = [cell.to_json() for cell in scan.cells]
     result["warnings"] = [str(w) for w in scan.warnings]
     result["timings"] = {stage: round(float(s), 4) for stage, s in getattr(scan, "timings", {}).items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None

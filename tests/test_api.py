@@ -18,7 +18,7 @@ from PIL import Image
 from api.app import Settings, create_app
 from api.store import ScanStore
 from api.uploads import sniff_image_type
-from scoring.city import parse_city
+from scoring.city import cell_name, parse_city
 from scoring.engine import score_city
 
 CITY = """\
@@ -440,6 +440,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
         assert len(result["cells"]) == city.n_rows * city.n_cols
         for cell in result["cells"]:
             assert cell["label"] == city.cell(cell["row"], cell["col"]).token()
+            assert cell["name"] == cell_name(cell["row"], cell["col"])
             assert 0.0 <= cell["confidence"] <= 1.0
         assert all(isinstance(w, str) for w in result["warnings"])
         # The result, its overlay and a tally check by scan id are all available afterwards.
