@@ -67,14 +67,20 @@ def _augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 def train(
-    patches: np.ndarray, labels: np.ndarray, epochs: int, batch: int, seed: int, log: bool = True
+    patches: np.ndarray,
+    labels: np.ndarray,
+    epochs: int,
+    batch: int,
+    seed: int,
+    widths: tuple[int, int, int] = (16, 32, 64),
+    log: bool = True,
 ) -> NumberNet:
     """Train a fresh :class:`NumberNet` on uint8 patches (N, 32, 32) and labels (N,) in 0..18."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     x_all = torch.from_numpy(normalise(patches))
     y_all = torch.from_numpy(labels)
-    model = NumberNet()
+    model = NumberNet(widths)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * ((len(x_all) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
@@ -157,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--valid", type=int, default=4500, help="held-out patches rendered")
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--widths", type=int, nargs=3, default=[16, 32, 64], help="channels of the conv stages")
     ap.add_argument("--hold-out-font", default=None, help="train without this font and test on it alone")
     ap.add_argument("--out", type=Path, default=HERE, help="folder for numbers.onnx and numbers.json")
     args = ap.parse_args(argv)
@@ -175,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
 
-    model = train(x, y, args.epochs, args.batch, args.seed)
+    model = train(x, y, args.epochs, args.batch, args.seed, tuple(args.widths))
     figures = report(model, vx, vy, vf, valid_fonts)
     # A face outside the training list altogether: how well a new typeface (the real cards') is read.
     ux, uy, uf = make_set(args.seed * 2 + 3, args.valid // 4, [UNSEEN_FONT])
@@ -191,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "reach": REACH,
         "classes": [0, *NUMBERS],
         "fonts": names,
-        "training": {k: getattr(args, k) for k in ("seed", "samples", "epochs", "batch")},
+        "training": {k: getattr(args, k) for k in ("seed", "samples", "epochs", "batch", "widths")},
         "held_out": figures,
     }
     (args.out / "numbers.json").write_text(json.dumps(meta, indent=1) + "\n")
