@@ -199,6 +199,17 @@ def test_a_drawn_card_is_found_read_and_traced(
     assert np.linalg.norm(r.corners - truth, axis=1).max() < 0.06 * np.linalg.norm(truth[1] - truth[0])
 
 
+@pytest.mark.parametrize(("number", "angle"), [(6, 0), (6, 180), (9, 0), (9, 180)])
+def test_on_a_table_the_colour_of_the_paper_the_name_beside_the_circle_tells_6_from_9(
+    number: int, angle: float
+) -> None:
+    card, _ = draw_card(number)
+    photo, _ = place(card, angle, table=(236, 232, 218))  # the paper's own colour: no outline to trace
+    (reading,) = find_scoring_cards(photo)
+    assert not reading.outline_found
+    assert reading.number == number
+
+
 def test_three_drawn_cards_make_a_cards_header() -> None:
     photo = np.empty((900, 1600, 3), np.uint8)
     photo[:] = (150, 104, 64)  # a wooden table: yellowish, saturated
