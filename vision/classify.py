@@ -1,8 +1,9 @@
 """The per-cell classifier at run time: crops of a rectified city in, zone and road per lattice cell out.
 
-The network (trained by ``models/train.py``) has two heads, a zone head (empty, R, C, I, P) and a road head
-(none, NS, NE, NW, SE, SW, EW). Their outputs are combined over the *legal* pairs only (a park or an empty
-cell has no road), so the answer is always a well-formed cell. It runs with onnxruntime: one
+The network (trained by ``models/train.py``) has three heads: zone (empty, R, C, I, P, or W for a cell
+covered by Wrecktar), road (none, NS, NE, NW, SE, SW, EW) and expansion mark (none, Point of Interest,
+construction zone). Zone and road are combined over the *legal* pairs only (a park, an empty cell or
+Wrecktar has no road), so the answer is always a well-formed cell. It runs with onnxruntime: one
 :class:`onnxruntime.InferenceSession` per process, created on first use and cached, with the thread count
 set explicitly from ``SPRAWLSCAN_THREADS`` (default: 2, or fewer on a smaller machine).
 """
@@ -24,7 +25,9 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "cells.onnx"
 META_PATH = MODEL_DIR / "cells.json"
 ROADS_WITH_NONE = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
-ZONES_WITH_EMPTY = ("empty", "R", "C", "I", "P")
+ZONES_WITH_EMPTY = ("empty", "R", "C", "I", "P", "W")
+MARKS = ("none", "poi", "construction")
+_NO_ROAD = ("empty", "P", "W")
 # Inference in chunks keeps memory flat for very large lattices.
 _BATCH = 256
 _ALTERNATIVES = 3
@@ -34,11 +37,13 @@ _ALTERNATIVES = 3
 class CellPrediction:
     """What the classifier read in one lattice cell.
 
-    ``zone`` is R, C, I or P, or ``None`` for an empty cell; ``road`` is a canonical segment (``"EW"``) or
-    ``None``; ``confidence`` is the probability of this answer among all legal answers (0–1); ``label`` is
-    the cell's token in the city format (``"R:EW"``, ``"P"``, ``"."``). ``alternatives`` lists the most
-    probable legal answers as ``(zone, road, probability)``, best first (the answer itself included), so a
-    later stage can make roads agree across neighbouring cells.
+    ``zone`` is R, C, I or P, or ``None`` for an empty cell or one covered by Wrecktar (``kind`` tells them
+    apart: "block", "empty" or "wrecktar"); ``road`` is a canonical segment (``"EW"``) or ``None``;
+    ``poi``/``construction`` are the expansion marks of a block; ``confidence`` is the probability of this
+    answer (zone, road and mark) among all legal answers (0–1); ``label`` is the cell's token in the city
+    format (``"R:EW"``, ``"P*"``, ``"W"``, ``"."``). ``alternatives`` lists the most probable legal
+    ``(zone, road, probability)`` pairs of blocks and empty cells, best first, so a later stage can make
+    roads agree across neighbouring cells; for a block or an empty cell the first is the answer itself.
     """
 
     zone: str | None
@@ -46,6 +51,9 @@ class CellPrediction:
     confidence: float
     label: str
     alternatives: tuple[tuple[str | None, str | None, float], ...] = ()
+    kind: str = "block"
+    poi: bool = False
+    construction: bool = False
 
 
 class ModelError(RuntimeError):
@@ -68,9 +76,13 @@ class CellClassifier:
         self.meta: dict = json.loads(meta_path.read_text())
         self.zones: tuple[str, ...] = tuple(self.meta["zones"])
         self.roads: tuple[str, ...] = tuple(self.meta["roads"])
-        if self.zones != ZONES_WITH_EMPTY or self.roads != ROADS_WITH_NONE:
+        self.marks: tuple[str, ...] = tuple(self.meta.get("marks", ()))
+        # Models from before the Wrecktar class and the mark head (5 zones, no marks) still load.
+        known = {(ZONES_WITH_EMPTY, MARKS), (ZONES_WITH_EMPTY[:5], ())}
+        if self.roads != ROADS_WITH_NONE or (self.zones, self.marks) not in known:
             raise ModelError(
-                f"{meta_path.name} lists classes {self.zones} / {self.roads}, not the expected ones"
+                f"{meta_path.name} lists classes {self.zones} / {self.roads} / {self.marks}, not the expected"
+                f" {ZONES_WITH_EMPTY} / {ROADS_WITH_NONE} / {MARKS}; run `make model`"
             )
         self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
         self.context = float(self.meta["context"])
@@ -84,52 +96,92 @@ class CellClassifier:
         self.session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
         self._legal = _legal_pairs(self.zones, self.roads)
+        self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
 
-    def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Zone and road probabilities for uint8 crops (N, H, W, 3): float32 (N, 5) and (N, 7)."""
+    def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3)."""
         if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
             raise ValueError(f"crops must be a uint8 numpy array, got {getattr(crops, 'dtype', type(crops))}")
         if crops.ndim != 4 or crops.shape[1:] != (self.input_h, self.input_w, 3):
             raise ValueError(
                 f"crops must have shape (N, {self.input_h}, {self.input_w}, 3), got {crops.shape}"
             )
-        zones, roads = [], []
+        heads: list[list[np.ndarray]] = [[], [], []]
         for start in range(0, len(crops), _BATCH):
             x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
             x = (x - self.mean) / self.std
-            z, r = self.session.run(None, {self.input_name: x})
-            zones.append(_softmax(z))
-            roads.append(_softmax(r))
-        if not zones:
-            return np.zeros((0, len(self.zones)), np.float32), np.zeros((0, len(self.roads)), np.float32)
-        return np.concatenate(zones), np.concatenate(roads)
+            for k, logits in enumerate(self.session.run(None, {self.input_name: x})):
+                heads[k].append(_softmax(logits))
+        if not self.marks:
+            heads[2] = [np.zeros((len(h), 1), np.float32) + 1 for h in heads[0]]
+        sizes = (len(self.zones), len(self.roads), max(1, len(self.marks)))
+        z, r, m = (
+            np.concatenate(h) if h else np.zeros((0, n), np.float32)
+            for h, n in zip(heads, sizes, strict=True)
+        )
+        return z, r, m
 
     def predict(self, crops: np.ndarray) -> list[CellPrediction]:
-        """One :class:`CellPrediction` per crop, choosing the most probable legal (zone, road) pair."""
-        pz, pr = self.probabilities(crops)
+        """One :class:`CellPrediction` per crop: the most probable legal (zone, road) pair, and for a block
+        its most probable mark."""
+        pz, pr, pm = self.probabilities(crops)
         # Joint probability of every legal pair, assuming the heads are independent given the crop.
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
-        ranked = np.argsort(-joint, axis=1)[:, :_ALTERNATIVES]
+        ranked = np.argsort(-joint, axis=1)
         out = []
         for i, order in enumerate(ranked):
-            options = tuple((*self._pair(int(k)), float(joint[i, k])) for k in order)
-            zone, road, p = options[0]
-            label = "." if zone is None else zone + (f":{road}" if road else "")
-            out.append(CellPrediction(zone, road, p, label, options))
+            best = int(order[0])
+            zone_name, road = self._pair(best)
+            p = float(joint[i, best])
+            alternatives = tuple(
+                (self._zone(k), self._pair(int(k))[1], float(joint[i, k]))
+                for k in order
+                if self._legal[k][0] != self._wrecktar
+            )[:_ALTERNATIVES]
+            if zone_name == "W":
+                out.append(CellPrediction(None, None, p, "W", alternatives, kind="wrecktar"))
+            elif zone_name == "empty":
+                out.append(CellPrediction(None, None, p, ".", alternatives, kind="empty"))
+            else:
+                mark = int(pm[i].argmax())
+                name = self.marks[mark] if self.marks else "none"
+                poi, construction = name == "poi", name == "construction"
+                label = (
+                    zone_name
+                    + (f":{road}" if road else "")
+                    + ("*" if poi else "")
+                    + ("!" if construction else "")
+                )
+                out.append(
+                    CellPrediction(
+                        zone_name,
+                        road,
+                        p * float(pm[i, mark]),
+                        label,
+                        alternatives,
+                        "block",
+                        poi,
+                        construction,
+                    )
+                )
         return out
 
-    def _pair(self, k: int) -> tuple[str | None, str | None]:
+    def _pair(self, k: int) -> tuple[str, str | None]:
         zi, ri = self._legal[k]
-        return (None if zi == 0 else self.zones[zi]), (None if ri == 0 else self.roads[ri])
+        return self.zones[zi], (None if ri == 0 else self.roads[ri])
+
+    def _zone(self, k: int) -> str | None:
+        zone = self.zones[self._legal[k][0]]
+        return None if zone == "empty" else zone
 
 
 def _legal_pairs(zones: tuple[str, ...], roads: tuple[str, ...]) -> list[tuple[int, int]]:
-    """(zone index, road index) pairs a real cell can have: empty and P only with no road."""
+    """(zone index, road index) pairs a real cell can have: empty, P and W only with no road."""
     pairs = []
     for zi, zone in enumerate(zones):
         for ri in range(len(roads)):
-            if zone in ("empty", "P") and ri != 0:
+            if zone in _NO_ROAD and ri != 0:
                 continue
             pairs.append((zi, ri))
     return pairs
