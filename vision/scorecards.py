@@ -183,8 +183,7 @@ def _circle_evidence(mask: np.ndarray, ycc: np.ndarray, centre: np.ndarray, axes
     if yellow_share < 0.35:  # (a blurred thin digit may leave the yellow mask almost whole: no upper bound)
         return 0.0
     yellow_l = float(np.median(light[yellow_in]))
-    # Ink darker than the yellow: a blurred photo greys thin strokes, so not much darker.
-    dark_share = np.count_nonzero((light < 0.75 * yellow_l) & (inside > 0)) / n_inside
+    dark_share = np.count_nonzero((light < 0.6 * yellow_l) & (inside > 0)) / n_inside
     if dark_share < 0.03:
         return 0.0
     # Paper: far less colourful than the yellow (a colour cast tints both), and not much darker than it
