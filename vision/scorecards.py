@@ -2,23 +2,26 @@
 
 A scoring card's scoring side is off-white graph paper with a yellow circle holding the card's number (1–18)
 near one end, the card's name beside it and rule text below (``shared/reference/real-cards.md``). The
-search, on a copy of the photo about :data:`DETECT_LONG_SIDE` px long:
+search works on a copy of the photo shrunk by a whole factor to about :data:`DETECT_LONG_SIDE` px:
 
-1. **Yellow circles.** Pixels in a broad yellow hue band with strong saturation (broad, so that a
-   white-balance cast or a warm lamp does not lose them); connected blobs whose outline is a filled,
-   moderately squashed ellipse (a circle seen at up to ~55° from straight above), with dark ink inside.
+1. **Yellow circles.** Pixels in a broad yellow hue band with strong saturation; connected pieces (nested
+   ones too: a circle on a card on a wooden table) whose outline is a filled ellipse (a circle seen up to
+   ~60° from straight above; a digit may notch it), with dark ink inside and pale paper around.
 2. **The card around each circle.** The paper colour is sampled just outside the circle; the connected
-   paper-coloured region around it (text and grid lines closed over) is the card, and its outline
-   gives a quadrilateral. A dark band along one long side (the card's road) is added to it.
-3. **Which way is up.** The digits stand upright when the card lies landscape with the circle at its left
-   end. The circle's ellipse gives the local foreshortening; the card's long edge and the side the circle
-   lies on give the up direction.
-4. **The number.** The inside of the circle, sampled from the full-resolution image into an upright patch
-   (:func:`vision.numbers.circle_patch`), goes to the number classifier. The other half turn (and, when
-   the card outline is unclear, the quarter turns too) is read as well, weighted by how sure the outline
-   is: a 6 turned around is a 9, so the outline, not the classifier, decides between them when it can.
+   piece of that colour around it, holes filled, is the card (tighter colour tolerances are tried when
+   it runs into a pale table). It must be card-shaped once the circle's foreshortening is undone; a dark
+   band along one long side (the card's road) is added to its corners.
+3. **Which way is up.** Print, grid and card edges give the card's two axes around the circle, hence four
+   candidate ways up. The digits stand upright when the card lies landscape with the circle at its left
+   end, so the outline's long side and the circle's place on it give each candidate a prior; without an
+   outline, the name printed to the right of the circle does.
+4. **The number.** The circle's inside is sampled from the full-resolution image into an upright patch
+   per candidate (:mod:`vision.numbers`) and classified; the classifier's "no upright number" class and
+   the prior together weigh the candidates. A 6 turned around is a 9: only the prior tells them apart.
 
-Candidates inside ``city_mask`` are skipped: the city's own yellow (cars, signs) is never a scoring card.
+If fewer than three cards turn up, the search runs again with the photo's colour cast taken out (a
+strong warm or cold cast tints the paper like the circle). Circles on ``city_mask`` are skipped: the
+city's own yellow (cars, signs) is never a scoring card.
 """
 
 from __future__ import annotations
@@ -41,8 +44,8 @@ MAX_RADIUS_FRACTION = 0.08  # of the long side
 HUE_RANGE = (14, 42)
 MIN_SATURATION = 100
 MIN_VALUE = 80
-#: Card proportions in circle radii, measured on the card backs (88.9 × 63.5 mm card, circle ~14.4 mm
-#: across). Used only as loose bounds on the paper region found around a circle.
+#: Card proportions in circle radii (88.9 × 63.5 mm card, circle ~14.4 mm across as the renderer draws it;
+#: not measured on real cards). Used only as loose bounds on the paper region found around a circle.
 CARD_LONG_IN_RADII = 12.3
 CARD_SHORT_IN_RADII = 8.8
 #: A reading with less confidence than this is reported with ``number=None``.
@@ -399,9 +402,9 @@ def _order_upright(quad: np.ndarray, circle_centre: np.ndarray, axes: np.ndarray
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
-    """Card corners guessed from the circle alone: the circle near the top-left corner of a landscape card,
-    as on the card backs (positions in circle radii from its centre). ``frame`` is the upright circle frame.
-    """
+    """Card corners guessed from the circle alone (a rough estimate, flagged by ``outline_found``): the
+    circle near the top-left corner of a landscape card, placed as the renderer places it (positions in
+    circle radii from its centre). ``frame`` is the upright circle frame."""
     local = np.array([[-1.45, -1.45], [10.9, -1.45], [10.9, 7.35], [-1.45, 7.35]])
     return centre + local @ frame.T
 
