@@ -21,7 +21,7 @@ $(VENV)/.train: $(VENV)/.base
 	touch $@
 
 demo: $(VENV)/.base
-	$(VENV)/bin/sprawlscan score samples/example.city
+	$(VENV)/bin/sprawlscan scan samples/demo.jpg
 
 # Debian's Chromium drives the browser test (Playwright's own browser download cannot run offline).
 browser:
