@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from api.models import CheckRequest, CityRequest
-from scoring.breakdown import Breakdown, LineItem
+from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
 from scoring.errors import InputError
 
@@ -184,29 +184,17 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     """``POST /api/v1/check``: compare the tally with the breakdown of the city (or the stored scan's)."""
     from scoring.tally import check_tally, parse_tally
 
-    if body.game == "wagons":
-        breakdown = _breakdown_from_json(_score_town(body, stored_city))
-    else:
-        breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
     text = body.tally if isinstance(body.tally, str) else json.dumps(body.tally)
-    report = check_tally(breakdown, parse_tally(text))
-    return {**report.to_json(), "breakdown": breakdown.to_json()}
+    lines = parse_tally(text)
+    if body.game == "wagons":
+        # The Wagons checker also sends "opponent …" lines to the opponent's breakdown.
+        from scoring.wagons.check import check_town_tally
+        from scoring.wagons.score import town_request_breakdown
 
-
-def _breakdown_from_json(data: dict[str, Any]) -> Breakdown:
-    """Rebuild the scored lines of a breakdown from its JSON (what the tally checker compares)."""
-    items = tuple(
-        LineItem(
-            i["key"],
-            i["label"],
-            i["points"],
-            i.get("detail", ""),
-            tuple(i.get("cells", ())),
-            i.get("provenance"),
-        )
-        for i in data["items"]
-    )
-    return Breakdown(data["game"], data["city"], tuple(data.get("cards", ())), items, data.get("target"))
+        town = town_request_breakdown(body, stored_city)
+        return {**check_town_tally(town, lines).to_json(), "breakdown": town.to_json()}
+    breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
+    return {**check_tally(breakdown, lines).to_json(), "breakdown": breakdown.to_json()}
 
 
 def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:

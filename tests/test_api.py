@@ -578,6 +578,24 @@ def test_check_wagons_tally(client: TestClient) -> None:
     assert report["agree"] is False
 
 
+def test_check_wagons_tally_sends_opponent_lines_to_the_opponent(client: TestClient) -> None:
+    from pathlib import Path
+
+    from scoring.wagons import parse_town, score_town
+
+    town_text = (Path(__file__).parent.parent / "samples" / "wagons-lone-cowboy.town").read_text()
+    town = parse_town(town_text)
+    scored = score_town(town, scenario=town.header("scenario"), opponent_pile=town.header("opponent-pile"))
+    opponent_total = dict(scored.extra)["opponent"]["total"]
+    report = client.post(
+        "/api/v1/check",
+        json={"game": "wagons", "city": town_text, "tally": f"opponent {opponent_total - 2}"},
+    ).json()
+    assert report["opponent"]["total"]["computed"] == opponent_total
+    assert report["opponent"]["total"]["difference"] == -2
+    assert report["unmatched"] == []
+
+
 # ---- concurrency bounds ------------------------------------------------------------------------------------
 
 
