@@ -4,6 +4,7 @@ geometry, plus the small pieces (period, phase, assembly) on hand-made inputs.""
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import cast
 
 import cv2
 import numpy as np
@@ -24,7 +25,8 @@ from vision.lattice import (
     position_profile,
 )
 from vision.locate import NoCityFound, locate_city
-from vision.pipeline import Geometry, read_geometry, scan_rgb
+from vision.pipeline import Geometry, lattice_evidence, read_geometry, scan_rgb
+from vision.rectify import Periods
 
 
 def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
@@ -215,6 +217,52 @@ def test_occupied_cells_follow_the_mask() -> None:
     mask[20:147, 10:188] = 255  # the top-left 2 × 2 cells
     occ = occupied_cells(mask, lattice)
     assert occ.tolist() == [[True, True, False, False], [True, True, False, False], [False] * 4]
+
+
+def test_period_hypotheses_start_with_the_best_and_skip_near_duplicates() -> None:
+    ranked = [
+        (1.40, 100.0, 70.0),
+        (1.39, 102.0, 71.0),
+        (1.20, 50.0, 70.0),
+        (1.10, 100.0, 140.0),
+        (0.9, 52.0, 72.0),
+    ]
+    periods = Periods(np.eye(3), (0.0, 0.0), ranked, (float("nan"), float("nan")), (0.5, 0.5))
+    assert periods.best == (100.0, 70.0)
+    assert periods.hypotheses(6) == [(100.0, 70.0), (50.0, 70.0), (100.0, 140.0)]
+    assert periods.hypotheses(2) == [(100.0, 70.0), (50.0, 70.0)]
+    unranked = Periods(np.eye(3), (0.0, 0.0), [], (64.0, 45.0), (0.5, 0.5))
+    assert unranked.hypotheses(6) == [(64.0, 45.0)]
+
+
+def _predictions(conf: np.ndarray, zones: np.ndarray) -> list[list[SimpleNamespace]]:
+    return [
+        [
+            SimpleNamespace(zone=z if z != "." else None, confidence=float(c))
+            for c, z in zip(cr, zr, strict=True)
+        ]
+        for cr, zr in zip(conf, zones, strict=True)
+    ]
+
+
+def test_lattice_evidence_prefers_clear_readings_and_counts_confident_blocks() -> None:
+    on_cards = np.zeros((4, 5), bool)
+    on_cards[1:3, 1:4] = True
+    geometry = cast(Geometry, SimpleNamespace(occupied=on_cards, visible=np.ones((4, 5), bool)))
+    zones = np.full((4, 5), ".")
+    zones[1:3, 1:4] = "R"
+    clear = lattice_evidence(geometry, _predictions(np.full((4, 5), 0.95), zones))
+    doubtful_conf = np.full((4, 5), 0.95)
+    doubtful_conf[1:3, 1:4] = [[0.5, 0.9, 0.4], [0.95, 0.6, 0.7]]
+    doubtful = lattice_evidence(geometry, _predictions(doubtful_conf, zones))
+    assert clear.mean_log_confidence == pytest.approx(np.log(0.95))
+    assert clear.confident_blocks == 6 and doubtful.confident_blocks == 2
+    assert clear.score > doubtful.score
+    # Off the card region only confident blocks count; a cell cut by the frame counts for nothing.
+    zones[0, 0] = "C"
+    geometry.visible[1, 1] = False
+    more = lattice_evidence(geometry, _predictions(np.full((4, 5), 0.95), zones))
+    assert more.confident_blocks == 6 and more.score == pytest.approx(clear.score)
 
 
 # ---- assembly -----------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ stages and their timings (seconds, in ``ScanResult.timings``):
 ``locate``  card region and the two line families, on a :data:`LOCATE_LONG_SIDE` px copy;
 ``rectify`` homography to the top-down view, and the warp of the working image;
 ``lattice`` pitch, phase, extent and per-cell offsets;
-``classify`` the per-cell ONNX classifier (:func:`vision.classify.classify_cells`);
+``classify`` the per-cell ONNX classifier (:func:`vision.classify.classify_cells`), which also judges the
+            first lattice;
+``arbitrate`` only when that lattice reads doubtfully: the other period hypotheses, fitted and read;
 ``cards``   the scoring cards beside the city (:mod:`vision.scorecards`), unless they are given;
 ``assemble`` the City, road consistency and warnings; ``overlay`` when asked for.
 """
@@ -27,7 +29,7 @@ from vision.assemble import Reading, assemble_city
 from vision.decode import decode_image
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
 from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city
-from vision.rectify import Rectification, rectify_city, warp
+from vision.rectify import Periods, Rectification, measure_periods, rectify_city, warp
 
 __all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometry", "scan_image", "scan_rgb"]
 
@@ -38,6 +40,14 @@ MIN_BLOCKS = 8
 # Cells just outside the card region are read too, but a block there must be read confidently.
 RING_CONFIDENCE = 0.9
 OVERLAY_LONG_SIDE = 1400
+# Judging the lattice by the classifier (see read_geometry): a first lattice whose cells on the card
+# region are read with a mean log-confidence below this is doubtful (measured with the shipped model:
+# true lattices -0.06 to -0.10, wrong ones mostly below -0.25), and up to this many period hypotheses
+# are then compared. A block read at CONFIDENT_BLOCK or more counts towards a lattice's evidence.
+DOUBTFUL_EVIDENCE = -0.12
+MAX_HYPOTHESES = 6
+CONFIDENT_BLOCK = 0.8
+BLOCKS_BONUS = 0.05
 
 
 class Prediction(Protocol):
@@ -100,6 +110,9 @@ class Geometry:
     occupied: np.ndarray
     visible: np.ndarray  # bool (rows, cols): the cell lies inside the photo's frame
     warnings: list[str] = field(default_factory=list)
+    # The shipped classifier's reading of ``lattice`` when it judged between period hypotheses.
+    predictions: Sequence[Sequence[Prediction]] | None = None
+    evidence: Evidence | None = None
 
 
 def _grow(lattice: Lattice, ring: int = 1) -> Lattice:
@@ -132,24 +145,34 @@ def _to_frame(h: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mapped[vertical], mapped[horizontal]
 
 
-def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
-    """Locate, rectify and fit the lattice on an upright RGB photo. Raises :class:`NoCityFound`."""
-    timings = {} if timings is None else timings
-    t = time.perf_counter()
+def _small_copy(photo: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo at most :data:`LOCATE_LONG_SIDE` px on its long side, and its scale (≤ 1)."""
     scale = min(1.0, LOCATE_LONG_SIDE / max(photo.shape[:2]))
-    small = photo
-    if scale < 1.0:
-        size = (round(photo.shape[1] * scale), round(photo.shape[0] * scale))
-        small = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
-    located = locate_city(small)
-    timings["locate"] = time.perf_counter() - t
+    if scale >= 1.0:
+        return photo, 1.0
+    size = (round(photo.shape[1] * scale), round(photo.shape[0] * scale))
+    return cv2.resize(photo, size, interpolation=cv2.INTER_AREA), scale
 
+
+def geometry_for(
+    photo: np.ndarray,
+    small: np.ndarray,
+    located: Located,
+    periods: Periods,
+    pitches: tuple[float, float],
+    timings: dict[str, float] | None = None,
+) -> Geometry:
+    """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
+    lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
+    Raises :class:`NoCityFound` when the result is not a plausible city."""
+    timings = {} if timings is None else timings
+    scale = small.shape[1] / photo.shape[1]
     t = time.perf_counter()
-    rect = rectify_city(located, small)
+    rect = rectify_city(located, small, periods=periods, pitches=pitches)
     to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
     rectified = warp(photo, to_rectified, rect.size)
     mask = warp(located.mask, rect.homography, rect.size, nearest=True)
-    timings["rectify"] = time.perf_counter() - t
+    timings["rectify"] = timings.get("rectify", 0.0) + time.perf_counter() - t
 
     t = time.perf_counter()
     vertical, horizontal = _to_frame(rect.homography, located.segments)
@@ -164,7 +187,7 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
         to_rectified = rescale @ to_rectified
         rectified = warp(photo, to_rectified, size)
         fit = replace(fit, lattice=_scaled(fit.lattice, sx, sy))
-    timings["lattice"] = time.perf_counter() - t
+    timings["lattice"] = timings.get("lattice", 0.0) + time.perf_counter() - t
     n_cells = int(fit.occupied.sum())
     if n_cells < MIN_BLOCKS:
         raise NoCityFound(
@@ -184,6 +207,92 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
         )
     visible = _inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
     return Geometry(photo, located, rect, to_rectified, rectified, fit, lattice, occupied, visible, warnings)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """How well the classifier's reading of a lattice supports it.
+
+    ``mean_log_confidence`` is over the cells on the card region: on the true lattice nearly every cell
+    is one clear block (about -0.07 with the shipped model), while half or double the pitch, or a wrong
+    phase, crops pieces of two blocks or half a block and the classifier doubts (-0.25 to -1).
+    ``confident_blocks`` counts the visible cells read as a block with confidence of at least
+    :data:`CONFIDENT_BLOCK`.
+    """
+
+    mean_log_confidence: float
+    confident_blocks: int
+
+    @property
+    def score(self) -> float:
+        """Higher is better. The small bonus for blocks read breaks near ties in favour of the lattice
+        that explains more of the city (a pitch a little too long drifts off by a row but still reads
+        well where it lands)."""
+        return self.mean_log_confidence + BLOCKS_BONUS * float(np.log(max(self.confident_blocks, 1)))
+
+
+def lattice_evidence(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> Evidence:
+    """The :class:`Evidence` for ``geometry.lattice`` from the classifier's ``predictions`` on it."""
+    cells = geometry.occupied & geometry.visible
+    conf = np.array([[p.confidence for p in row] for row in predictions], np.float64)
+    block = np.array([[p.zone is not None for p in row] for row in predictions])
+    mean_log = float(np.log(np.clip(conf[cells], 1e-3, 1.0)).mean()) if cells.any() else float("-inf")
+    return Evidence(mean_log, int((block & (conf >= CONFIDENT_BLOCK) & geometry.visible).sum()))
+
+
+def _shipped_judge() -> Classifier | None:
+    """The shipped cell classifier, or None when it cannot be loaded (then nothing is judged)."""
+    from vision.classify import ModelError, classify_cells, get_classifier
+
+    try:
+        get_classifier()
+    except ModelError:
+        return None
+    return classify_cells
+
+
+def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
+    """Locate, rectify and fit the lattice on an upright RGB photo. Raises :class:`NoCityFound`.
+
+    The lattice from the best-scoring pair of block periods is read by the shipped classifier; when that
+    reading is doubtful (mean log-confidence below :data:`DOUBTFUL_EVIDENCE`), up to
+    :data:`MAX_HYPOTHESES` - 1 other period pairs (halves, doubles, the runner-up periods) are fitted and
+    read too, and the lattice with the best :func:`lattice_evidence` wins. The winner carries its
+    predictions, so the classifier need not run again. Without a loadable model the first lattice is
+    returned unjudged.
+    """
+    timings = {} if timings is None else timings
+    t = time.perf_counter()
+    small, _ = _small_copy(photo)
+    located = locate_city(small)
+    timings["locate"] = time.perf_counter() - t
+    t = time.perf_counter()
+    periods = measure_periods(located, small)
+    timings["rectify"] = time.perf_counter() - t
+    hypotheses = periods.hypotheses(MAX_HYPOTHESES)
+    first = geometry_for(photo, small, located, periods, hypotheses[0], timings)
+    judge = _shipped_judge()
+    if judge is None:
+        return first
+    t = time.perf_counter()
+    predictions = judge(first.rectified, first.lattice)
+    evidence = lattice_evidence(first, predictions)
+    best = replace(first, predictions=predictions, evidence=evidence)
+    timings["classify"] = time.perf_counter() - t
+    if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE:
+        return best
+    t, best_score = time.perf_counter(), evidence.score
+    for pitches in hypotheses[1:]:
+        try:
+            other = geometry_for(photo, small, located, periods, pitches)
+        except NoCityFound:
+            continue
+        predictions = judge(other.rectified, other.lattice)
+        evidence = lattice_evidence(other, predictions)
+        if evidence.score > best_score:
+            best, best_score = replace(other, predictions=predictions, evidence=evidence), evidence.score
+    timings["arbitrate"] = time.perf_counter() - t
+    return best
 
 
 def _inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -248,9 +357,12 @@ def scan_rgb(
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     timings = {} if timings is None else timings
     geometry = read_geometry(photo, timings)
-    t = time.perf_counter()
-    predictions = (classifier or _default_classifier())(geometry.rectified, geometry.lattice)
-    timings["classify"] = time.perf_counter() - t
+    if classifier is None and geometry.predictions is not None:
+        predictions = geometry.predictions  # the shipped classifier already read it to judge the lattice
+    else:
+        t = time.perf_counter()
+        predictions = (classifier or _default_classifier())(geometry.rectified, geometry.lattice)
+        timings["classify"] = timings.get("classify", 0.0) + time.perf_counter() - t
 
     card_warnings: list[str] = []
     if cards is None:

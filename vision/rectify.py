@@ -146,11 +146,16 @@ def plausible_aspect(ratio: float) -> bool:
     return 1.12 <= ratio <= 1.8 or 1 / 1.8 <= ratio <= 1 / 1.12
 
 
-def choose_pitches(x: list[tuple[float, float]], y: list[tuple[float, float]]) -> tuple[float, float] | None:
-    """The pair of periods (one per axis) with the best summed comb score among pairs whose ratio is a
-    plausible block aspect; near ties (within 3%) go to the smaller periods, since odd multiples of the
-    pitch score like the pitch."""
-    # Most photos are taken nearly from above: ratios far from 1.4 (or 1 / 1.4) pay a small penalty.
+def ranked_pitches(
+    x: list[tuple[float, float]], y: list[tuple[float, float]]
+) -> list[tuple[float, float, float]]:
+    """Every pair of periods (one per axis) whose ratio is a plausible block aspect, as
+    ``(score, px, py)``, best first.
+
+    The score is the summed comb score less a small penalty for an aspect far from 1.4 (most photos are
+    taken nearly from above). Near ties (within 3% of the best) are ordered smallest periods first, since
+    odd multiples of the pitch score like the pitch.
+    """
     pairs = [
         (sx + sy - ASPECT_PENALTY * abs(np.log(max(px / py, py / px) / 1.4)), px, py)
         for px, sx in x
@@ -158,17 +163,54 @@ def choose_pitches(x: list[tuple[float, float]], y: list[tuple[float, float]]) -
         if sx > 0 and sy > 0 and plausible_aspect(px / py)
     ]
     if not pairs:
-        return None
+        return []
     best = max(p[0] for p in pairs)
-    close = [p for p in pairs if p[0] >= 0.97 * best]
-    _, px, py = min(close, key=lambda p: p[1] * p[2])
-    return px, py
+    return sorted(pairs, key=lambda p: (p[0] < 0.97 * best, p[1] * p[2] if p[0] >= 0.97 * best else -p[0]))
 
 
-def measure_periods(
-    frame: np.ndarray, located: Located, small: np.ndarray
-) -> tuple[float, float, float, float]:
-    """Block periods along the frame's x and y axes and their strengths: (px, py, sx, sy)."""
+def choose_pitches(x: list[tuple[float, float]], y: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The best pair of :func:`ranked_pitches`, or None when no pair has a plausible aspect."""
+    ranked = ranked_pitches(x, y)
+    return (ranked[0][1], ranked[0][2]) if ranked else None
+
+
+@dataclass(frozen=True)
+class Periods:
+    """The block periods measured along the axes of ``frame`` (see :func:`axis_frame`).
+
+    ``ranked`` holds the plausible ``(score, px, py)`` pairs of :func:`ranked_pitches`, best first;
+    ``fallback`` the plain line-period estimate, used when no pair is plausible; ``strength`` how periodic
+    the lines are along x and y (0..1).
+    """
+
+    frame: np.ndarray
+    centre: tuple[float, float]
+    ranked: list[tuple[float, float, float]]
+    fallback: tuple[float, float]
+    strength: tuple[float, float]
+
+    @property
+    def best(self) -> tuple[float, float]:
+        return (self.ranked[0][1], self.ranked[0][2]) if self.ranked else self.fallback
+
+    def hypotheses(self, count: int) -> list[tuple[float, float]]:
+        """Up to ``count`` pairs (px, py) from ``ranked``, best first, that differ from every better one
+        by more than 10% along some axis (the lattice fit refines the pitch by up to 8%, so closer pairs
+        end up as the same lattice). Starts with :attr:`best`."""
+        out = [self.best]
+        for _, px, py in self.ranked[1:]:
+            if len(out) >= count:
+                break
+            if all(abs(np.log(px / a)) > 0.1 or abs(np.log(py / b)) > 0.1 for a, b in out):
+                out.append((px, py))
+        return out
+
+
+def measure_periods(located: Located, small: np.ndarray) -> Periods:
+    """Block periods of the located city in the small RGB photo (see the module note, step 2)."""
+    x, y, w, h = located.bbox
+    centre = (x + w / 2, y + h / 2)
+    frame = axis_frame(located.families, centre)
     pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
     corners = _apply(frame, pts)
     lo_corner, hi_corner = corners.min(axis=0), corners.max(axis=0)
@@ -194,21 +236,26 @@ def measure_periods(
         )
         found.append((period, strength, scored))
     (px, sx, x_scored), (py, sy, y_scored) = found
-    chosen = choose_pitches(x_scored, y_scored)
-    if chosen is not None:
-        px, py = chosen
-    return px, py, sx, sy
+    return Periods(frame, centre, ranked_pitches(x_scored, y_scored), (px, py), (sx, sy))
 
 
-def rectify_city(located: Located, small: np.ndarray) -> Rectification:
+def rectify_city(
+    located: Located,
+    small: np.ndarray,
+    *,
+    periods: Periods | None = None,
+    pitches: tuple[float, float] | None = None,
+) -> Rectification:
     """The homography from the located photo ``small`` (RGB) to the top-down view (see the module note).
 
+    ``periods`` are the measured :class:`Periods` (measured here when not given); ``pitches`` the pair of
+    block periods (px, py) along the frame's axes to use instead of the best measured pair.
     Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis).
     """
-    x, y, w, h = located.bbox
-    centre = (x + w / 2, y + h / 2)
-    frame = axis_frame(located.families, centre)
-    px, py, sx, sy = measure_periods(frame, located, small)
+    periods = measure_periods(located, small) if periods is None else periods
+    frame, centre = periods.frame, periods.centre
+    px, py = periods.best if pitches is None else pitches
+    sx, sy = periods.strength
     if not (np.isfinite(px) and np.isfinite(py)) or min(sx, sy) < MIN_PERIOD_STRENGTH:
         raise NoCityFound("no city found: the cards' edges do not repeat like a lattice of blocks")
     aspect = px / py

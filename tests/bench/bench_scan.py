@@ -38,7 +38,18 @@ from vision.classify import MODEL_PATH, ModelError  # noqa: E402
 from vision.lattice import PX_PER_MM  # noqa: E402
 from vision.synth.scene import render_photo  # noqa: E402
 
-STAGES = ("decode", "locate", "rectify", "lattice", "classify", "cards", "assemble", "score", "total")
+STAGES = (
+    "decode",
+    "locate",
+    "rectify",
+    "lattice",
+    "classify",
+    "arbitrate",
+    "cards",
+    "assemble",
+    "score",
+    "total",
+)
 
 
 def lattice_error_mm(photo, geometry) -> float:  # type: ignore[no-untyped-def]
@@ -93,7 +104,7 @@ def main() -> int:
             t_score = time.perf_counter()
             score_city(result.city)
             done = time.perf_counter()
-            for stage in STAGES[:7]:
+            for stage in STAGES[:8]:
                 rows[stage].append(result.timings.get(stage, 0.0))
             rows["score"].append(done - t_score)
             rows["total"].append(done - t)
