@@ -71,6 +71,9 @@ def _table_colours(lab: np.ndarray, band: int) -> np.ndarray:
     step = max(1, len(border) // 4000)
     sample = border[::step]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    # k-means++ draws from OpenCV's process-wide generator: seed it, or the same photo could be read
+    # differently depending on what the process did before.
+    cv2.setRNGSeed(0)
     _, labels, centres = cv2.kmeans(sample, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     counts = np.bincount(labels.ravel(), minlength=3)
     # Clusters that are a tiny share of the border are objects or cards crossing it, not table.
