@@ -22,6 +22,7 @@ from vision.numbers import (
     circle_frame,
     circle_patch,
     get_reader,
+    use_reader,
 )
 from vision.scorecards import ScoringCardReading, find_scoring_cards, recognised_numbers
 from vision.synth.scene import render_photo
@@ -166,6 +167,18 @@ def test_missing_or_mismatched_model_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "numbers.onnx").write_bytes(b"")
     with pytest.raises(NumberModelError, match="different patch"):
         NumberReader(tmp_path / "numbers.onnx", tmp_path / "numbers.json")
+
+
+def test_another_reader_can_stand_in_and_be_put_back() -> None:
+    shipped = get_reader()
+    other = NumberReader()
+    use_reader(other)
+    try:
+        assert get_reader() is other
+    finally:
+        use_reader(None)
+    again = get_reader()
+    assert again is not other and again is not shipped  # loaded afresh from the shipped files
 
 
 # --- whole cards in drawn photos ----------------------------------------------------------------------

@@ -166,3 +166,11 @@ def get_reader() -> NumberReader:
             if _reader is None:
                 _reader = NumberReader()
     return _reader
+
+
+def use_reader(reader: NumberReader | None) -> None:
+    """Make ``reader`` the process-wide number reader (benchmarks comparing models); ``None`` goes back to
+    loading the shipped model on next use."""
+    global _reader
+    with _lock:
+        _reader = reader

@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from vision.numbers import get_reader  # noqa: E402
+from vision.numbers import NumberReader, get_reader, use_reader  # noqa: E402
 from vision.scorecards import find_scoring_cards, recognised_numbers  # noqa: E402
 from vision.synth.scene import render_photo  # noqa: E402
 
@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--long-side", type=int, default=2016)
     ap.add_argument("--verbose", action="store_true", help="print every miss and misread")
     ap.add_argument(
+        "--model", type=Path, default=None, help="folder with another numbers.onnx/.json to measure"
+    )
+    ap.add_argument(
         "--condition",
         action="append",
         default=[],
@@ -60,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     overrides = dict(_condition(c) for c in args.condition)
+    if args.model is not None:
+        use_reader(NumberReader(args.model / "numbers.onnx", args.model / "numbers.json"))
     get_reader()  # load the model before timing
     stats: dict[str, int] = defaultdict(int)
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # cards, numbers right
