@@ -1,12 +1,14 @@
 """Training patches for the scoring-card number classifier: yellow circles with a number, photographed.
 
-Each sample is drawn from scratch: a number 1–18 in one of several bold sans fonts found on this machine
-(DejaVu Sans (Condensed) Bold, Liberation Sans (Narrow) Bold, their mono cuts, and OpenCV's Hershey
-stroke fonts thickened), squeezed to a random width, in a yellow disc with a dark rim on off-white
-paper; then turned, foreshortened, lit unevenly, colour-cast, blurred, shrunk to the size a phone sees,
-noised and JPEG-compressed. The patch is taken back out with :func:`vision.numbers.circle_patch` from a
+Each sample is drawn from scratch: a number 1–18 in one of the faces of :data:`FONT_FILES` found on this
+machine (bold and regular sans, mono and serif cuts of DejaVu and Liberation) or OpenCV's Hershey stroke
+fonts drawn thick, set glyph by glyph with random weight, widths, spacing and slant (sometimes with a
+procedurally drawn 1), squeezed to a random width, in a yellow disc with a dark rim on off-white paper;
+then turned, foreshortened, lit unevenly, colour-cast, blurred, shrunk to the size a phone sees, noised
+and JPEG-compressed. The patch is taken back out with :func:`vision.numbers.circle_patch` from a
 deliberately imperfect estimate of the circle (centre, size, squash and "up" all a little off), exactly
-as the run time does it.
+as the run time does it. :data:`UNSEEN_FONT` is never used for training: it measures how a new typeface
+is read.
 
 Class 0 ("no upright number") is the same circles read a quarter turn off, or half a turn off when that
 does not read as another number, plus yellow discs holding letters, marks or nothing.
