@@ -203,6 +203,8 @@ def test_a_drawn_card_is_found_read_and_traced(
     assert len(readings) == 1
     r = readings[0]
     assert r.number == number and r.confidence > 0.5
+    as_json = r.to_json()
+    assert as_json["number"] == number and len(as_json["corners"]) == 4 and len(as_json["circle"]) == 3
     c = _project(m, centre[None])[0]
     assert np.hypot(r.circle[0] - c[0], r.circle[1] - c[1]) < 3
     assert r.outline_found
