@@ -167,14 +167,14 @@ def test_not_a_photo_and_truncated_photo() -> None:
 
 @pytest.fixture
 def cli_with_truth(monkeypatch: pytest.MonkeyPatch, tmp_path):
-    """Run ``sprawlscan scan`` in-process on a synthetic photo, the classifier replaced by the truth."""
-    import vision.classify
+    """Run ``sprawlscan scan`` in-process on a synthetic photo, the classifier that reads the cells
+    replaced by the truth (the shipped one still judges the lattice, as in a real scan)."""
     from api.cli import main
 
     def run(p: SynthPhoto, *args: str) -> tuple[int, str]:
         stand_in = TruthClassifier(p)
         monkeypatch.setattr(pipeline, "read_geometry", stand_in.read_geometry)
-        monkeypatch.setattr(vision.classify, "classify_cells", stand_in)
+        monkeypatch.setattr(pipeline, "_default_classifier", lambda: stand_in)
         path = tmp_path / "photo.jpg"
         path.write_bytes(p.jpeg)
         return main(["scan", str(path), *args]), str(path)

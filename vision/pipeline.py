@@ -110,7 +110,9 @@ class Geometry:
     occupied: np.ndarray
     visible: np.ndarray  # bool (rows, cols): the cell lies inside the photo's frame
     warnings: list[str] = field(default_factory=list)
-    # The shipped classifier's reading of ``lattice`` when it judged between period hypotheses.
+    # When a classifier judged between period hypotheses (see read_geometry): which one, its reading of
+    # ``lattice`` and the evidence it gave.
+    judge: Classifier | None = None
     predictions: Sequence[Sequence[Prediction]] | None = None
     evidence: Evidence | None = None
 
@@ -277,7 +279,7 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
     t = time.perf_counter()
     predictions = judge(first.rectified, first.lattice)
     evidence = lattice_evidence(first, predictions)
-    best = replace(first, predictions=predictions, evidence=evidence)
+    best = replace(first, judge=judge, predictions=predictions, evidence=evidence)
     timings["classify"] = time.perf_counter() - t
     if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE:
         return best
@@ -290,7 +292,8 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
         predictions = judge(other.rectified, other.lattice)
         evidence = lattice_evidence(other, predictions)
         if evidence.score > best_score:
-            best, best_score = replace(other, predictions=predictions, evidence=evidence), evidence.score
+            best = replace(other, judge=judge, predictions=predictions, evidence=evidence)
+            best_score = evidence.score
     timings["arbitrate"] = time.perf_counter() - t
     return best
 
@@ -357,11 +360,12 @@ def scan_rgb(
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     timings = {} if timings is None else timings
     geometry = read_geometry(photo, timings)
-    if classifier is None and geometry.predictions is not None:
-        predictions = geometry.predictions  # the shipped classifier already read it to judge the lattice
+    classify = classifier or _default_classifier()
+    if geometry.predictions is not None and classify is geometry.judge:
+        predictions = geometry.predictions  # already read when it judged the lattice
     else:
         t = time.perf_counter()
-        predictions = (classifier or _default_classifier())(geometry.rectified, geometry.lattice)
+        predictions = classify(geometry.rectified, geometry.lattice)
         timings["classify"] = timings.get("classify", 0.0) + time.perf_counter() - t
 
     card_warnings: list[str] = []
