@@ -257,11 +257,12 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
     """Locate, rectify and fit the lattice on an upright RGB photo. Raises :class:`NoCityFound`.
 
     The lattice from the best-scoring pair of block periods is read by the shipped classifier; when that
-    reading is doubtful (mean log-confidence below :data:`DOUBTFUL_EVIDENCE`), up to
-    :data:`MAX_HYPOTHESES` - 1 other period pairs (halves, doubles, the runner-up periods) are fitted and
-    read too, and the lattice with the best :func:`lattice_evidence` wins. The winner carries its
-    predictions, so the classifier need not run again. Without a loadable model the first lattice is
-    returned unjudged.
+    reading is doubtful (mean log-confidence below :data:`DOUBTFUL_EVIDENCE`) or that lattice is refused
+    (too few cells), up to :data:`MAX_HYPOTHESES` - 1 other period pairs (halves, doubles, the runner-up
+    periods) are fitted and read too, and the lattice with the best :class:`Evidence` score wins (an
+    alternative only with at least :data:`MIN_BLOCKS` blocks read confidently). The
+    winner carries its predictions, so the same classifier need not read it again. Without a loadable
+    model the first lattice is returned unjudged.
     """
     timings = {} if timings is None else timings
     t = time.perf_counter()
@@ -272,29 +273,39 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
     periods = measure_periods(located, small)
     timings["rectify"] = time.perf_counter() - t
     hypotheses = periods.hypotheses(MAX_HYPOTHESES)
-    first = geometry_for(photo, small, located, periods, hypotheses[0], timings)
     judge = _shipped_judge()
-    if judge is None:
-        return first
-    t = time.perf_counter()
-    predictions = judge(first.rectified, first.lattice)
-    evidence = lattice_evidence(first, predictions)
-    best = replace(first, judge=judge, predictions=predictions, evidence=evidence)
-    timings["classify"] = time.perf_counter() - t
-    if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE:
-        return best
-    t, best_score = time.perf_counter(), evidence.score
-    for pitches in hypotheses[1:]:
+    best: Geometry | None = None
+    best_score, start = -np.inf, time.perf_counter()
+    refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was
+    for i, pitches in enumerate(hypotheses if judge is not None else hypotheses[:1]):
         try:
-            other = geometry_for(photo, small, located, periods, pitches)
-        except NoCityFound:
+            geometry = geometry_for(photo, small, located, periods, pitches, timings if i == 0 else None)
+        except NoCityFound as exc:  # e.g. too few cells at twice the pitch: another hypothesis may do
+            refusal = exc if i == 0 else refusal
             continue
-        predictions = judge(other.rectified, other.lattice)
-        evidence = lattice_evidence(other, predictions)
-        if evidence.score > best_score:
-            best = replace(other, judge=judge, predictions=predictions, evidence=evidence)
-            best_score = evidence.score
-    timings["arbitrate"] = time.perf_counter() - t
+        if judge is None:
+            return geometry
+        t = time.perf_counter()
+        predictions = judge(geometry.rectified, geometry.lattice)
+        evidence = lattice_evidence(geometry, predictions)
+        judged = replace(geometry, judge=judge, predictions=predictions, evidence=evidence)
+        if i == 0:
+            timings["classify"] = time.perf_counter() - t
+            if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE:
+                return judged
+            start = time.perf_counter()
+        # An alternative must show a city: a lattice of half blocks can read as confidently "empty".
+        if evidence.score > best_score and (i == 0 or evidence.confident_blocks >= MIN_BLOCKS):
+            best, best_score = judged, evidence.score
+    # When the first lattice was refused, only a clearly read one replaces it: the refusal (a single
+    # card, too little of a city) must not turn into a made-up grid at another pitch.
+    if best is None or (
+        refusal is not None
+        and best.evidence is not None
+        and best.evidence.mean_log_confidence < DOUBTFUL_EVIDENCE
+    ):
+        raise refusal or NoCityFound("no city found: no block lattice fits the cards' edges")
+    timings["arbitrate"] = time.perf_counter() - start
     return best
 
 
