@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from vision.synth.art import TopDown
 
 # Bump when the way crops are made changes, so stale caches are not reused.
-DATA_VERSION = 3
+DATA_VERSION = 4
 KINDS = ("block", "hole", "ring")
 
 

@@ -45,17 +45,20 @@ TARGETS = {"cells": 0.995, "cities": 0.95, "scores": 0.95}
 def classifier_only(n_cities: int) -> dict[str, Any]:
     """Accuracy of the shipped model on held-out top-down crops from ``n_cities`` rendered cities."""
     from models.cellset import KINDS, load_or_build
-    from vision.classify import get_classifier
+    from vision.classify import ZONES_WITH_EMPTY, get_classifier
 
     data = load_or_build(DATA, "bench", range(CROP_SEED_BASE, CROP_SEED_BASE + n_cities), 2)
     clf = get_classifier()
     t = time.perf_counter()
     preds = clf.predict(data.crops)
     per_crop_ms = (time.perf_counter() - t) / len(preds) * 1000
-    zone = np.array([clf.zones.index(p.zone or "empty") for p in preds])
+    zone = np.array([clf.zones.index("W" if p.kind == "wrecktar" else p.zone or "empty") for p in preds])
     road = np.array([clf.roads.index(p.road or "none") for p in preds])
     ok = (zone == data.zone) & (road == data.road)
     out: dict[str, Any] = {"crops": len(preds), "both": float(ok.mean()), "ms_per_crop": per_crop_ms}
+    mark = np.array([1 if p.poi else 2 if p.construction else 0 for p in preds])
+    blocks = np.isin(data.zone, [clf.zones.index(z) for z in "RCIP"])
+    out["mark_on_blocks"] = float((mark[blocks] == data.mark[blocks]).mean())
     out["zone"] = float((zone == data.zone).mean())
     out["road"] = float((road == data.road).mean())
     out["by_zone"] = {
@@ -64,9 +67,10 @@ def classifier_only(n_cities: int) -> dict[str, Any]:
     out["by_kind"] = {
         k: float(ok[data.kind == i].mean()) for i, k in enumerate(KINDS) if (data.kind == i).any()
     }
-    confusion = np.zeros((len(clf.zones), len(clf.zones)), int)
+    classes = ZONES_WITH_EMPTY  # data labels use the full class list even for an older, smaller model
+    confusion = np.zeros((len(classes), len(classes)), int)
     np.add.at(confusion, (data.zone, zone), 1)
-    out["zone_confusion"] = {"classes": list(clf.zones), "rows_truth_cols_read": confusion.tolist()}
+    out["zone_confusion"] = {"classes": list(classes), "rows_truth_cols_read": confusion.tolist()}
     return out
 
 
@@ -90,29 +94,30 @@ def eval_photo(seed: int) -> tuple[bytes, Any]:
     return photo.jpeg, photo.truth
 
 
-def _key(city: City, r: int, c: int) -> tuple[Any, ...]:
+def _key(city: City, r: int, c: int, marks: bool) -> tuple[Any, ...]:
     cell = city.cell(r, c)
-    return (cell.kind, cell.zone, cell.road, cell.poi, cell.construction)
+    return (cell.kind, cell.zone, cell.road) + ((cell.poi, cell.construction) if marks else (False, False))
 
 
-def _trim(city: City) -> list[list[tuple[Any, ...]]]:
+def _trim(city: City, marks: bool) -> list[list[tuple[Any, ...]]]:
     """The grid as comparable keys, without all-empty border rows and columns."""
     cells = [(r, c) for r, c, cell in city.cells() if cell.kind != "empty"]
     if not cells:
         return []
     r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
     c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
-    return [[_key(city, r, c) for c in range(c0, c1 + 1)] for r in range(r0, r1 + 1)]
+    return [[_key(city, r, c, marks) for c in range(c0, c1 + 1)] for r in range(r0, r1 + 1)]
 
 
-def compare_cells(truth: City, read: City) -> tuple[int, int]:
+def compare_cells(truth: City, read: City, marks: bool = False) -> tuple[int, int]:
     """(right, total) cells after the best alignment of ``read`` on ``truth`` (shift, and 180° turn, which
     does not change a score). Every truth grid cell counts, and so does every non-empty cell read outside
-    it; a cell is right when kind, zone, road and marks all match."""
-    t = _trim(truth)
+    it; a cell is right when kind (block, empty, Wrecktar), zone and road match, and with ``marks`` also
+    the Point of Interest and construction marks."""
+    t = _trim(truth, marks)
     best = (0, sum(len(row) for row in t) or 1)
     for cand in (read, read.rotated()):
-        g = _trim(cand)
+        g = _trim(cand, marks)
         if not g or not t:
             continue
         nt, mt, ng, mg = len(t), len(t[0]), len(g), len(g[0])
@@ -157,6 +162,16 @@ def _buckets(cond: dict[str, Any]) -> dict[str, str]:
         "glare": "glare" if float(cond.get("glare", 0)) > 0 else "no glare",
         "colour cast": band(cast, (0.05, 0.1, 0.2), " log-gain"),
         "framing": "partial" if cond.get("partial") else "whole city",
+        "expansions": " + ".join(
+            name
+            for name, on in (
+                ("Wrecktar", cond.get("wrecktar")),
+                ("POI", cond.get("poi")),
+                ("construction", cond.get("construction")),
+            )
+            if on
+        )
+        or "none",
     }
 
 
@@ -178,11 +193,13 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
             read, timings, error = None, {}, f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - t
         cells_total = true_city.n_rows * true_city.n_cols
-        right = 0
+        right = tokens_right = 0
+        tokens_total = cells_total
         exact = score_ok = False
         if read is not None:
             right, cells_total = compare_cells(true_city, read)
-            exact = right == cells_total
+            tokens_right, tokens_total = compare_cells(true_city, read, marks=True)
+            exact = tokens_right == tokens_total
             true_score = score_city(true_city, cards).total
             try:
                 score_ok = score_city(read, cards, true_city.expansions).total == true_score
@@ -193,6 +210,8 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
                 "seed": seed,
                 "cells_right": right,
                 "cells": cells_total,
+                "tokens_right": tokens_right,
+                "tokens": tokens_total,
                 "exact": exact,
                 "score": score_ok,
                 "seconds": seconds,
@@ -208,9 +227,11 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
 
 def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
     cells = sum(r["cells"] for r in rows)
+    tokens = sum(r["tokens"] for r in rows)
     return {
         "photos": len(rows),
         "cells": sum(r["cells_right"] for r in rows) / max(1, cells),
+        "tokens": sum(r["tokens_right"] for r in rows) / max(1, tokens),
         "cities": sum(r["exact"] for r in rows) / max(1, len(rows)),
         "scores": sum(r["score"] for r in rows) / max(1, len(rows)),
         "errors": sum(r["error"] is not None for r in rows),
@@ -219,6 +240,9 @@ def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"overall": _rates(rows)}
+    whole = [r for r in rows if r["bins"]["framing"] == "whole city"]
+    out["whole_city_photos"] = _rates(whole)
+    out["whole_city_no_expansions"] = _rates([r for r in whole if r["bins"]["expansions"] == "none"])
     by: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
         for cond, value in r["bins"].items():
@@ -239,7 +263,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _print_rates(name: str, rates: dict[str, Any]) -> None:
     print(
-        f"  {name:<28} {rates['photos']:>4} photos  cells {rates['cells']:.2%}  cities {rates['cities']:.1%}"
+        f"  {name:<28} {rates['photos']:>4} photos  cells {rates['cells']:.2%} (with marks"
+        f" {rates['tokens']:.2%})  cities {rates['cities']:.1%}"
         f"  scores {rates['scores']:.1%}" + (f"  errors {rates['errors']}" if rates["errors"] else "")
     )
 
@@ -261,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {co['road']:.3%}); {co['ms_per_crop']:.2f} ms per crop"
     )
     print("  by true zone: " + ", ".join(f"{k} {v:.2%}" for k, v in co["by_zone"].items()))
+    print(f"  expansion marks right on {co['mark_on_blocks']:.2%} of blocks")
     print("  by cell kind: " + ", ".join(f"{k} {v:.2%}" for k, v in co["by_kind"].items()))
 
     if not args.no_photos:
@@ -274,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         e2e = end_to_end(range(EVAL_SEED_BASE, EVAL_SEED_BASE + n), progress)
         report["end_to_end"] = e2e
         _print_rates("overall", e2e["overall"])
+        _print_rates("whole city in the frame", e2e["whole_city_photos"])
+        _print_rates("... and no expansion", e2e["whole_city_no_expansions"])
         for cond, values in e2e["by_condition"].items():
             print(f" by {cond}:")
             for value, rates in values.items():
