@@ -40,6 +40,7 @@ bench: $(VENV)/.dev
 
 model: $(VENV)/.train
 	$(PY) -m models.train
+	$(PY) -m models.train_numbers
 
 synth-sheet: $(VENV)/.base
 	$(PY) -m vision.synth.sheet --out out/synth-sheet.png
