@@ -25,10 +25,10 @@ from vision.lattice import PX_PER_MM, Lattice
 TEST_SEEDS = (70_000_001, 70_000_002)
 
 
-def _topdown(seed: int):
+def _topdown(seed: int, **expansions: object):
     from vision.synth.art import render_city_topdown
 
-    play = simulate_play(random.Random(seed), 15)
+    play = simulate_play(random.Random(seed), 15, **expansions)  # type: ignore[arg-type]
     return render_city_topdown(play, np.random.default_rng(seed), PX_PER_MM)
 
 
@@ -102,9 +102,15 @@ def test_shipped_model_is_small_and_its_metadata_matches_the_crops() -> None:
     assert meta["roads"] == ["none", "NS", "NE", "NW", "SE", "SW", "EW"]
 
 
-@pytest.mark.parametrize("seed", TEST_SEEDS)
-def test_classify_cells_reads_a_rendered_city(seed: int) -> None:
-    td = _topdown(seed)
+@pytest.mark.parametrize(
+    ("seed", "expansions"),
+    [
+        (TEST_SEEDS[0], {}),
+        (TEST_SEEDS[1], {}),
+    ],
+)
+def test_classify_cells_reads_a_rendered_city(seed: int, expansions: dict[str, object]) -> None:
+    td = _topdown(seed, **expansions)
     grid = classify_cells(td.image, td.lattice)
     assert len(grid) == td.city.n_rows and all(len(row) == td.city.n_cols for row in grid)
     wrong = [
@@ -117,19 +123,23 @@ def test_classify_cells_reads_a_rendered_city(seed: int) -> None:
 
 
 def test_predictions_are_always_legal_cells() -> None:
-    rng = np.random.default_rng(5)
-    noise = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
-    grid = classify_cells(noise, Lattice((10, 10), 89, 64, 4, 4))
-    for row in grid:
-        for p in row:
-            assert isinstance(p, CellPrediction)
-            assert 0.0 < p.confidence <= 1.0
-            if p.zone in (None, "P"):
-                assert p.road is None
-            assert p.label == ("." if p.zone is None else p.zone + (f":{p.road}" if p.road else ""))
-            assert p.alternatives[0] == (p.zone, p.road, p.confidence)
-            probs = [a[2] for a in p.alternatives]
-            assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.0 + 1e-6
+    noise = np.random.default_rng(5).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    td = _topdown(TEST_SEEDS[1])
+    grids = classify_cells(noise, Lattice((10, 10), 89, 64, 4, 4)) + classify_cells(td.image, td.lattice)
+    for p in (p for row in grids for p in row):
+        assert isinstance(p, CellPrediction)
+        assert 0.0 < p.confidence <= 1.0
+        probs = [a[2] for a in p.alternatives]
+        assert probs == sorted(probs, reverse=True) and sum(probs) <= 1.0 + 1e-6
+        if p.kind == "wrecktar":
+            assert (p.label, p.zone, p.road) == ("W", None, None)
+            continue
+        if p.zone in (None, "P"):
+            assert p.road is None
+        assert (p.kind == "empty") == (p.zone is None) and not (p.zone is None and (p.poi or p.construction))
+        marks = ("*" if p.poi else "") + ("!" if p.construction else "")
+        assert p.label == ("." if p.zone is None else p.zone + (f":{p.road}" if p.road else "") + marks)
+        assert p.alternatives[0][:2] == (p.zone, p.road)
 
 
 def test_the_onnx_session_is_created_once_and_reused() -> None:
