@@ -16,6 +16,7 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from scoring.errors import InputError
+from vision.decode import NotAnImage
 
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis"}
@@ -27,13 +28,6 @@ class UploadTooLarge(InputError):
 
     code = "too_large"
     status = 413
-
-
-class NotAnImage(InputError):
-    """The uploaded bytes are not a JPEG, PNG, WebP or HEIC image (decided by content)."""
-
-    code = "not_an_image"
-    status = 415
 
 
 class BadUpload(InputError):

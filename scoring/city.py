@@ -16,10 +16,10 @@ P     .
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from scoring.errors import InputError
 
@@ -32,6 +32,7 @@ OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
 
 CellKind = Literal["empty", "block", "wrecktar", "beach"]
+T = TypeVar("T")
 
 
 class CityFormatError(InputError):
@@ -357,18 +358,28 @@ def format_city(city: City, *, header: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def city_from_rows(rows: list[list[str]], **fields: object) -> City:
-    """Build a city from the JSON ``rows`` form: a list of rows of cell tokens."""
-    if not rows or not all(isinstance(r, list) for r in rows):
-        raise CityFormatError("rows must be a non-empty list of lists of cell tokens", 1, 1)
+def parse_rows(
+    rows: object, parse_cell: Callable[[str, int, int], T], error: type[CityFormatError] = CityFormatError
+) -> tuple[tuple[T, ...], ...]:
+    """Read the JSON ``rows`` form (a list of rows of cell tokens) with ``parse_cell(token, row, cell)``.
+
+    Errors name the 1-based row and cell index in place of line and column.
+    """
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+        raise error("rows must be a non-empty list of lists of cell tokens", 1, 1)
     grid = []
     for r, row in enumerate(rows, start=1):
         if len(row) != len(rows[0]):
-            raise CityFormatError(f"row has {len(row)} cells but row 1 has {len(rows[0])}", r, len(row) + 1)
+            raise error(f"row has {len(row)} cells but row 1 has {len(rows[0])}", r, len(row) + 1)
         cells = []
         for c, token in enumerate(row, start=1):
             if not isinstance(token, str) or not token.strip():
-                raise CityFormatError(f"cell must be a non-empty string, got {token!r}", r, c)
-            cells.append(_parse_cell(token.strip(), r, c))
+                raise error(f"cell must be a non-empty string, got {token!r}", r, c)
+            cells.append(parse_cell(token.strip(), r, c))
         grid.append(tuple(cells))
-    return City(tuple(grid), **fields)  # type: ignore[arg-type]
+    return tuple(grid)
+
+
+def city_from_rows(rows: list[list[str]], **fields: object) -> City:
+    """Build a city from the JSON ``rows`` form: a list of rows of cell tokens."""
+    return City(parse_rows(rows, _parse_cell), **fields)  # type: ignore[arg-type]

@@ -38,6 +38,7 @@ class ImageError(InputError):
 
 class NotAnImage(ImageError):
     code = "not_an_image"
+    status = 415
 
 
 class UnsupportedImage(ImageError):

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scoring.city import CityFormatError
+from scoring.city import CityFormatError, parse_rows
 
 TERRAINS = "DFMPSW"
 TERRAIN_NAMES = {"D": "desert", "F": "forest", "M": "mountains", "P": "plains", "S": "snow", "W": "water"}
@@ -202,19 +202,7 @@ def format_town(town: Town, *, header: bool = True) -> str:
 
 def town_from_rows(rows: object) -> Town:
     """Build a town from the JSON ``rows`` form: a list of rows of cell tokens (``"D/w"``, ``"."``)."""
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
-        raise TownFormatError("rows must be a non-empty list of lists of cell tokens", 1, 1)
-    grid = []
-    for r, row in enumerate(rows, start=1):
-        if len(row) != len(rows[0]):
-            raise TownFormatError(f"row has {len(row)} cells but row 1 has {len(rows[0])}", r, len(row) + 1)
-        cells = []
-        for c, token in enumerate(row, start=1):
-            if not isinstance(token, str) or not token.strip():
-                raise TownFormatError(f"cell must be a non-empty string, got {token!r}", r, c)
-            cells.append(_parse_cell(token.strip(), r, c))
-        grid.append(tuple(cells))
-    town = Town(tuple(grid))
+    town = Town(parse_rows(rows, _parse_cell, TownFormatError))
     if town.n_territories == 0:
         raise TownFormatError("the town has no territory (every cell is '.')", 1, 1)
     return town
