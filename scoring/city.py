@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, TypeVar
 
-from scoring.errors import InputError
+from scoring.errors import TextFormatError
 
 ZONES = "RCIP"
 ZONE_NAMES = {"R": "residential", "C": "commercial", "I": "industrial", "P": "park"}
@@ -35,16 +35,10 @@ CellKind = Literal["empty", "block", "wrecktar", "beach"]
 T = TypeVar("T")
 
 
-class CityFormatError(InputError):
+class CityFormatError(TextFormatError):
     """A city text that cannot be read; carries the 1-based line and column of the first problem."""
 
     code = "malformed_city"
-
-    def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(f"line {line}, column {column}: {message}")
-        self.message = message
-        self.line = line
-        self.column = column
 
 
 def canonical_road(sides: str) -> str:

@@ -12,3 +12,15 @@ class InputError(ValueError):
 
     code = "bad_input"
     status = 400
+
+
+class TextFormatError(InputError):
+    """Bad input in a text the user wrote; carries the 1-based ``line`` and ``column`` of the problem."""
+
+    where = "line"  # how the message names the place, e.g. "tally line"
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"{self.where} {line}, column {column}: {message}")
+        self.message = message
+        self.line = line
+        self.column = column

@@ -27,19 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.breakdown import Breakdown, LineItem
-from scoring.errors import InputError
+from scoring.errors import TextFormatError
 
 
-class TallyFormatError(InputError):
+class TallyFormatError(TextFormatError):
     """A tally that cannot be read; the message names the line and column of the first problem."""
 
     code = "malformed_tally"
-
-    def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(f"tally line {line}, column {column}: {message}")
-        self.message = message
-        self.line = line
-        self.column = column
+    where = "tally line"
 
 
 @dataclass(frozen=True)
