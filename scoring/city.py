@@ -256,15 +256,7 @@ def _parse_ints(value: str, key: str, line: int, col: int) -> tuple[int, ...]:
 
 def parse_city(text: str | bytes) -> City:
     """Read a city from its text form; raise :class:`CityFormatError` naming line and column."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = text[: exc.start].count(b"\n") + 1
-            column = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise CityFormatError("not a text file (invalid UTF-8)", line, column) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = CityFormatError.decode(text)
     cards: tuple[int, ...] = ()
     expansions: tuple[str, ...] = ()
     headers: list[tuple[str, str]] = []

@@ -24,3 +24,15 @@ class TextFormatError(InputError):
         self.message = message
         self.line = line
         self.column = column
+
+    @classmethod
+    def decode(cls, text: str | bytes) -> str:
+        """``text`` as a string without a byte-order mark; invalid UTF-8 raises this error at its place."""
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = text[: exc.start].count(b"\n") + 1
+                column = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
+                raise cls("not a text file (invalid UTF-8)", line, column) from None
+        return text.removeprefix("\ufeff")

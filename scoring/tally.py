@@ -64,14 +64,7 @@ def parse_tally(text: str | bytes) -> list[TallyLine]:
 
     JSON is recognised by a leading ``{`` or ``[``. An empty tally (nothing but comments) is an error.
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = text[: exc.start].count(b"\n") + 1
-            column = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise TallyFormatError("not a text file (invalid UTF-8)", line, column) from None
-    text = text.removeprefix("\ufeff")
+    text = TallyFormatError.decode(text)
     lines = _parse_json(text) if text.lstrip()[:1] in ("{", "[") else _parse_text(text)
     if not lines:
         raise TallyFormatError("the tally is empty (expected lines such as 'parks 7')", 1, 1)

@@ -123,17 +123,6 @@ def _parse_cell(token: str, line: int, col: int) -> Territory | None:
     return Territory(terrain, icon)
 
 
-def _decode(text: str | bytes) -> str:
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = text[: exc.start].count(b"\n") + 1
-            column = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
-            raise TownFormatError("not a text file (invalid UTF-8)", line, column) from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def _lines(text: str) -> list[str]:
     """Split at line ends only, as an editor numbers lines (``splitlines`` would also split at form feeds,
     hiding control characters the parser must report)."""
@@ -148,7 +137,7 @@ def parse_town(text: str | bytes) -> Town:
     (``goals``, ``scenario``, ``opponent-pile``…) is read by the scorer. Raises :class:`TownFormatError`
     naming the line and column of the first problem.
     """
-    text = _decode(text)
+    text = TownFormatError.decode(text)
     headers: list[tuple[str, str]] = []
     rows: list[tuple[Territory | None, ...]] = []
     lines = _lines(text)
