@@ -18,6 +18,7 @@ from typing import Any
 
 from scoring.city import City, parse_city
 from scoring.errors import InputError
+from scoring.tally import TallyLine, parse_tally
 
 GAMES = ("sprawlopolis", "wagons")
 VARIANTS = ("standard", "easier", "harder")
@@ -77,6 +78,15 @@ def in_file(name: str, exc: InputError) -> InputError:
     err = InputError(f"{name}: {exc}")
     err.code, err.status = exc.code, exc.status
     return err
+
+
+def read_tally(path: str) -> list[TallyLine]:
+    """Read and parse the tally file (``-`` = standard input); errors name the file."""
+    name = "standard input" if path == "-" else path
+    try:
+        return parse_tally(read_input(path))
+    except InputError as exc:
+        raise in_file(name, exc) from None
 
 
 def _city(data: bytes, name: str) -> City:
@@ -142,18 +152,13 @@ def run_check(args: argparse.Namespace) -> int:
     if args.game == "wagons":
         return int(_wagons_call("run_check")(args) or 0)
     from scoring.report import render_check
-    from scoring.tally import parse_tally
 
     if args.city == "-" and args.tally == "-":
         raise InputError("only one of the city and the tally can be read from standard input")
     name = "standard input" if args.city == "-" else args.city
     city = load_city(read_input(args.city), name, args.cards)
     breakdown = _score(city, args)
-    tally_name = "standard input" if args.tally == "-" else args.tally
-    try:
-        tally = parse_tally(read_input(args.tally))
-    except InputError as exc:
-        raise in_file(tally_name, exc) from None
+    tally = read_tally(args.tally)
     from scoring.tally import check_tally
 
     report = check_tally(breakdown, tally)

@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import replace
 
-from api.cli_score import in_file, is_photo, parse_options, read_input
+from api.cli_score import in_file, is_photo, parse_options, read_input, read_tally
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, score_town
@@ -146,17 +146,12 @@ def run_score(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """``sprawlscan check TOWN --game wagons --tally FILE``: compare a hand tally line by line; 0 if run."""
     from scoring.report import render_check
-    from scoring.tally import parse_tally
     from scoring.wagons.check import check_town_tally
 
     if args.city == "-" and args.tally == "-":
         raise InputError("only one of the town and the tally can be read from standard input")
     breakdown = score_args(args)
-    tally_name = "standard input" if args.tally == "-" else args.tally
-    try:
-        tally = parse_tally(read_input(args.tally))
-    except InputError as exc:
-        raise in_file(tally_name, exc) from None
+    tally = read_tally(args.tally)
     result = check_town_tally(breakdown, tally)
     if args.format == "json":
         _emit(
