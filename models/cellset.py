@@ -24,6 +24,7 @@ import numpy as np
 
 from models.augment import photo_effects, random_jitter, table_texture
 from scoring.placement import simulate_play
+from vision.classify import MARKS
 from vision.classify import ROADS_WITH_NONE as ROADS
 from vision.classify import ZONES_WITH_EMPTY as ZONES
 from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
@@ -33,18 +34,20 @@ if TYPE_CHECKING:
     from vision.synth.art import TopDown
 
 # Bump when the way crops are made changes, so stale caches are not reused.
-DATA_VERSION = 2
+DATA_VERSION = 4
 KINDS = ("block", "hole", "ring")
 
 
 @dataclass
 class CellSet:
-    """Crops uint8 (N, H, W, 3) with zone and road class indices (``models.net.ZONES``/``ROADS``) and the
-    kind of cell each came from (:data:`KINDS`: a block, an empty cell inside the grid, the outer ring)."""
+    """Crops uint8 (N, H, W, 3) with zone, road and mark class indices (``vision.classify`` class lists)
+    and the kind of cell each came from (:data:`KINDS`: a block or Wrecktar, an empty cell inside the grid,
+    the outer ring)."""
 
     crops: np.ndarray
     zone: np.ndarray
     road: np.ndarray
+    mark: np.ndarray
     kind: np.ndarray
 
     def __len__(self) -> int:
@@ -105,8 +108,9 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         n_cards,
         overlap=prng.uniform(0.3, 0.8),
         compact=prng.uniform(0.5, 1.5),
-        poi=prng.random() < 0.1,
-        construction=prng.choice([0, 0, 0, 1, 2]),
+        wrecktar=prng.random() < 0.25,
+        poi=prng.random() < 0.2,
+        construction=prng.choice([0, 0, 1, 2, 3]),
     )
     from vision.synth.art import render_city_topdown  # the renderer is only needed to build data
 
@@ -116,20 +120,25 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
     if rng.random() < 0.6:
         card_corners += _scoring_cards(rng, td)
     lat = td.lattice
-    centers, zones, roads, kinds = [], [], [], []
+    centers, zones, roads, marks, kinds = [], [], [], [], []
     for t in td.cells:
-        if t.cell.is_block or t.cell.kind == "empty":  # Wrecktar and beach cells are not classes here
-            centers.append((t.x, t.y))
-            zones.append(ZONES.index(t.cell.zone) if t.cell.is_block else 0)
-            roads.append(ROADS.index(t.cell.road or "none"))
-            kinds.append(0 if t.cell.is_block else 1)
+        cell = t.cell
+        if cell.kind == "beach":  # not a class of this model
+            continue
+        centers.append((t.x, t.y))
+        zones.append({"block": ZONES.index(cell.zone or "R"), "wrecktar": ZONES.index("W")}.get(cell.kind, 0))
+        roads.append(ROADS.index(cell.road or "none"))
+        marks.append(
+            MARKS.index("poi") if cell.poi else MARKS.index("construction") if cell.construction else 0
+        )
+        kinds.append(1 if cell.kind == "empty" else 0)
     ring = [
         (lat.origin[0] + (col + 0.5) * lat.pitch_x, lat.origin[1] + (row + 0.5) * lat.pitch_y)
         for row in range(-1, lat.rows + 1)
         for col in range(-1, lat.cols + 1)
         if not (0 <= row < lat.rows and 0 <= col < lat.cols)
     ]
-    crops, z, r, k = [], [], [], []
+    crops, z, r, m, k = [], [], [], [], []
     for _ in range(variants):
         image = td.image
         if rng.random() < 0.5:
@@ -142,8 +151,9 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         crops.append(extract_crops(image, pts, lat.pitch_x, lat.pitch_y, jitters=jitters))
         z += zones + [0] * len(chosen)
         r += roads + [0] * len(chosen)
+        m += marks + [0] * len(chosen)
         k += kinds + [2] * len(chosen)
-    return CellSet(np.concatenate(crops), np.array(z, np.uint8), np.array(r, np.uint8), np.array(k, np.uint8))
+    return CellSet(np.concatenate(crops), *(np.array(v, np.uint8) for v in (z, r, m, k)))
 
 
 def build(seeds: Sequence[int], variants: int, strength: float = 1.0, log: bool = True) -> CellSet:
@@ -158,6 +168,7 @@ def build(seeds: Sequence[int], variants: int, strength: float = 1.0, log: bool 
         np.concatenate([p.crops for p in parts]),
         np.concatenate([p.zone for p in parts]),
         np.concatenate([p.road for p in parts]),
+        np.concatenate([p.mark for p in parts]),
         np.concatenate([p.kind for p in parts]),
     )
 
@@ -173,11 +184,11 @@ def load_or_build(data_dir: Path, name: str, seeds: range, variants: int, streng
     path = cache_path(data_dir, name, seeds, variants, strength)
     if path.is_file():
         with np.load(path) as f:
-            return CellSet(f["crops"], f["zone"], f["road"], f["kind"])
+            return CellSet(f["crops"], f["zone"], f["road"], f["mark"], f["kind"])
     print(f"building {name} crops from {len(seeds)} cities × {variants} renders → {path}", flush=True)
     data = build(seeds, variants, strength)
     data_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, crops=data.crops, zone=data.zone, road=data.road, kind=data.kind)
+    np.savez(tmp, crops=data.crops, zone=data.zone, road=data.road, mark=data.mark, kind=data.kind)
     tmp.replace(path)
     return data

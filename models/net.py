@@ -11,12 +11,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from vision.classify import MARKS
 from vision.classify import ROADS_WITH_NONE as ROADS
+from vision.classify import ZONES_WITH_EMPTY as ZONES
 
-# This model reads no Wrecktar (the runtime's class list has W as a sixth zone for a later model).
-ZONES = ("empty", "R", "C", "I", "P")
-
-__all__ = ["ROADS", "ZONES", "CellNet"]
+__all__ = ["MARKS", "ROADS", "ZONES", "CellNet"]
 
 
 def _stage(c_in: int, c_out: int, pool: bool) -> list[nn.Module]:
@@ -31,7 +30,7 @@ def _stage(c_in: int, c_out: int, pool: bool) -> list[nn.Module]:
 
 
 class CellNet(nn.Module):
-    """Input float32 (N, 3, H, W) normalised crops; output (zone logits (N, 5), road logits (N, 7))."""
+    """Input float32 (N, 3, H, W) normalised crops; output logits: zone (N, 6), road (N, 7), mark (N, 3)."""
 
     def __init__(self, input_size: tuple[int, int] = (40, 56), widths: tuple[int, ...] = (16, 32, 48, 64)):
         super().__init__()
@@ -47,7 +46,8 @@ class CellNet(nn.Module):
         )
         self.zone = nn.Linear(96, len(ZONES))
         self.road = nn.Linear(96, len(ROADS))
+        self.mark = nn.Linear(96, len(MARKS))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         h = self.hidden(self.features(x))
-        return self.zone(h), self.road(h)
+        return self.zone(h), self.road(h), self.mark(h)

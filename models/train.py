@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from models.cellset import KINDS, CellSet, load_or_build
-from models.net import ROADS, ZONES, CellNet
+from models.net import MARKS, ROADS, ZONES, CellNet
 from vision.crops import CONTEXT, CROP_H, CROP_W
 
 HERE = Path(__file__).resolve().parent
@@ -90,24 +90,29 @@ def augment_batch(
 
 
 def evaluate(model: nn.Module, data: CellSet, batch: int = 512) -> dict[str, float]:
-    """Held-out accuracy: zone, road, both, and per true zone, using the runtime's legal-pair decoding."""
+    """Held-out accuracy: zone, road, both, marks (on blocks), per true zone and per cell kind, using the
+    runtime's legal-pair decoding."""
     model.eval()
-    zp, rp = [], []
+    zp, rp, mp = [], [], []
     with torch.no_grad():
         for s in range(0, len(data.crops), batch):
-            z, r = model(to_tensor(data.crops[s : s + batch]))
+            z, r, m = model(to_tensor(data.crops[s : s + batch]))
             zp.append(z.softmax(1))
             rp.append(r.softmax(1))
+            mp.append(m.argmax(1))
     pz, pr = torch.cat(zp).numpy(), torch.cat(rp).numpy()
     zone_pred, road_pred = decode_legal(pz, pr)
     ok_zone = zone_pred == data.zone
     ok_road = road_pred == data.road
     both = ok_zone & ok_road
+    blocks = np.isin(data.zone, [ZONES.index(z) for z in "RCIP"])
+    ok_mark = torch.cat(mp).numpy()[blocks] == data.mark[blocks]
     out = {
         "cells": int(len(both)),
         "zone": float(ok_zone.mean()),
         "road": float(ok_road.mean()),
         "both": float(both.mean()),
+        "mark_on_blocks": float(ok_mark.mean()) if ok_mark.size else 1.0,
     }
     for zi, name in enumerate(ZONES):
         mask = data.zone == zi
@@ -121,10 +126,10 @@ def evaluate(model: nn.Module, data: CellSet, batch: int = 512) -> dict[str, flo
 
 
 def decode_legal(pz: np.ndarray, pr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Most probable legal (zone, road) per row: empty and P never carry a road (same rule as runtime)."""
+    """Most probable legal (zone, road) per row: empty, P and W never carry a road (as at run time)."""
     joint = pz[:, :, None] * pr[:, None, :]
     for zi, name in enumerate(ZONES):
-        if name in ("empty", "P"):
+        if name in ("empty", "P", "W"):
             joint[:, zi, 1:] = 0
     flat = joint.reshape(len(pz), -1).argmax(1)
     return flat // len(ROADS), flat % len(ROADS)
@@ -148,6 +153,7 @@ def train(
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     zones = torch.from_numpy(data.zone.astype(np.int64))
     roads = torch.from_numpy(data.road.astype(np.int64))
+    marks = torch.from_numpy(data.mark.astype(np.int64))
     history = []
     for epoch in range(epochs):
         model.train()
@@ -158,8 +164,8 @@ def train(
             idx = order[s : s + batch]
             x = to_tensor(data.crops[idx.numpy()])
             x, road = augment_batch(x, zones[idx], roads[idx], gen)
-            z, r = model(x)
-            loss = loss_fn(z, zones[idx]) + loss_fn(r, road)
+            z, r, m = model(x)
+            loss = loss_fn(z, zones[idx]) + loss_fn(r, road) + loss_fn(m, marks[idx])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -190,17 +196,17 @@ def export_onnx(model: CellNet, path: Path) -> None:
             (dummy,),
             str(path),
             input_names=["crops"],
-            output_names=["zone", "road"],
-            dynamic_axes={"crops": {0: "n"}, "zone": {0: "n"}, "road": {0: "n"}},
+            output_names=["zone", "road", "mark"],
+            dynamic_axes={"crops": {0: "n"}, "zone": {0: "n"}, "road": {0: "n"}, "mark": {0: "n"}},
             opset_version=17,
             dynamo=False,
         )
     x = torch.randn(8, 3, CROP_H, CROP_W, generator=torch.Generator().manual_seed(0))
     with torch.no_grad():
-        z, r = model(x)
+        expected = model(x)
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    oz, orr = sess.run(None, {"crops": x.numpy()})
-    err = max(np.abs(oz - z.numpy()).max(), np.abs(orr - r.numpy()).max())
+    got = sess.run(None, {"crops": x.numpy()})
+    err = max(float(np.abs(g - e.numpy()).max()) for g, e in zip(got, expected, strict=True))
     if err > 1e-3:
         raise RuntimeError(f"ONNX export disagrees with PyTorch by {err:.2e}")
 
@@ -238,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "zones": list(ZONES),
         "roads": list(ROADS),
+        "marks": list(MARKS),
         "input_size": [CROP_H, CROP_W],
         "input_layout": "NCHW float32, RGB, (x / 255 - mean) / std",
         "context": CONTEXT,
