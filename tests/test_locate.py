@@ -318,3 +318,26 @@ def test_off_region_cells_are_empty() -> None:
     readings[0][0] = None
     out = assemble_city(readings)
     assert out.city.cell(0, 0) == EMPTY and out.city.cell(1, 1) == block("P")
+
+
+def test_wrecktar_and_expansion_marks_are_carried_into_the_city() -> None:
+    readings = _readings("R:EW  C:EW\nI  P\n")
+    readings[0][1] = Reading((("C", "EW", 0.97),), "block", poi=True, confidence=0.95)
+    readings[1][0] = Reading((("I", None, 0.98),), "block", construction=True)
+    readings[1][1] = Reading(((None, None, 0.02),), "wrecktar", confidence=0.93)
+    out = assemble_city(readings)
+    assert out.labels == [["R:EW", "C:EW*"], ["I!", "W"]]
+    assert out.confidence[0, 1] == pytest.approx(0.95) and out.confidence[1, 1] == pytest.approx(0.93)
+
+
+def test_a_repaired_road_keeps_the_blocks_mark() -> None:
+    readings = _readings("R:NS  C:EW\n", {(0, 0): [("R", "NS", 0.5), ("R", "EW", 0.45)]})
+    readings[0][0] = Reading(readings[0][0].options, "block", poi=True)
+    out = assemble_city(readings)
+    assert out.city.cell(0, 0) == block("R", "EW", poi=True)
+
+
+def test_a_city_of_wrecktar_alone_is_not_trimmed_away() -> None:
+    readings = [[Reading(((None, None, 0.9),), "empty"), Reading(((None, None, 0.1),), "wrecktar")]]
+    out = assemble_city(readings)
+    assert out.labels == [["W"]]

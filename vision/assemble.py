@@ -17,6 +17,8 @@ import numpy as np
 
 from scoring.city import EMPTY, OPPOSITE, STEP, Cell, City, block, cell_name
 
+WRECKTAR = Cell("wrecktar")
+
 LOW_CONFIDENCE = 0.8
 # A second reading is considered only when it is at least this likely relative to the first.
 CLOSE_SECOND = 0.35
@@ -24,13 +26,37 @@ CLOSE_SECOND = 0.35
 
 @dataclass(frozen=True)
 class Reading:
-    """One cell as read: ranked alternatives ``(zone or None, road or None, probability)``, best first."""
+    """One cell as read: ranked alternatives ``(zone or None, road or None, probability)``, best first.
+
+    ``kind`` is what the classifier read in the cell: ``"block"`` or ``"empty"`` (then the first option is
+    that answer) or ``"wrecktar"`` (the cell is under a Wrecktar card; the options are the best readings
+    that are not, kept for the record). A block's expansion marks (``poi``, ``construction``) and the
+    confidence of the whole answer (zone, road and marks; by default the first option's probability) come
+    with it.
+    """
 
     options: tuple[tuple[str | None, str | None, float], ...]
+    kind: str = "block"
+    poi: bool = False
+    construction: bool = False
+    confidence: float | None = None
 
     @property
     def best(self) -> tuple[str | None, str | None, float]:
         return self.options[0]
+
+    @property
+    def probability(self) -> float:
+        return self.best[2] if self.confidence is None else self.confidence
+
+    def cell(self) -> Cell:
+        """The cell this reading stands for."""
+        if self.kind == "wrecktar":
+            return WRECKTAR
+        zone, road, _ = self.best
+        if zone is None:
+            return EMPTY
+        return block(zone, road, poi=self.poi, construction=self.construction)
 
 
 @dataclass
@@ -42,8 +68,9 @@ class Assembled:
     origin: tuple[int, int] = (0, 0)  # where the city's cell (0, 0) lies in the grid of readings
 
 
-def _cell(zone: str | None, road: str | None) -> Cell:
-    return EMPTY if zone is None else block(zone, road)
+def _cell(zone: str | None, road: str | None, like: Reading) -> Cell:
+    """``zone`` and ``road`` as a cell, keeping the expansion marks read in it."""
+    return EMPTY if zone is None else block(zone, road, poi=like.poi, construction=like.construction)
 
 
 def _open_sides(grid: list[list[Cell]], r: int, c: int) -> list[tuple[str, tuple[int, int]]]:
@@ -82,8 +109,8 @@ def assemble_city(
     cell of the trimmed grid, and the warnings (low-confidence cells, readings changed so roads meet).
     """
     rows, cols = len(readings), len(readings[0]) if readings else 0
-    grid = [[_cell(*rd.best[:2]) if rd is not None else EMPTY for rd in row] for row in readings]
-    conf = np.array([[rd.best[2] if rd is not None else 1.0 for rd in row] for row in readings]).reshape(
+    grid = [[rd.cell() if rd is not None else EMPTY for rd in row] for row in readings]
+    conf = np.array([[rd.probability if rd is not None else 1.0 for rd in row] for row in readings]).reshape(
         rows, cols
     )
     # For each mismatched pair with one doubtful cell, keep a close second reading that closes it.
@@ -93,7 +120,7 @@ def assemble_city(
             weak = min(pair, key=lambda p: conf[p])
             strong = next(p for p in pair if p != weak) if len(pair) == 2 else weak
             rd = readings[weak[0]][weak[1]]
-            if rd is None:
+            if rd is None or rd.kind == "wrecktar":
                 continue
             if conf[weak] >= low_confidence or conf[strong] < low_confidence:
                 continue
@@ -102,14 +129,14 @@ def assemble_city(
                 if p < CLOSE_SECOND * conf[weak]:
                     break
                 old = grid[weak[0]][weak[1]]
-                grid[weak[0]][weak[1]] = _cell(zone, road)
+                grid[weak[0]][weak[1]] = _cell(zone, road, rd)
                 if len(_mismatches(grid)) < before:
                     conf[weak] = p
                     repaired.append((weak, strong))
                     break
                 grid[weak[0]][weak[1]] = old
     # Trim empty border rows and columns.
-    occupied = np.array([[cell.is_block for cell in row] for row in grid]).reshape(rows, cols)
+    occupied = np.array([[cell.kind != "empty" for cell in row] for row in grid]).reshape(rows, cols)
     if not occupied.any():
         return Assembled(
             City(((EMPTY,),), tuple(cards or ())), [["."]], np.ones((1, 1)), ["no block was read"]
