@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from vision.pipeline import Geometry
 from vision.synth.scene import SynthPhoto
 
 ORIGINAL_READ_GEOMETRY = pipeline.read_geometry
+ORIGINAL_WITH_LATTICE = pipeline.geometry_with_lattice
 
 
 def visible_truth(p: SynthPhoto) -> City:
@@ -46,8 +48,17 @@ class TruthClassifier:
         ]
         self.tolerance = float(np.median(step)) / 1.4 / 3  # a third of a block's height
 
+    def install(self, monkeypatch: Any) -> None:
+        """Follow the pipeline's geometry (its first fit and every regrown lattice) to answer for it."""
+        monkeypatch.setattr(pipeline, "read_geometry", self.read_geometry)
+        monkeypatch.setattr(pipeline, "geometry_with_lattice", self.geometry_with_lattice)
+
     def read_geometry(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
         self.geometry = ORIGINAL_READ_GEOMETRY(image, timings)
+        return self.geometry
+
+    def geometry_with_lattice(self, geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> Geometry:
+        self.geometry = ORIGINAL_WITH_LATTICE(geometry, lattice, occupied)
         return self.geometry
 
     def __call__(self, rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:

@@ -19,7 +19,9 @@ from PIL import Image
 import vision.pipeline as pipeline
 from scoring.city import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
-from vision.decode import NotAnImage, TruncatedImage
+from vision.assemble import assemble_city
+from vision.decode import NotAnImage, TruncatedImage, decode_image
+from vision.lattice import Lattice
 from vision.pipeline import NoCityFound, scan_image
 from vision.synth.scene import SynthPhoto, render_photo
 
@@ -37,7 +39,7 @@ def truth_scan(monkeypatch: pytest.MonkeyPatch):
 
     def scan(p: SynthPhoto, data: bytes | None = None, **kw: object):
         stand_in = TruthClassifier(p)
-        monkeypatch.setattr(pipeline, "read_geometry", stand_in.read_geometry)
+        stand_in.install(monkeypatch)
         return scan_image(p.jpeg if data is None else data, classifier=stand_in, **kw)
 
     return scan
@@ -173,7 +175,7 @@ def cli_with_truth(monkeypatch: pytest.MonkeyPatch, tmp_path):
 
     def run(p: SynthPhoto, *args: str) -> tuple[int, str]:
         stand_in = TruthClassifier(p)
-        monkeypatch.setattr(pipeline, "read_geometry", stand_in.read_geometry)
+        stand_in.install(monkeypatch)
         monkeypatch.setattr(pipeline, "_default_classifier", lambda: stand_in)
         path = tmp_path / "photo.jpg"
         path.write_bytes(p.jpeg)
@@ -228,3 +230,31 @@ def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys) -> None:
     assert err.count("\n") == 1 and "no city found" in err
     assert main(["scan", str(blank), "--cards", "8", "99", "1"]) == 2
     assert "99" in capsys.readouterr().err
+
+
+def test_the_lattice_grows_to_blocks_the_card_region_missed(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = photo(101, partial=False)
+    stand_in = TruthClassifier(p)
+    stand_in.install(monkeypatch)
+    rgb = decode_image(p.jpeg, long_side=pipeline.WORK_LONG_SIDE).rgb
+    g = pipeline.read_geometry(rgb)
+    full = stand_in(g.rectified, g.lattice)
+    # Nothing to grow into: the first lattice already has an empty ring round the city.
+    assert pipeline.grow_to_blocks(g, full, stand_in)[0].lattice == g.lattice
+    # As if the card region had missed the city's first column and row of blocks.
+    lat = g.lattice
+    offsets = None if lat.offsets is None else lat.offsets[2:, 2:]
+    cut = Lattice(
+        (lat.origin[0] + 2 * lat.pitch_x, lat.origin[1] + 2 * lat.pitch_y),
+        lat.pitch_x,
+        lat.pitch_y,
+        lat.rows - 2,
+        lat.cols - 2,
+        offsets,
+    )
+    small = pipeline.geometry_with_lattice(g, cut, g.occupied[2:, 2:])
+    before = assemble_city(pipeline._readings(small, stand_in(small.rectified, small.lattice))).city
+    truth = visible_truth(p)
+    assert sum(1 for _ in before.blocks()) < sum(1 for _ in truth.blocks())
+    grown, predictions = pipeline.grow_to_blocks(small, stand_in(small.rectified, small.lattice), stand_in)
+    assert same_city(assemble_city(pipeline._readings(grown, predictions)).city, truth)

@@ -36,6 +36,21 @@ class Lattice:
             y += float(self.offsets[row, col, 1])
         return x, y
 
+    def padded(self, top: int = 0, bottom: int = 0, left: int = 0, right: int = 0) -> Lattice:
+        """The lattice with extra rows and columns on the given sides; a new cell takes the offset of the
+        nearest old one (hand-placement shifts are shared by the blocks of a card).
+
+        >>> Lattice((10.0, 20.0), 89.0, 63.5, 2, 3).padded(top=1, left=2).origin
+        (-168.0, -43.5)
+        """
+        offsets = None
+        if self.offsets is not None:
+            offsets = np.pad(self.offsets, ((top, bottom), (left, right), (0, 0)), mode="edge")
+        origin = (self.origin[0] - left * self.pitch_x, self.origin[1] - top * self.pitch_y)
+        return Lattice(
+            origin, self.pitch_x, self.pitch_y, self.rows + top + bottom, self.cols + left + right, offsets
+        )
+
 
 # --- Fitting ------------------------------------------------------------------------------------------
 #
