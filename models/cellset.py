@@ -27,6 +27,7 @@ from scoring.placement import simulate_play
 from vision.classify import MARKS
 from vision.classify import ROADS_WITH_NONE as ROADS
 from vision.classify import ZONES_WITH_EMPTY as ZONES
+from vision.colour import balance_whites, lattice_box
 from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
 from vision.lattice import PX_PER_MM
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from vision.synth.art import TopDown
 
 # Bump when the way crops are made changes, so stale caches are not reused.
-DATA_VERSION = 4
+DATA_VERSION = 5
 KINDS = ("block", "hole", "ring")
 
 
@@ -143,7 +144,8 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         image = td.image
         if rng.random() < 0.5:
             image = _replace_table(rng, image, card_corners)
-        image = photo_effects(rng, image, strength)
+        # The cast is taken out as at run time (vision.classify), from the city and its outer ring.
+        image = balance_whites(photo_effects(rng, image, strength), lattice_box(lat.padded(1, 1, 1, 1)))
         # A third of the ring each time keeps empty cells at about a quarter of the set.
         chosen = [p for p in ring if rng.random() < 0.3]
         pts = centers + chosen

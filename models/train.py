@@ -248,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         "input_size": [CROP_H, CROP_W],
         "input_layout": "NCHW float32, RGB, (x / 255 - mean) / std",
         "context": CONTEXT,
+        "white_balance": "city whites",
         "normalisation": {"mean": list(MEAN), "std": list(STD)},
         "training": {
             "seed": args.seed,

@@ -128,12 +128,16 @@ def test_predictions_are_always_legal_cells() -> None:
             if p.zone in (None, "P"):
                 assert p.road is None
             assert p.kind in ("block", "empty", "wrecktar")
+            assert 0.0 <= p.empty_probability <= 1.0
+            if p.kind != "empty":
+                assert p.empty_probability <= 1.0 - p.confidence + 1e-6
             if p.kind == "wrecktar":
                 assert (p.label, p.zone, p.poi, p.construction) == ("W", None, False, False)
                 assert all(a[2] <= p.confidence for a in p.alternatives)
             elif p.kind == "empty":
                 assert p.label == "." and not (p.poi or p.construction)
                 assert p.alternatives[0] == (None, None, p.confidence)
+                assert p.empty_probability == pytest.approx(p.confidence)
             else:
                 token = p.zone + (f":{p.road}" if p.road else "")
                 assert p.label == token + ("*" if p.poi else "") + ("!" if p.construction else "")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.colour import balance_whites, lattice_box
 from vision.crops import lattice_crops
 from vision.lattice import Lattice
 
@@ -44,6 +45,8 @@ class CellPrediction:
     format (``"R:EW"``, ``"P*"``, ``"W"``, ``"."``). ``alternatives`` lists the most probable legal
     ``(zone, road, probability)`` pairs of blocks and empty cells, best first, so a later stage can make
     roads agree across neighbouring cells; for a block or an empty cell the first is the answer itself.
+    ``empty_probability`` is the probability that the cell holds no card at all (neither a block nor
+    Wrecktar), whatever block it would be otherwise.
     """
 
     zone: str | None
@@ -54,6 +57,7 @@ class CellPrediction:
     kind: str = "block"
     poi: bool = False
     construction: bool = False
+    empty_probability: float = 0.0
 
 
 class ModelError(RuntimeError):
@@ -86,6 +90,8 @@ class CellClassifier:
             )
         self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
         self.context = float(self.meta["context"])
+        # Models trained on crops of white-balanced cities (vision.colour) want the same at run time.
+        self.balanced = self.meta.get("white_balance") == "city whites"
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
         self.threads = threads if threads is not None else default_threads()
@@ -97,6 +103,7 @@ class CellClassifier:
         self.input_name = self.session.get_inputs()[0].name
         self._legal = _legal_pairs(self.zones, self.roads)
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
+        self._empty = self._legal.index((self.zones.index("empty"), 0))
 
     def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3)."""
@@ -129,6 +136,7 @@ class CellClassifier:
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
         ranked = np.argsort(-joint, axis=1)
+        p_empty = joint[:, self._empty]
         out = []
         for i, order in enumerate(ranked):
             best = int(order[0])
@@ -140,9 +148,15 @@ class CellClassifier:
                 if self._legal[k][0] != self._wrecktar
             )[:_ALTERNATIVES]
             if zone_name == "W":
-                out.append(CellPrediction(None, None, p, "W", alternatives, kind="wrecktar"))
+                out.append(
+                    CellPrediction(
+                        None, None, p, "W", alternatives, kind="wrecktar", empty_probability=float(p_empty[i])
+                    )
+                )
             elif zone_name == "empty":
-                out.append(CellPrediction(None, None, p, ".", alternatives, kind="empty"))
+                out.append(
+                    CellPrediction(None, None, p, ".", alternatives, kind="empty", empty_probability=p)
+                )
             else:
                 mark = int(pm[i].argmax())
                 name = self.marks[mark] if self.marks else "none"
@@ -163,6 +177,7 @@ class CellClassifier:
                         "block",
                         poi,
                         construction,
+                        float(p_empty[i]),
                     )
                 )
         return out
@@ -230,6 +245,8 @@ def classify_cells(rectified: np.ndarray, lattice: Lattice) -> list[list[CellPre
     if not isinstance(lattice, Lattice):
         raise TypeError(f"expected a vision.lattice.Lattice, got {type(lattice).__name__}")
     clf = get_classifier()
+    if clf.balanced:
+        rectified = balance_whites(rectified, lattice_box(lattice))
     crops = lattice_crops(rectified, lattice, size=(clf.input_h, clf.input_w), context=clf.context)
     flat = clf.predict(crops)
     return [flat[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]
