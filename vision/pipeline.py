@@ -37,10 +37,10 @@ __all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometr
 WORK_LONG_SIDE = 2016
 # Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
 MIN_BLOCKS = 8
-# Cells off the card region are read too, but a block there must be read at least this confidently
-# (150 calibration photos, seeds 60,000,000+: 0.9 read 90 cities exactly, 0.7 110, 0.5 111, 0.3 112;
-# the card region misses blocks on tables close in colour to them, so blocks there are often dimmer).
-RING_CONFIDENCE = 0.5
+# Cells off the card region are read too, but there the classifier must be at least this sure that the
+# cell holds a card (a block or Wrecktar), whichever block it is (the card region misses blocks on tables
+# close in colour to them, and blocks there are often dim; see models/MODEL_CARD.md for how it was set).
+RING_CONFIDENCE = 0.7
 # Blocks read confidently on the lattice's outer ring mean the card region missed part of the city (a
 # table close in colour to the blocks): the lattice then grows that way, at most this many times.
 MAX_GROWTH = 8
@@ -362,16 +362,26 @@ def geometry_with_lattice(geometry: Geometry, lattice: Lattice, occupied: np.nda
     )
 
 
+def _kind(pred: Prediction) -> str:
+    return getattr(pred, "kind", "block" if pred.zone is not None else "empty")
+
+
+def _card_probability(pred: Prediction) -> float:
+    """How sure the classifier is that the cell holds a card (a block of any kind, or Wrecktar)."""
+    default = 0.0 if _kind(pred) != "empty" else 1.0
+    return 1.0 - float(getattr(pred, "empty_probability", default))
+
+
 def _accepted(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> np.ndarray:
     """Cells whose reading counts: visible, not empty, and on the card region or read confidently."""
     out = np.zeros((geometry.lattice.rows, geometry.lattice.cols), bool)
     for r, row in enumerate(predictions):
         for c, pred in enumerate(row):
-            kind = getattr(pred, "kind", "block" if pred.zone is not None else "empty")
+            kind = _kind(pred)
             out[r, c] = (
                 bool(geometry.visible[r, c])
                 and kind != "empty"
-                and (bool(geometry.occupied[r, c]) or pred.confidence >= RING_CONFIDENCE)
+                and (bool(geometry.occupied[r, c]) or _card_probability(pred) >= RING_CONFIDENCE)
             )
     return out
 
@@ -416,10 +426,10 @@ def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -
     for r, row in enumerate(predictions):
         line: list[Reading | None] = []
         for c, pred in enumerate(row):
-            kind = getattr(pred, "kind", "block" if pred.zone is not None else "empty")
+            kind = _kind(pred)
             options = getattr(pred, "alternatives", None) or ((pred.zone, pred.road, float(pred.confidence)),)
             doubtful_ring = not geometry.occupied[r, c] and (
-                kind == "empty" or pred.confidence < RING_CONFIDENCE
+                kind == "empty" or _card_probability(pred) < RING_CONFIDENCE
             )
             reading = Reading(
                 tuple(options),
