@@ -10,7 +10,8 @@ Part 2, end to end: ``--photos`` simulated 12 MP photos (``vision.synth.scene.re
 Reports cell accuracy (zone and road both right, with the truth's expansion cells compared as tokens), whole
 cities read exactly, scores exactly right (``scoring.engine.score_city`` with the truth's scoring cards), all
 broken down by photo condition, and the median time per photo with a stage-by-stage profile. Rendered photos
-are cached under ``data/eval_photos/`` so reruns only scan. Figures also go to ``data/bench_accuracy.json``.
+are cached under ``data/eval_photos_<renderer hash>/`` so reruns only scan. Figures also go to
+``data/bench_accuracy.json``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +79,24 @@ def classifier_only(n_cities: int) -> dict[str, Any]:
 # --- end to end ----------------------------------------------------------------------------------------
 
 
+@cache
+def renderer_fingerprint() -> str:
+    """A hash of the code that renders the photos (the synth package and the simulated play): cached
+    photos from another version of it are not reused, so the evaluation set is what the seeds make now."""
+    import hashlib
+
+    files = sorted((ROOT / "vision" / "synth").glob("*.py")) + [ROOT / "scoring" / "placement.py"]
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:10]
+
+
 def eval_photo(seed: int) -> tuple[bytes, Any]:
     """The JPEG bytes and truth of evaluation photo ``seed``, rendered once and cached under data/."""
     from vision.synth.truth import PhotoTruth
 
-    folder = DATA / "eval_photos"
+    folder = DATA / f"eval_photos_{renderer_fingerprint()}"
     jpg, js = folder / f"{seed}.jpg", folder / f"{seed}.json"
     if jpg.is_file() and js.is_file():
         return jpg.read_bytes(), PhotoTruth.from_json(json.loads(js.read_text()))
@@ -186,11 +201,14 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
         true_city = truth.parsed_city()
         cards = tuple(s.number for s in truth.scoring_cards)
         t = time.perf_counter()
+        warned = False
         try:
             result = scan_image(jpeg)
             read, timings, error = result.city, result.timings, None
+            warned = any("runs off" in w for w in result.warnings)
         except InputError as exc:
             read, timings, error = None, {}, f"{type(exc).__name__}: {exc}"
+            warned = "no city found" in str(exc)
         seconds = time.perf_counter() - t
         cells_total = true_city.n_rows * true_city.n_cols
         right = tokens_right = 0
@@ -217,6 +235,7 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
                 "seconds": seconds,
                 "timings": timings,
                 "error": error,
+                "warned": warned,
                 "bins": _buckets(truth.conditions),
             }
         )
@@ -235,6 +254,8 @@ def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cities": sum(r["exact"] for r in rows) / max(1, len(rows)),
         "scores": sum(r["score"] for r in rows) / max(1, len(rows)),
         "errors": sum(r["error"] is not None for r in rows),
+        # Told the city is cut by the photo's edge (or refused): what a photo missing part of it must get.
+        "warned_cut": sum(r["warned"] for r in rows) / max(1, len(rows)),
     }
 
 
@@ -301,6 +322,13 @@ def main(argv: list[str] | None = None) -> int:
         report["end_to_end"] = e2e
         _print_rates("overall", e2e["overall"])
         _print_rates("whole city in the frame", e2e["whole_city_photos"])
+        framing = e2e["by_condition"].get("framing", {})
+        if "partial" in framing and "whole city" in framing:
+            print(
+                f"  photos cutting the city: told so on {framing['partial']['warned_cut']:.0%} of"
+                f" {framing['partial']['photos']}; whole cities told so wrongly:"
+                f" {framing['whole city']['warned_cut']:.0%}"
+            )
         _print_rates("... and no expansion", e2e["whole_city_no_expansions"])
         for cond, values in e2e["by_condition"].items():
             print(f" by {cond}:")
@@ -308,12 +336,13 @@ def main(argv: list[str] | None = None) -> int:
                 _print_rates(value, rates)
         stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in e2e["median_stage_seconds"].items())
         print(f"  median time per photo {e2e['median_seconds']:.3f} s; median stages: {stages}")
-        o = e2e["overall"]
-        met = {k: o[k] >= v for k, v in TARGETS.items()}
-        print(
-            "  targets: "
-            + ", ".join(f"{k} ≥ {TARGETS[k]:.1%}: {'met' if ok else 'NOT met'}" for k, ok in met.items())
-        )
+        headline = (("all photos", e2e["overall"]), ("whole city in the frame", e2e["whole_city_photos"]))
+        for name, o in headline:
+            met = {k: o[k] >= v for k, v in TARGETS.items()}
+            print(
+                f"  targets, {name}: "
+                + ", ".join(f"{k} ≥ {TARGETS[k]:.1%}: {'met' if ok else 'NOT met'}" for k, ok in met.items())
+            )
         if e2e["failures"]:
             print("  not read exactly: " + ", ".join(str(f["seed"]) for f in e2e["failures"][:30]))
     DATA.mkdir(exist_ok=True)
