@@ -18,7 +18,6 @@ import json
 import os
 import random
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ import torch
 from torch import nn
 
 from models.cellset import KINDS, CellSet, load_or_build
+from models.export import export_onnx
 from models.net import MARKS, ROADS, ZONES, CellNet
 from vision.crops import CONTEXT, CROP_H, CROP_W
 
@@ -183,34 +183,6 @@ def train(
     return history
 
 
-def export_onnx(model: CellNet, path: Path) -> None:
-    """Write the model as ONNX (dynamic batch) and check onnxruntime agrees with PyTorch."""
-    import onnxruntime as ort
-
-    model.eval()
-    dummy = torch.zeros(2, 3, CROP_H, CROP_W)
-    with warnings.catch_warnings():  # the TorchScript exporter is deprecated but exact for this plain CNN
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (dummy,),
-            str(path),
-            input_names=["crops"],
-            output_names=["zone", "road", "mark"],
-            dynamic_axes={"crops": {0: "n"}, "zone": {0: "n"}, "road": {0: "n"}, "mark": {0: "n"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    x = torch.randn(8, 3, CROP_H, CROP_W, generator=torch.Generator().manual_seed(0))
-    with torch.no_grad():
-        expected = model(x)
-    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    got = sess.run(None, {"crops": x.numpy()})
-    err = max(float(np.abs(g - e.numpy()).max()) for g, e in zip(got, expected, strict=True))
-    if err > 1e-3:
-        raise RuntimeError(f"ONNX export disagrees with PyTorch by {err:.2e}")
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0, help="master seed (data, init, order)")
@@ -240,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     history = train(model, data, valid, args.epochs, args.batch, args.lr, args.seed)
     t_train = time.time() - t0
     args.out.mkdir(parents=True, exist_ok=True)
-    export_onnx(model, args.out / "cells.onnx")
+    export_onnx(model, args.out / "cells.onnx", (3, CROP_H, CROP_W), "crops", ("zone", "road", "mark"))
     meta = {
         "zones": list(ZONES),
         "roads": list(ROADS),

@@ -17,13 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
+from models.export import export_onnx
 from models.numberset import UNSEEN_FONT, font_names, make_set
 from vision.numbers import N_CLASSES, NUMBERS, PATCH, REACH, normalise
 
@@ -111,35 +111,6 @@ def predict(model: NumberNet, patches: np.ndarray) -> np.ndarray:
         return model(torch.from_numpy(normalise(patches))).argmax(dim=1).numpy()
 
 
-def export_onnx(model: NumberNet, path: Path) -> None:
-    """Write the model as ONNX (dynamic batch) and check onnxruntime agrees with PyTorch."""
-    import onnxruntime as ort
-
-    model.eval()
-    dummy = torch.zeros(2, 1, PATCH, PATCH)
-    with warnings.catch_warnings():  # the TorchScript exporter is deprecated but exact for this plain CNN
-        warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(
-            model,
-            (dummy,),
-            str(path),
-            input_names=["patches"],
-            output_names=["logits"],
-            dynamic_axes={"patches": {0: "n"}, "logits": {0: "n"}},
-            opset_version=17,
-            dynamo=False,
-        )
-    x = torch.randn(8, 1, PATCH, PATCH, generator=torch.Generator().manual_seed(0))
-    with torch.no_grad():
-        ref = model(x).numpy()
-    out = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
-        None, {"patches": x.numpy()}
-    )[0]
-    err = float(np.abs(out - ref).max())
-    if err > 1e-3:
-        raise RuntimeError(f"ONNX export disagrees with PyTorch by {err:.2e}")
-
-
 def report(
     model: NumberNet, patches: np.ndarray, labels: np.ndarray, fonts: np.ndarray, names: list[str]
 ) -> dict:
@@ -193,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # an experiment never replaces the shipped model; give --out to keep its model
 
     args.out.mkdir(parents=True, exist_ok=True)
-    export_onnx(model, args.out / "numbers.onnx")
+    export_onnx(model, args.out / "numbers.onnx", (1, PATCH, PATCH), "patches", ("logits",))
     meta = {
         "patch": PATCH,
         "reach": REACH,
