@@ -31,6 +31,7 @@ from scoring.engine import score_city  # noqa: E402
 from scoring.errors import InputError  # noqa: E402
 from tests.synth_truth import (  # noqa: E402
     ORIGINAL_READ_GEOMETRY,
+    ORIGINAL_WITH_LATTICE,
     TruthClassifier,
     is_visible_part,
     same_city,
@@ -135,6 +136,7 @@ def main() -> int:
     for p in photos:
         stand_in = TruthClassifier(p)
         pipeline.read_geometry = stand_in.read_geometry
+        pipeline.geometry_with_lattice = stand_in.geometry_with_lattice
         try:
             t = time.perf_counter()
             result = pipeline.scan_image(p.jpeg, classifier=stand_in)
@@ -145,6 +147,7 @@ def main() -> int:
             continue
         finally:
             pipeline.read_geometry = ORIGINAL_READ_GEOMETRY
+            pipeline.geometry_with_lattice = ORIGINAL_WITH_LATTICE
         truth = visible_truth(p)
         cut = any("runs off" in w for w in result.warnings)
         if same_city(result.city, truth):
