@@ -341,3 +341,45 @@ def test_a_city_of_wrecktar_alone_is_not_trimmed_away() -> None:
     readings = [[Reading(((None, None, 0.9),), "empty"), Reading(((None, None, 0.1),), "wrecktar")]]
     out = assemble_city(readings)
     assert out.labels == [["W"]]
+
+
+def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading_kept() -> None:
+    import vision.pipeline as pipeline
+
+    lattice = Lattice((0.0, 0.0), 89.0, 63.5, 2, 3)
+    # Cell (0, 1)'s block sits 4 px right of its lattice centre, and reads doubtfully there.
+    true_centres = {(r, c): lattice.center(r, c) for r in range(2) for c in range(3)}
+    true_centres[0, 1] = (true_centres[0, 1][0] + 4.0, true_centres[0, 1][1])
+
+    def classify(image: np.ndarray, lat: Lattice) -> list[list[SimpleNamespace]]:
+        out = []
+        for r in range(lat.rows):
+            row = []
+            for c in range(lat.cols):
+                x, y = lat.center(r, c)
+                nearest = min(true_centres.items(), key=lambda kv: np.hypot(kv[1][0] - x, kv[1][1] - y))
+                cell, (tx, ty) = nearest
+                off = np.hypot(tx - x, ty - y)
+                zone = None if cell == (1, 2) else "R"
+                conf = max(0.05, 0.97 - 0.12 * off)
+                label = zone or "."
+                row.append(SimpleNamespace(zone=zone, road=None, confidence=conf, label=label, seen=(x, y)))
+            out.append(row)
+        return out
+
+    geometry = cast(
+        Geometry,
+        SimpleNamespace(
+            lattice=lattice,
+            rectified=np.zeros((200, 300, 3), np.uint8),
+            visible=np.ones((2, 3), bool),
+            occupied=np.array([[True, True, True], [True, True, False]]),
+        ),
+    )
+    first = classify(geometry.rectified, lattice)
+    assert first[0][1].confidence < pipeline.REFINE_BELOW <= first[0][0].confidence
+    refined = pipeline.refine_doubtful(geometry, first, classify)
+    assert refined[0][1].confidence > first[0][1].confidence + pipeline.REFINE_MARGIN
+    assert refined[0][1].seen[0] > lattice.center(0, 1)[0]  # the reading taken to the right
+    # Clear cells, and the empty cell off the card region, keep their first reading.
+    assert all(refined[r][c] is first[r][c] for r in range(2) for c in range(3) if (r, c) != (0, 1))

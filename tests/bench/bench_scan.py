@@ -48,6 +48,8 @@ STAGES = (
     "lattice",
     "classify",
     "arbitrate",
+    "grow",
+    "refine",
     "cards",
     "assemble",
     "score",
