@@ -383,3 +383,36 @@ def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading
     assert refined[0][1].seen[0] > lattice.center(0, 1)[0]  # the reading taken to the right
     # Clear cells, and the empty cell off the card region, keep their first reading.
     assert all(refined[r][c] is first[r][c] for r in range(2) for c in range(3) if (r, c) != (0, 1))
+
+
+def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
+    import vision.pipeline as pipeline
+    from vision.classify import CellPrediction
+
+    lattice = Lattice((0.0, 0.0), 89.0, 63.5, 1, 2)
+    # A0: zone and road clear, only its construction mark in doubt: not read again.
+    sure_place = CellPrediction("R", "EW", 0.5, "R:EW!", (("R", "EW", 0.95),), construction=True)
+    # B0: the place itself in doubt (a road half seen); read again, the shifted crops see it clearly
+    # but not the mark, which stays.
+    doubtful = CellPrediction("C", "NS", 0.4, "C:NS*", (("C", "NS", 0.45), ("C", "NE", 0.4)), poi=True)
+    clear = CellPrediction("C", "NE", 0.9, "C:NE", (("C", "NE", 0.9),))
+    calls: list[int] = []
+
+    def classify(image: np.ndarray, lat: Lattice) -> list[list[CellPrediction]]:
+        calls.append(lat.cols)
+        return [[clear] * lat.cols]
+
+    geometry = cast(
+        Geometry,
+        SimpleNamespace(
+            lattice=lattice,
+            rectified=np.zeros((100, 200, 3), np.uint8),
+            visible=np.ones((1, 2), bool),
+            occupied=np.ones((1, 2), bool),
+        ),
+    )
+    refined = pipeline.refine_doubtful(geometry, [[sure_place, doubtful]], classify)
+    assert calls == [8]  # one cell, eight shifts
+    assert refined[0][0] is sure_place
+    assert (refined[0][1].zone, refined[0][1].road, refined[0][1].poi) == ("C", "NE", True)
+    assert refined[0][1].label == "C:NE*"

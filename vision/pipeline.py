@@ -422,12 +422,30 @@ def grow_to_blocks(
     return geometry, predictions
 
 
+def _place_confidence(pred: Prediction) -> float:
+    """How sure the reading is of what lies in the cell, leaving out its expansion mark (a shift that hides
+    a mark must not look like a clearer reading)."""
+    options = getattr(pred, "alternatives", None)
+    if _kind(pred) == "wrecktar" or not options:
+        return float(pred.confidence)
+    return float(options[0][2])
+
+
+def _keep_marks(shifted: Prediction, first: Prediction) -> Prediction:
+    """The shifted reading with the first reading's expansion marks (the doubt was not about them)."""
+    if _kind(shifted) != "block" or _kind(first) != "block" or not hasattr(shifted, "poi"):
+        return shifted
+    poi, construction = bool(getattr(first, "poi", False)), bool(getattr(first, "construction", False))
+    base = shifted.label.rstrip("*!")
+    return replace(shifted, poi=poi, construction=construction, label=base + "*" * poi + "!" * construction)
+
+
 def _doubtful_cells(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> list[tuple[int, int]]:
     """Visible cells read with less than :data:`REFINE_BELOW` confidence that may hold a card."""
     out = []
     for r, row in enumerate(predictions):
         for c, pred in enumerate(row):
-            if not geometry.visible[r, c] or pred.confidence >= REFINE_BELOW:
+            if not geometry.visible[r, c] or _place_confidence(pred) >= REFINE_BELOW:
                 continue
             if geometry.occupied[r, c] or _card_probability(pred) >= REFINE_CARD:
                 out.append((r, c))
@@ -462,9 +480,9 @@ def refine_doubtful(
     shifted = classify(geometry.rectified, Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets))[0]
     out = [list(row) for row in predictions]
     for i, (r, c) in enumerate(cells):
-        best = max(shifted[i * len(steps) : (i + 1) * len(steps)], key=lambda p: p.confidence)
-        if best.confidence > out[r][c].confidence + REFINE_MARGIN:
-            out[r][c] = best
+        best = max(shifted[i * len(steps) : (i + 1) * len(steps)], key=_place_confidence)
+        if _place_confidence(best) > _place_confidence(out[r][c]) + REFINE_MARGIN:
+            out[r][c] = _keep_marks(best, out[r][c])
     return out
 
 
