@@ -416,3 +416,37 @@ def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
     assert refined[0][0] is sure_place
     assert (refined[0][1].zone, refined[0][1].road, refined[0][1].poi) == ("C", "NE", True)
     assert refined[0][1].label == "C:NE*"
+
+
+def test_a_block_the_lattice_missed_on_the_card_region_is_found_nearby() -> None:
+    import vision.pipeline as pipeline
+    from vision.classify import CellPrediction
+
+    lattice = Lattice((0.0, 0.0), 89.0, 63.5, 1, 3)
+    # A0's block lies 0.2 pitch to the right of its lattice centre; B0 is a true hole; C0 is off the region.
+    block_at = (lattice.center(0, 0)[0] + 0.2 * 89.0, lattice.center(0, 0)[1])
+    empty = CellPrediction(None, None, 0.9, ".", ((None, None, 0.9),), kind="empty", empty_probability=0.9)
+    block = CellPrediction("I", "EW", 0.95, "I:EW", (("I", "EW", 0.95),))
+    searched: list[tuple[float, float]] = []
+
+    def classify(image: np.ndarray, lat: Lattice) -> list[list[CellPrediction]]:
+        row = []
+        for c in range(lat.cols):
+            x, y = lat.center(0, c)
+            searched.append((x, y))
+            row.append(block if np.hypot(x - block_at[0], y - block_at[1]) < 6.0 else empty)
+        return [row]
+
+    geometry = cast(
+        Geometry,
+        SimpleNamespace(
+            lattice=lattice,
+            rectified=np.zeros((100, 300, 3), np.uint8),
+            visible=np.ones((1, 3), bool),
+            occupied=np.array([[True, True, False]]),
+        ),
+    )
+    found = pipeline.find_lost_blocks(geometry, [[empty, empty, empty]], classify)
+    assert found[0][0] is block
+    assert found[0][1] is empty and found[0][2] is empty
+    assert len(searched) == 2 * 16  # A0 and B0, two rings of eight; C0 is not searched

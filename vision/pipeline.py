@@ -11,7 +11,8 @@ stages and their timings (seconds, in ``ScanResult.timings``):
             first lattice;
 ``arbitrate`` only when that lattice reads doubtfully: the other period hypotheses, fitted and read;
 ``grow``    the lattice extended towards blocks read beyond the card region (:func:`grow_to_blocks`);
-``refine``  doubtful cells read again a little shifted (:func:`refine_doubtful`);
+``refine``  doubtful cells read again a little shifted (:func:`refine_doubtful`), and card-region cells
+            read as empty searched for a block a little further (:func:`find_lost_blocks`);
 ``cards``   the scoring cards beside the city (:mod:`vision.scorecards`), unless they are given;
 ``assemble`` the City, road consistency and warnings; ``overlay`` when asked for.
 """
@@ -52,6 +53,10 @@ REFINE_BELOW = 0.8
 REFINE_CARD = 0.2
 REFINE_SHIFT = 0.05
 REFINE_MARGIN = 0.1
+# A card-region cell read as empty is searched for a block up to SEARCH_SHIFT pitch away, and takes one read
+# at SEARCH_ACCEPT or more (see find_lost_blocks).
+SEARCH_SHIFT = 0.2
+SEARCH_ACCEPT = 0.85
 OVERLAY_LONG_SIDE = 1400
 # Judging the lattice by the classifier (see read_geometry): a first lattice whose cells on the card
 # region are read with a mean log-confidence below this is doubtful (measured with the shipped model on
@@ -466,23 +471,72 @@ def refine_doubtful(
     cells = _doubtful_cells(geometry, predictions)
     if not cells:
         return predictions
+    shifts = [(dx * REFINE_SHIFT, dy * REFINE_SHIFT) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
+    out = [list(row) for row in predictions]
+    for (r, c), seen in zip(cells, _shifted_readings(geometry, cells, shifts, classify), strict=True):
+        best = max(seen, key=_place_confidence)
+        if _place_confidence(best) > _place_confidence(out[r][c]) + REFINE_MARGIN:
+            out[r][c] = _keep_marks(best, out[r][c])
+    return out
+
+
+def _shifted_readings(
+    geometry: Geometry,
+    cells: Sequence[tuple[int, int]],
+    shifts: Sequence[tuple[float, float]],
+    classify: Classifier,
+) -> list[Sequence[Prediction]]:
+    """The classifier's readings of each cell at each shift (in pitches), in one call: per cell, a list."""
     lat = geometry.lattice
-    steps = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
     centres = []
     for r, c in cells:
         x, y = lat.center(r, c)
-        sx, sy = REFINE_SHIFT * lat.pitch_x, REFINE_SHIFT * lat.pitch_y
-        centres += [(x + dx * sx, y + dy * sy) for dx, dy in steps]
+        centres += [(x + dx * lat.pitch_x, y + dy * lat.pitch_y) for dx, dy in shifts]
     # One row of crops at the shifted centres: a lattice whose offsets place every cell.
     n = len(centres)
     base = np.array([[(k + 0.5) * lat.pitch_x, 0.5 * lat.pitch_y] for k in range(n)])
     offsets = (np.array(centres) - base).reshape(1, n, 2)
-    shifted = classify(geometry.rectified, Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets))[0]
+    read = classify(geometry.rectified, Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets))[0]
+    k = len(shifts)
+    return [read[i * k : (i + 1) * k] for i in range(len(cells))]
+
+
+def find_lost_blocks(
+    geometry: Geometry, predictions: Sequence[Sequence[Prediction]], classify: Classifier
+) -> Sequence[Sequence[Prediction]]:
+    """Look for a block around each card-region cell read as empty, and take one read confidently.
+
+    The colour mask says a card lies there, so "empty" most likely means the lattice centre missed the
+    block: a card at the city's edge placed a few millimetres apart from the cards the offsets were fitted
+    on, or the homography drifting at the far end of a tilted city. Each such cell is read again at half
+    and all of :data:`SEARCH_SHIFT` of the pitch in eight directions, and the most confident block reading
+    replaces "empty" when it reaches :data:`SEARCH_ACCEPT` (a true hole reads empty, or its neighbours'
+    edges doubtfully, at every shift).
+    """
+    if SEARCH_SHIFT <= 0:
+        return predictions
+    cells = [
+        (r, c)
+        for r, row in enumerate(predictions)
+        for c, pred in enumerate(row)
+        if geometry.occupied[r, c] and geometry.visible[r, c] and _kind(pred) == "empty"
+    ]
+    if not cells:
+        return predictions
+    shifts = [
+        (dx * f * SEARCH_SHIFT, dy * f * SEARCH_SHIFT)
+        for f in (0.5, 1.0)
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if dx or dy
+    ]
     out = [list(row) for row in predictions]
-    for i, (r, c) in enumerate(cells):
-        best = max(shifted[i * len(steps) : (i + 1) * len(steps)], key=_place_confidence)
-        if _place_confidence(best) > _place_confidence(out[r][c]) + REFINE_MARGIN:
-            out[r][c] = _keep_marks(best, out[r][c])
+    for (r, c), seen in zip(cells, _shifted_readings(geometry, cells, shifts, classify), strict=True):
+        blocks = [p for p in seen if _kind(p) == "block"]
+        if blocks:
+            best = max(blocks, key=lambda p: p.confidence)
+            if best.confidence >= SEARCH_ACCEPT:
+                out[r][c] = best
     return out
 
 
@@ -549,6 +603,7 @@ def scan_rgb(
     timings["grow"] = time.perf_counter() - t
     t = time.perf_counter()
     predictions = refine_doubtful(geometry, predictions, classify)
+    predictions = find_lost_blocks(geometry, predictions, classify)
     timings["refine"] = time.perf_counter() - t
 
     card_warnings: list[str] = []
