@@ -343,6 +343,21 @@ def test_a_city_of_wrecktar_alone_is_not_trimmed_away() -> None:
     assert out.labels == [["W"]]
 
 
+def _geometry(lattice: Lattice, occupied: np.ndarray) -> Geometry:
+    """Just enough of a Geometry for the stages after the lattice fit: every cell visible, a blank image."""
+    height = int(lattice.origin[1] + lattice.rows * lattice.pitch_y) + 40
+    width = int(lattice.origin[0] + lattice.cols * lattice.pitch_x) + 40
+    return cast(
+        Geometry,
+        SimpleNamespace(
+            lattice=lattice,
+            rectified=np.zeros((height, width, 3), np.uint8),
+            visible=np.ones((lattice.rows, lattice.cols), bool),
+            occupied=np.asarray(occupied, bool),
+        ),
+    )
+
+
 def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading_kept() -> None:
     import vision.pipeline as pipeline
 
@@ -367,15 +382,7 @@ def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading
             out.append(row)
         return out
 
-    geometry = cast(
-        Geometry,
-        SimpleNamespace(
-            lattice=lattice,
-            rectified=np.zeros((200, 300, 3), np.uint8),
-            visible=np.ones((2, 3), bool),
-            occupied=np.array([[True, True, True], [True, True, False]]),
-        ),
-    )
+    geometry = _geometry(lattice, np.array([[True, True, True], [True, True, False]]))
     first = classify(geometry.rectified, lattice)
     assert first[0][1].confidence < pipeline.REFINE_BELOW <= first[0][0].confidence
     refined = pipeline.refine_doubtful(geometry, first, classify)
@@ -402,15 +409,7 @@ def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
         calls.append(lat.cols)
         return [[clear] * lat.cols]
 
-    geometry = cast(
-        Geometry,
-        SimpleNamespace(
-            lattice=lattice,
-            rectified=np.zeros((100, 200, 3), np.uint8),
-            visible=np.ones((1, 2), bool),
-            occupied=np.ones((1, 2), bool),
-        ),
-    )
+    geometry = _geometry(lattice, np.ones((1, 2), bool))
     refined = pipeline.refine_doubtful(geometry, [[sure_place, doubtful]], classify)
     assert calls == [8]  # one cell, eight shifts
     assert refined[0][0] is sure_place
@@ -437,15 +436,7 @@ def test_a_block_the_lattice_missed_on_the_card_region_is_found_nearby() -> None
             row.append(block if np.hypot(x - block_at[0], y - block_at[1]) < 6.0 else empty)
         return [row]
 
-    geometry = cast(
-        Geometry,
-        SimpleNamespace(
-            lattice=lattice,
-            rectified=np.zeros((100, 300, 3), np.uint8),
-            visible=np.ones((1, 3), bool),
-            occupied=np.array([[True, True, False]]),
-        ),
-    )
+    geometry = _geometry(lattice, np.array([[True, True, False]]))
     found = pipeline.find_lost_blocks(geometry, [[empty, empty, empty]], classify)
     assert found[0][0] is block
     assert found[0][1] is empty and found[0][2] is empty
