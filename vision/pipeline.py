@@ -385,17 +385,22 @@ def _card_probability(pred: Prediction) -> float:
     return 1.0 - float(getattr(pred, "empty_probability", default))
 
 
+def _counts(geometry: Geometry, pred: Prediction, r: int, c: int) -> bool:
+    """Whether cell (r, c)'s reading counts: the cell is visible, and on the card region or (off it) read
+    as holding a card at least :data:`RING_CONFIDENCE` surely."""
+    if not geometry.visible[r, c]:
+        return False
+    return bool(geometry.occupied[r, c]) or (
+        _kind(pred) != "empty" and _card_probability(pred) >= RING_CONFIDENCE
+    )
+
+
 def _accepted(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> np.ndarray:
-    """Cells whose reading counts: visible, not empty, and on the card region or read confidently."""
+    """Cells holding a card whose reading counts (see :func:`_counts`)."""
     out = np.zeros((geometry.lattice.rows, geometry.lattice.cols), bool)
     for r, row in enumerate(predictions):
         for c, pred in enumerate(row):
-            kind = _kind(pred)
-            out[r, c] = (
-                bool(geometry.visible[r, c])
-                and kind != "empty"
-                and (bool(geometry.occupied[r, c]) or _card_probability(pred) >= RING_CONFIDENCE)
-            )
+            out[r, c] = _kind(pred) != "empty" and _counts(geometry, pred, r, c)
     return out
 
 
@@ -552,19 +557,19 @@ def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -
     for r, row in enumerate(predictions):
         line: list[Reading | None] = []
         for c, pred in enumerate(row):
-            kind = _kind(pred)
+            if not _counts(geometry, pred, r, c):
+                line.append(None)
+                continue
             options = getattr(pred, "alternatives", None) or ((pred.zone, pred.road, float(pred.confidence)),)
-            doubtful_ring = not geometry.occupied[r, c] and (
-                kind == "empty" or _card_probability(pred) < RING_CONFIDENCE
+            line.append(
+                Reading(
+                    tuple(options),
+                    _kind(pred),
+                    bool(getattr(pred, "poi", False)),
+                    bool(getattr(pred, "construction", False)),
+                    float(pred.confidence),
+                )
             )
-            reading = Reading(
-                tuple(options),
-                kind,
-                bool(getattr(pred, "poi", False)),
-                bool(getattr(pred, "construction", False)),
-                float(pred.confidence),
-            )
-            line.append(None if not geometry.visible[r, c] or doubtful_ring else reading)
         out.append(line)
     return out
 
