@@ -15,6 +15,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -70,8 +71,6 @@ class CellClassifier:
     def __init__(
         self, model_path: Path = MODEL_PATH, meta_path: Path = META_PATH, threads: int | None = None
     ):
-        import onnxruntime as ort  # imported here so that importing this module stays cheap
-
         if not model_path.is_file() or not meta_path.is_file():
             raise ModelError(
                 f"cell classifier not found ({model_path.name} / {meta_path.name} in {model_path.parent}); "
@@ -95,11 +94,7 @@ class CellClassifier:
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
         self.threads = threads if threads is not None else default_threads()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        self.session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path, self.threads)
         self.input_name = self.session.get_inputs()[0].name
         self._legal = _legal_pairs(self.zones, self.roads)
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
@@ -205,6 +200,18 @@ def _legal_pairs(zones: tuple[str, ...], roads: tuple[str, ...]) -> list[tuple[i
 def _softmax(logits: np.ndarray) -> np.ndarray:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def cpu_session(model_path: Path, threads: int) -> Any:
+    """An onnxruntime session on the CPU with ``threads`` threads inside each operator and operators run
+    one after another (the models are small chains; parallel operators would only contend)."""
+    import onnxruntime as ort  # imported here so that importing this module stays cheap
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
 
 
 def default_threads() -> int:

@@ -110,9 +110,7 @@ class NumberReader:
     def __init__(
         self, model_path: Path = MODEL_PATH, meta_path: Path = META_PATH, threads: int | None = None
     ):
-        import onnxruntime as ort  # imported here so that importing this module stays cheap
-
-        from vision.classify import default_threads
+        from vision.classify import cpu_session, default_threads
 
         if not model_path.is_file() or not meta_path.is_file():
             raise NumberModelError(
@@ -132,11 +130,7 @@ class NumberReader:
             raise NumberModelError(
                 f"{meta_path.name} describes a different patch or class list than this code"
             )
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads if threads is not None else default_threads()
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        self.session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(model_path, threads if threads is not None else default_threads())
         self.input_name = self.session.get_inputs()[0].name
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
