@@ -19,6 +19,8 @@ from vision.lattice import (
     BLOCK_W_MM,
     PX_PER_MM,
     Lattice,
+    cell_offsets,
+    drift_offsets,
     estimate_period,
     folded_peak,
     occupied_cells,
@@ -217,6 +219,83 @@ def test_occupied_cells_follow_the_mask() -> None:
     mask[20:147, 10:188] = 255  # the top-left 2 × 2 cells
     occ = occupied_cells(mask, lattice)
     assert occ.tolist() == [[True, True, False, False], [True, True, False, False], [False] * 4]
+
+
+def _drifted_city(rows: int, cols: int) -> tuple[Lattice, np.ndarray, np.ndarray, np.ndarray]:
+    """A uniform lattice, and the card edges of a city that drifts off it: 4% and 5% scale errors and a
+    little shear, as a perspective not fully undone leaves them (up to ~9 mm at the far corners). Also
+    road edges 3 mm either side of every other block's middle, as distractors. Returns the lattice, the
+    vertical and horizontal segments and the true block centres (rows, cols, 2)."""
+    px, py = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
+    lattice = Lattice((50.0, 40.0), px, py, rows, cols)
+    mid = np.array([50.0 + cols * px / 2, 40.0 + rows * py / 2])
+
+    def true(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        dx, dy = x - mid[0], y - mid[1]
+        return np.stack([x + 0.04 * dx + 0.02 * dy, y + 0.05 * dy + 0.01 * dx], axis=-1)
+
+    vertical, horizontal = [], []
+    for r in range(rows):
+        for c in range(cols + 1):  # the boundary left of column c, one segment per row
+            x = 50.0 + c * px
+            a, b = (
+                true(np.array(x), np.array(40.0 + r * py + 6)),
+                true(np.array(x), np.array(40.0 + (r + 1) * py - 6)),
+            )
+            vertical.append([*a, *b])
+    for r in range(rows + 1):
+        for c in range(cols):
+            y = 40.0 + r * py
+            a, b = (
+                true(np.array(50.0 + c * px + 8), np.array(y)),
+                true(np.array(50.0 + (c + 1) * px - 8), np.array(y)),
+            )
+            horizontal.append([*a, *b])
+    for r in range(rows):
+        for c in range(0, cols, 2):
+            for side in (-6.0, 6.0):
+                y = 40.0 + (r + 0.5) * py + side
+                a, b = (
+                    true(np.array(50.0 + c * px + 4), np.array(y)),
+                    true(np.array(50.0 + (c + 1) * px - 4), np.array(y)),
+                )
+                horizontal.append([*a, *b])
+    centres = true(*np.meshgrid(50.0 + (np.arange(cols) + 0.5) * px, 40.0 + (np.arange(rows) + 0.5) * py))
+    return lattice, np.array(vertical), np.array(horizontal), centres
+
+
+def test_drift_offsets_follow_a_drifting_city_to_its_far_corners() -> None:
+    lattice, vertical, horizontal, centres = _drifted_city(6, 8)
+    shift = 4.0 * PX_PER_MM
+
+    def worst_mm(offsets: np.ndarray) -> float:
+        moved = Lattice(lattice.origin, lattice.pitch_x, lattice.pitch_y, lattice.rows, lattice.cols, offsets)
+        got = np.array([[moved.center(r, c) for c in range(lattice.cols)] for r in range(lattice.rows)])
+        return float(np.hypot(*(got - centres).transpose(2, 0, 1)).max() / PX_PER_MM)
+
+    assert worst_mm(cell_offsets(lattice, vertical, horizontal, shift)) > 6.0  # one local search falls short
+    assert worst_mm(drift_offsets(lattice, vertical, horizontal, shift, search=2 * shift)) < 1.5
+
+
+def test_drift_offsets_leave_an_undrifted_city_alone() -> None:
+    lattice, vertical, horizontal, _ = _drifted_city(4, 4)
+    px, py = lattice.pitch_x, lattice.pitch_y
+    v = np.array(
+        [
+            [50.0 + c * px, 40.0 + r * py + 6, 50.0 + c * px, 40.0 + (r + 1) * py - 6]
+            for r in range(4)
+            for c in range(5)
+        ]
+    )
+    h = np.array(
+        [
+            [50.0 + c * px + 8, 40.0 + r * py, 50.0 + (c + 1) * px - 8, 40.0 + r * py]
+            for r in range(5)
+            for c in range(4)
+        ]
+    )
+    offsets = drift_offsets(lattice, v, h, 4.0 * PX_PER_MM, search=8.0 * PX_PER_MM)
+    assert np.abs(offsets).max() < 0.5
 
 
 def test_period_hypotheses_start_with_the_best_and_skip_near_duplicates() -> None:
