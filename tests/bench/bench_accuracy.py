@@ -5,13 +5,15 @@
 Part 1, classifier only: held-out top-down crops (play seeds disjoint from training), cut and disturbed the
 way training data is (``models.cellset``), read by the shipped ONNX model.
 
-Part 2, end to end: ``--photos`` simulated 12 MP photos (``vision.synth.scene.render_photo``, seeds from
-``EVAL_SEED_BASE``, never used in training), each read by ``vision.pipeline.scan_image`` from its JPEG bytes.
-Reports cell accuracy (zone and road both right, with the truth's expansion cells compared as tokens), whole
-cities read exactly, scores exactly right (``scoring.engine.score_city`` with the truth's scoring cards), all
-broken down by photo condition, and the median time per photo with a stage-by-stage profile. Rendered photos
-are cached under ``data/eval_photos_<renderer hash>/`` so reruns only scan. Figures also go to
-``data/bench_accuracy.json``.
+Part 2, end to end: simulated 12 MP photos (``vision.synth.scene.render_photo``, consecutive seeds from
+``EVAL_SEED_BASE``, never used in training), each read by ``vision.pipeline.scan_image`` from its JPEG bytes,
+until ``--photos`` of them show the whole city. The targets are judged on those: a photo that cuts the city
+cannot be read whole, and what it must get is the warning that the city runs off the edge, which is reported
+for the cut photos met on the way (about one in ten). Reports cell accuracy (zone and road both right, with
+the truth's expansion cells compared as tokens), whole cities read exactly, scores exactly right
+(``scoring.engine.score_city`` with the truth's scoring cards), all broken down by photo condition, and
+the median time per photo with a stage-by-stage profile. Rendered photos are cached under
+``data/eval_photos_<renderer hash>/`` so reruns only scan. Figures also go to ``data/bench_accuracy.json``.
 """
 
 from __future__ import annotations
@@ -190,14 +192,18 @@ def _buckets(cond: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def end_to_end(whole_photos: int, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Read photos from seed :data:`EVAL_SEED_BASE` on until ``whole_photos`` of them show the whole city;
+    the cut ones met on the way are read too and reported apart."""
     from scoring.engine import score_city
     from vision.pipeline import scan_image
 
     rows = []
-    seeds = list(seeds)
-    for i, seed in enumerate(seeds):
+    seed, whole = EVAL_SEED_BASE, 0
+    while whole < whole_photos:
         jpeg, truth = eval_photo(seed)
+        seed += 1
+        whole += not truth.conditions.get("partial")
         true_city = truth.parsed_city()
         cards = tuple(s.number for s in truth.scoring_cards)
         t = time.perf_counter()
@@ -225,7 +231,7 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
                 score_ok = False
         rows.append(
             {
-                "seed": seed,
+                "seed": seed - 1,
                 "cells_right": right,
                 "cells": cells_total,
                 "tokens_right": tokens_right,
@@ -240,7 +246,7 @@ def end_to_end(seeds: Iterable[int], progress: Callable[[int, int], None] | None
             }
         )
         if progress:
-            progress(i + 1, len(seeds))
+            progress(whole, whole_photos)
     return summarise(rows)
 
 
@@ -260,9 +266,10 @@ def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {"overall": _rates(rows)}
     whole = [r for r in rows if r["bins"]["framing"] == "whole city"]
-    out["whole_city_photos"] = _rates(whole)
+    out: dict[str, Any] = {"whole_city_photos": _rates(whole)}
+    out["cut_city_photos"] = _rates([r for r in rows if r["bins"]["framing"] != "whole city"])
+    out["all_photos"] = _rates(rows)
     out["whole_city_no_expansions"] = _rates([r for r in whole if r["bins"]["expansions"] == "none"])
     # By condition over the whole-city photos (a cut city cannot be read whole, whatever the light), and
     # by framing over all.
@@ -295,8 +302,10 @@ def _print_rates(name: str, rates: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--photos", type=int, default=300, help="evaluation photos (default 300)")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N photos (a quick run)")
+    ap.add_argument(
+        "--photos", type=int, default=300, help="evaluation photos showing the whole city (default 300)"
+    )
+    ap.add_argument("--limit", type=int, default=None, help="only N whole-city photos (a quick run)")
     ap.add_argument("--crop-cities", type=int, default=60, help="cities for the classifier-only figures")
     ap.add_argument("--no-photos", action="store_true", help="classifier-only figures only")
     args = ap.parse_args(argv)
@@ -315,37 +324,36 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_photos:
         n = min(args.photos, args.limit) if args.limit else args.photos
-        print(f"end to end, {n} photos (seeds {EVAL_SEED_BASE}..{EVAL_SEED_BASE + n - 1}):")
+        print(f"end to end, photos from seed {EVAL_SEED_BASE} on until {n} show the whole city:")
+        done = {0}
 
-        def progress(done: int, total: int) -> None:
-            if done % 25 == 0 or done == total:
-                print(f"  ... {done}/{total}", flush=True)
+        def progress(whole: int, total: int) -> None:
+            if (whole % 25 == 0 or whole == total) and whole not in done:
+                done.add(whole)
+                print(f"  ... {whole}/{total}", flush=True)
 
-        e2e = end_to_end(range(EVAL_SEED_BASE, EVAL_SEED_BASE + n), progress)
+        e2e = end_to_end(n, progress)
         report["end_to_end"] = e2e
-        _print_rates("overall", e2e["overall"])
-        _print_rates("whole city in the frame", e2e["whole_city_photos"])
-        framing = e2e["by_condition"].get("framing", {})
-        if "partial" in framing and "whole city" in framing:
-            print(
-                f"  photos cutting the city: told so on {framing['partial']['warned_cut']:.0%} of"
-                f" {framing['partial']['photos']}; whole cities told so wrongly:"
-                f" {framing['whole city']['warned_cut']:.0%}"
-            )
+        whole, cut = e2e["whole_city_photos"], e2e["cut_city_photos"]
+        _print_rates("whole city in the frame", whole)
         _print_rates("... and no expansion", e2e["whole_city_no_expansions"])
+        _print_rates("city cut by the frame", cut)
+        _print_rates("all photos read", e2e["all_photos"])
+        print(
+            f"  photos cutting the city: told so on {cut['warned_cut']:.0%} of {cut['photos']};"
+            f" whole cities told so wrongly: {whole['warned_cut']:.1%} of {whole['photos']}"
+        )
         for cond, values in e2e["by_condition"].items():
             print(f" by {cond}" + (":" if cond == "framing" else " (whole-city photos):"))
             for value, rates in values.items():
                 _print_rates(value, rates)
         stages = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in e2e["median_stage_seconds"].items())
         print(f"  median time per photo {e2e['median_seconds']:.3f} s; median stages: {stages}")
-        headline = (("all photos", e2e["overall"]), ("whole city in the frame", e2e["whole_city_photos"]))
-        for name, o in headline:
-            met = {k: o[k] >= v for k, v in TARGETS.items()}
-            print(
-                f"  targets, {name}: "
-                + ", ".join(f"{k} ≥ {TARGETS[k]:.1%}: {'met' if ok else 'NOT met'}" for k, ok in met.items())
-            )
+        met = {k: whole[k] >= v for k, v in TARGETS.items()}
+        print(
+            f"  targets, on the {whole['photos']} whole-city photos: "
+            + ", ".join(f"{k} ≥ {TARGETS[k]:.1%}: {'met' if ok else 'NOT met'}" for k, ok in met.items())
+        )
         if e2e["failures"]:
             print("  not read exactly: " + ", ".join(str(f["seed"]) for f in e2e["failures"][:30]))
     DATA.mkdir(exist_ok=True)
