@@ -118,12 +118,14 @@ def draw_city_photo(
     table: tuple[int, int, int] | None = None,
     n_cards: int = 15,
     shift: tuple[float, float] = (0.0, 0.0),
+    compact: float = 1.0,
 ) -> DrawnPhoto:
     """A photo of a random city: top-down painting, turned by ``turn_deg`` (random when ``None``), seen
     ``tilt_deg`` away from vertical, filling about ``fill`` of the frame and moved by ``shift`` (a fraction
-    of the frame) off-centre."""
+    of the frame) off-centre; ``compact`` is the players' wish for a compact city (0: cards laid anywhere,
+    long thin cities)."""
     rng = random.Random(seed)
-    play = simulate_play(rng, n_cards)
+    play = simulate_play(rng, n_cards, compact=compact)
     if table is None:
         table = rng.choice([(92, 62, 40), (230, 228, 222), (45, 45, 50), (110, 135, 170)])
     px_per_mm = 4.0

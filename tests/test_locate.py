@@ -102,6 +102,13 @@ def test_geometry_reads_the_painted_city_exactly(seed: int, turn: float | None, 
     assert 1.25 < geometry.rectification.aspect < 1.6
 
 
+def test_a_long_city_of_eighteen_blocks_in_a_row_is_read_exactly() -> None:
+    drawn = draw_city_photo(489, turn_deg=10.0, tilt_deg=25.0, compact=0.0)
+    assert max(drawn.city.n_rows, drawn.city.n_cols) == 18  # the seed's city: 18 × 7 blocks
+    city, _ = scan_drawn(drawn)
+    assert same_city(city, drawn.city), f"read\n{city}\nexpected\n{drawn.city}"
+
+
 def test_rectified_lattice_centres_land_on_block_centres() -> None:
     drawn = draw_city_photo(7, turn_deg=120.0, tilt_deg=25.0)
     _, g = scan_drawn(drawn)

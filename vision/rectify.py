@@ -45,6 +45,9 @@ MARGIN_MM = 50.0
 MIN_PERIOD_STRENGTH = 0.08
 # Score lost per unit of |log(measured aspect / 1.4)| when choosing the pair of periods.
 ASPECT_PENALTY = 1.0
+# Blocks along the card region's longest side, at most: 16 rows of a city laid in a line, plus the table
+# seen between cards and scoring cards laid beside it, and the stretch a tilt adds before metric scaling.
+MAX_BLOCKS_ALONG = 30
 
 
 @dataclass(frozen=True)
@@ -230,8 +233,8 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
         keep = (pos >= 0) & (pos < extent[axis])
         pos, weight = pos[keep], length[keep] ** 1.5  # long lines (card edges, rims) matter most
         profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
-        # A city spans at least three blocks each way; its longest side rarely more than 18.
-        lo, hi = max(6.0, extent[axis] / 18), extent[axis] / 2.5
+        # A city spans at least three blocks each way, and at most MAX_BLOCKS_ALONG along its card region.
+        lo, hi = max(6.0, extent[axis] / MAX_BLOCKS_ALONG), extent[axis] / 2.5
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
         scored = scored_periods(
