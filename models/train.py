@@ -4,7 +4,9 @@ Steps, all driven by one seed so a run is reproducible:
 
 1. Build the crop set (:mod:`models.cellset`): simulate many games, render each city top-down with the
    look-alike art, disturb it like a phone photo, and cut jittered crops of every block, every empty cell
-   inside the city and the ring of cells around it. Cached as a uint8 ``.npz`` under ``data/``.
+   inside the city and the ring of cells around it. Cached as a uint8 ``.npz`` under ``data/``. With
+   ``--photos N``, crops of N whole rendered photos read by the pipeline itself are added
+   (:mod:`models.photoset`).
 2. Train :class:`models.net.CellNet` with flips (road labels remapped) and per-crop colour jitter on top.
 3. Measure it on held-out crops rendered from seeds disjoint from training.
 4. Export ``models/cells.onnx``, check onnxruntime gives the same outputs as PyTorch, and write
@@ -35,6 +37,7 @@ MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
 TRAIN_SEED_BASE = 1_000_000
 VALID_SEED_BASE = 9_000_000
+PHOTO_SEED_BASE = 70_000_000  # rendered photos read by the pipeline (models.photoset)
 EVAL_SEED_BASE = 50_000_000  # the photo benchmark's seeds; never used here
 
 
@@ -183,13 +186,22 @@ def train(
     return history
 
 
+def concatenate(a: CellSet, b: CellSet) -> CellSet:
+    return CellSet(
+        *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in ("crops", "zone", "road", "mark", "kind"))
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0, help="master seed (data, init, order)")
     ap.add_argument("--cities", type=int, default=360, help="simulated games rendered for training")
     ap.add_argument("--variants", type=int, default=3, help="photo-like looks of each rendered city")
     ap.add_argument("--valid-cities", type=int, default=40, help="held-out games for the held-out figures")
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument(
+        "--photos", type=int, default=400, help="rendered photos read by the pipeline, added to training"
+    )
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--threads", type=int, default=int(os.environ.get("SPRAWLSCAN_THREADS", "2")))
@@ -204,6 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     valid_seeds = range(VALID_SEED_BASE, VALID_SEED_BASE + args.valid_cities)
     data = load_or_build(args.data_dir, "train", train_seeds, args.variants, strength=1.0)
+    photo_seeds = range(PHOTO_SEED_BASE, PHOTO_SEED_BASE + args.photos)
+    if args.photos:
+        from models import photoset
+
+        data = concatenate(data, photoset.load_or_build(args.data_dir, photo_seeds))
     valid = load_or_build(args.data_dir, "valid", valid_seeds, 2, strength=1.0)
     t_data = time.time() - t_start
     print(f"crops: {len(data.crops)} train, {len(valid.crops)} held-out ({t_data:.0f} s)", flush=True)
@@ -227,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             "train_play_seeds": [train_seeds.start, train_seeds.stop],
             "valid_play_seeds": [valid_seeds.start, valid_seeds.stop],
             "variants_per_city": args.variants,
+            "train_photo_seeds": [photo_seeds.start, photo_seeds.stop],
             "train_crops": int(len(data.crops)),
             "epochs": args.epochs,
             "batch": args.batch,
