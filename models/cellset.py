@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -166,6 +166,11 @@ def build(seeds: Sequence[int], variants: int, strength: float = 1.0, log: bool 
         parts.append(render_cells(seed, variants, strength))
         if log and (i + 1) % 50 == 0:
             print(f"  rendered {i + 1}/{len(seeds)} cities ({time.time() - t0:.0f} s)", flush=True)
+    return concat(parts)
+
+
+def concat(parts: Sequence[CellSet]) -> CellSet:
+    """The crop sets ``parts`` one after another (at least one)."""
     return CellSet(
         np.concatenate([p.crops for p in parts]),
         np.concatenate([p.zone for p in parts]),
@@ -184,12 +189,21 @@ def cache_path(data_dir: Path, name: str, seeds: range, variants: int, strength:
 def load_or_build(data_dir: Path, name: str, seeds: range, variants: int, strength: float = 1.0) -> CellSet:
     """The crop set for these settings, from the ``data_dir`` cache when present, else built and cached."""
     path = cache_path(data_dir, name, seeds, variants, strength)
+    return cached(
+        path,
+        lambda: build(seeds, variants, strength),
+        f"building {name} crops from {len(seeds)} cities × {variants} renders → {path}",
+    )
+
+
+def cached(path: Path, make: Callable[[], CellSet], announce: str) -> CellSet:
+    """The crop set stored at ``path``, or ``make()`` (after printing ``announce``) stored there."""
     if path.is_file():
         with np.load(path) as f:
             return CellSet(f["crops"], f["zone"], f["road"], f["mark"], f["kind"])
-    print(f"building {name} crops from {len(seeds)} cities × {variants} renders → {path}", flush=True)
-    data = build(seeds, variants, strength)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    print(announce, flush=True)
+    data = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, crops=data.crops, zone=data.zone, road=data.road, mark=data.mark, kind=data.kind)
     tmp.replace(path)

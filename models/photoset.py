@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from models.cellset import CellSet, cache_path
+from models.cellset import CellSet, cache_path, cached, concat
 from scoring.city import parse_city
 from vision.classify import MARKS
 from vision.classify import ROADS_WITH_NONE as ROADS
@@ -135,22 +135,11 @@ def build(seeds: Sequence[int], workers: int = 2, log: bool = True) -> CellSet:
             parts.append(part)
             if log and (n % 50 == 0 or n == len(seeds)):
                 print(f"  read {n}/{len(seeds)} photos ({time.time() - t0:.0f} s)", flush=True)
-    return CellSet(
-        *(np.concatenate([getattr(p, f) for p in parts]) for f in ("crops", "zone", "road", "mark", "kind"))
-    )
+    return concat(parts)
 
 
 def load_or_build(data_dir: Path, seeds: range) -> CellSet:
     """:func:`build` for ``seeds``, cached as an .npz under ``data_dir``. The cache key is the crop
     format's (:func:`models.cellset.cache_path`); delete the file after changing the pipeline."""
     path = cache_path(data_dir, "photos", seeds, 1, 1.0)
-    if path.is_file():
-        with np.load(path) as f:
-            return CellSet(f["crops"], f["zone"], f["road"], f["mark"], f["kind"])
-    print(f"building crops from {len(seeds)} rendered photos → {path}", flush=True)
-    data = build(seeds)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(
-        path, crops=data.crops, zone=data.zone, road=data.road, mark=data.mark, kind=data.kind
-    )
-    return data
+    return cached(path, lambda: build(seeds), f"building crops from {len(seeds)} rendered photos → {path}")

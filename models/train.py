@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.cellset import KINDS, CellSet, load_or_build
+from models.cellset import KINDS, CellSet, concat, load_or_build
 from models.export import export_onnx
 from models.net import MARKS, ROADS, ZONES, CellNet
 from vision.crops import CONTEXT, CROP_H, CROP_W
@@ -186,12 +186,6 @@ def train(
     return history
 
 
-def concatenate(a: CellSet, b: CellSet) -> CellSet:
-    return CellSet(
-        *(np.concatenate([getattr(a, f), getattr(b, f)]) for f in ("crops", "zone", "road", "mark", "kind"))
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0, help="master seed (data, init, order)")
@@ -220,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.photos:
         from models import photoset
 
-        data = concatenate(data, photoset.load_or_build(args.data_dir, photo_seeds))
+        data = concat([data, photoset.load_or_build(args.data_dir, photo_seeds)])
     valid = load_or_build(args.data_dir, "valid", valid_seeds, 2, strength=1.0)
     t_data = time.time() - t_start
     print(f"crops: {len(data.crops)} train, {len(valid.crops)} held-out ({t_data:.0f} s)", flush=True)

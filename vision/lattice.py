@@ -6,7 +6,7 @@ are wider than tall (1.4 : 1), i.e. lattice rows run along the image x axis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -358,10 +358,6 @@ def cell_offsets(
     return np.asarray(base, dtype=np.float64) + shifts
 
 
-def _with_offsets(lattice: Lattice, offsets: np.ndarray) -> Lattice:
-    return Lattice(lattice.origin, lattice.pitch_x, lattice.pitch_y, lattice.rows, lattice.cols, offsets)
-
-
 def _plane_fit(xy: np.ndarray, values: np.ndarray, weights: np.ndarray, spread: float) -> np.ndarray:
     """Coefficients of ``a + b x + c y`` fitted to ``values`` by weighted least squares, down-weighting
     points more than ``spread`` off the fit (two Tukey reweighting rounds)."""
@@ -406,7 +402,7 @@ def drift_offsets(
     drift = np.zeros_like(base)
     for _ in range(rounds):
         shifts, evidence = _local_shifts(
-            _with_offsets(lattice, base + drift), vertical, horizontal, search or max_shift
+            replace(lattice, offsets=base + drift), vertical, horizontal, search or max_shift
         )
         step = np.zeros_like(base)
         for axis in (0, 1):
@@ -418,7 +414,7 @@ def drift_offsets(
         drift += step
         if np.abs(step).max() < 0.5:
             break
-    return cell_offsets(_with_offsets(lattice, base + drift), vertical, horizontal, max_shift)
+    return cell_offsets(replace(lattice, offsets=base + drift), vertical, horizontal, max_shift)
 
 
 def fit_lattice(
