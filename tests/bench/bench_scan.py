@@ -25,13 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+import pytest  # noqa: E402  # MonkeyPatch swaps the truth stand-in into the pipeline and back
 
 import vision.pipeline as pipeline  # noqa: E402
 from scoring.engine import score_city  # noqa: E402
 from scoring.errors import InputError  # noqa: E402
 from tests.synth_truth import (  # noqa: E402
-    ORIGINAL_READ_GEOMETRY,
-    ORIGINAL_WITH_LATTICE,
     TruthClassifier,
     is_visible_part,
     same_city,
@@ -137,19 +136,16 @@ def main() -> int:
     failures = []
     for p in photos:
         stand_in = TruthClassifier(p)
-        pipeline.read_geometry = stand_in.read_geometry
-        pipeline.geometry_with_lattice = stand_in.geometry_with_lattice
         try:
-            t = time.perf_counter()
-            result = pipeline.scan_image(p.jpeg, classifier=stand_in)
-            geo_times.append(time.perf_counter() - t)
+            with pytest.MonkeyPatch.context() as patch:
+                stand_in.install(patch)
+                t = time.perf_counter()
+                result = pipeline.scan_image(p.jpeg, classifier=stand_in)
+                geo_times.append(time.perf_counter() - t)
         except InputError as exc:
             refused += 1
             failures.append(f"{p.truth.seed}: refused ({exc})")
             continue
-        finally:
-            pipeline.read_geometry = ORIGINAL_READ_GEOMETRY
-            pipeline.geometry_with_lattice = ORIGINAL_WITH_LATTICE
         truth = visible_truth(p)
         cut = any("runs off" in w for w in result.warnings)
         if same_city(result.city, truth):
