@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from models.augment import photo_effects, random_jitter, table_texture
+from scoring.city import Cell
 from scoring.placement import simulate_play
 from vision.classify import MARKS
 from vision.classify import ROADS_WITH_NONE as ROADS
@@ -99,6 +100,16 @@ def _scoring_cards(rng: np.random.Generator, td: TopDown) -> list[np.ndarray]:
     return out
 
 
+def cell_labels(cell: Cell) -> tuple[int, int, int]:
+    """The (zone, road, mark) class indices of ``cell``: Wrecktar is zone W, anything not a block is empty."""
+    if cell.kind == "wrecktar":
+        return ZONES.index("W"), 0, 0
+    if not cell.is_block:
+        return 0, 0, 0
+    mark = MARKS.index("poi") if cell.poi else MARKS.index("construction") if cell.construction else 0
+    return ZONES.index(cell.zone), ROADS.index(cell.road or "none"), mark
+
+
 def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
     """All crops of one play seed (see the module docstring); deterministic in ``seed``."""
     prng = random.Random(seed)
@@ -127,11 +138,10 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         if cell.kind == "beach":  # not a class of this model
             continue
         centers.append((t.x, t.y))
-        zones.append({"block": ZONES.index(cell.zone or "R"), "wrecktar": ZONES.index("W")}.get(cell.kind, 0))
-        roads.append(ROADS.index(cell.road or "none"))
-        marks.append(
-            MARKS.index("poi") if cell.poi else MARKS.index("construction") if cell.construction else 0
-        )
+        zone, road, mark = cell_labels(cell)
+        zones.append(zone)
+        roads.append(road)
+        marks.append(mark)
         kinds.append(1 if cell.kind == "empty" else 0)
     ring = [
         (lat.origin[0] + (col + 0.5) * lat.pitch_x, lat.origin[1] + (row + 0.5) * lat.pitch_y)

@@ -22,11 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from models.cellset import CellSet, cache_path, cached, concat
+from models.cellset import CellSet, cache_path, cached, cell_labels, concat
 from scoring.city import parse_city
-from vision.classify import MARKS
-from vision.classify import ROADS_WITH_NONE as ROADS
-from vision.classify import ZONES_WITH_EMPTY as ZONES
 from vision.colour import balance_whites, lattice_box
 from vision.crops import CONTEXT, CROP_H, CROP_W, lattice_crops
 
@@ -39,14 +36,7 @@ FAR = 2 / 3  # of a block's height: farther than this from every true cell, the 
 
 def _labels(token: str, turned: bool) -> tuple[int, int, int]:
     cell = parse_city(token + "\n").grid[0][0]
-    if turned:
-        cell = cell.rotated()
-    if cell.kind == "wrecktar":
-        return ZONES.index("W"), 0, 0
-    if not cell.is_block:
-        return 0, 0, 0
-    mark = MARKS.index("poi") if cell.poi else MARKS.index("construction") if cell.construction else 0
-    return ZONES.index(cell.zone), ROADS.index(cell.road or "none"), mark
+    return cell_labels(cell.rotated() if turned else cell)
 
 
 def training_photo(seed: int) -> SynthPhoto:
