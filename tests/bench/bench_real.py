@@ -1,0 +1,134 @@
+"""The scanner on photos of the real printed cards: the real-art development set.
+
+    python tests/bench/bench_real.py [--devset DIR] [--jobs 2] [--only comp000,comp003] [--quick]
+
+The set (``../shared/devset/`` beside the checkout, see its README) is 24 photos of finished 15-card cities
+built from the publisher's real cards, with their true cities, on five kinds of table. It is never trained
+on and nothing of it is copied into the project: this script only reads it, and says plainly that it
+skipped when the folder is not there (a clone without it).
+
+Every photo is read four ways: upright with the scoring cards read from their backs (the default scan),
+upright with the true scoring cards given, and turned by 90° and by 180° (the player may hold the phone
+either way round), each without cards given. For each it prints blocks right (zone and road; the best
+alignment over the four whole-city turns and every shift, so a city read turned round is still exact),
+cities exact and scoring cards read, overall and per table kind, the median scan time, how often the lattice
+arbitration ran, and ends with the line ``devset: blocks M/N, cities exact K/24, cards read J/24`` for the
+default scan. ``--quick`` reads only the default scan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from vision.evaluate import compare_cities  # noqa: E402
+
+DEVSET = ROOT.parent / "shared" / "devset"
+# name → (turn in degrees, whether the true scoring cards are given)
+WAYS = {"upright": (0, False), "cards known": (0, True), "turned 90°": (90, False), "turned 180°": (180, False)}
+
+
+def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
+    """Scan one devset photo one way and compare it with its truth."""
+    import numpy as np
+
+    from scoring.city import parse_city
+    from scoring.errors import InputError
+    from vision.decode import decode_image
+    from vision.pipeline import WORK_LONG_SIDE, scan_rgb
+
+    folder, name, turn, give_cards = job
+    truth = parse_city((folder / f"{name}.city").read_text())
+    rgb = decode_image((folder / f"{name}.jpg").read_bytes(), long_side=WORK_LONG_SIDE).rgb
+    rgb = np.ascontiguousarray(np.rot90(rgb, -turn // 90))
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    try:
+        result = scan_rgb(rgb, cards=list(truth.cards) if give_cards else None, timings=timings)
+        read, error = result.city, None
+    except InputError as exc:
+        read, error = None, str(exc)
+    seconds = time.perf_counter() - t
+    score = compare_cities(truth, read)
+    return {
+        "name": name,
+        "blocks": score.right,
+        "of": score.cells,
+        "exact": score.exact,
+        "cards": read is not None and sorted(read.cards) == sorted(truth.cards),
+        "seconds": seconds,
+        "arbitrated": "arbitrate" in timings,
+        "error": error,
+    }
+
+
+def _summary(rows: list[dict[str, Any]]) -> str:
+    right, cells = sum(r["blocks"] for r in rows), sum(r["of"] for r in rows)
+    exact, cards = sum(r["exact"] for r in rows), sum(r["cards"] for r in rows)
+    return (
+        f"blocks {right}/{cells} ({100 * right / max(cells, 1):.2f} %), cities exact {exact}/{len(rows)}, "
+        f"cards read {cards}/{len(rows)}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devset", type=Path, default=DEVSET)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma-separated photo names (for looking, not figures)")
+    parser.add_argument("--quick", action="store_true", help="only the default upright scan")
+    parser.add_argument("--json", type=Path, default=ROOT / "data" / "bench_real.json")
+    args = parser.parse_args(argv)
+    meta_path = args.devset / "meta.json"
+    if not meta_path.is_file():
+        print(f"bench_real: skipped, no real-art development set at {args.devset}")
+        return 0
+    meta = {m["name"]: m for m in json.loads(meta_path.read_text())}
+    names = sorted(meta) if not args.only else [n.strip() for n in args.only.split(",")]
+    ways = {"upright": WAYS["upright"]} if args.quick else WAYS
+    jobs = [(args.devset, n, turn, given) for turn, given in ways.values() for n in names]
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        done = list(pool.map(_read, jobs))
+    by_way = {way: done[i * len(names) : (i + 1) * len(names)] for i, way in enumerate(ways)}
+
+    print(f"real-art development set: {len(names)} photos from {args.devset}")
+    for way, rows in by_way.items():
+        print(f"\n{way}: {_summary(rows)}")
+        tables: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            tables[meta[r["name"]]["table"]].append(r)
+            if "tint" in meta[r["name"]]:
+                tables["tinted" if meta[r["name"]]["tint"] else "untinted"].append(r)
+        for table, sub in sorted(tables.items()):
+            print(f"  {table:10s} {_summary(sub)}")
+        times = [r["seconds"] for r in rows]
+        print(
+            f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s); "
+            f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
+        )
+        for r in rows:
+            if not r["exact"] or r["error"]:
+                print(f"    {r['name']}: {r['blocks']}/{r['of']}" + (f" ({r['error']})" if r["error"] else ""))
+    upright = by_way["upright"]
+    right, cells = sum(r["blocks"] for r in upright), sum(r["of"] for r in upright)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(by_way, indent=1))
+    print(
+        f"\ndevset: blocks {right}/{cells}, cities exact {sum(r['exact'] for r in upright)}/{len(upright)}, "
+        f"cards read {sum(r['cards'] for r in upright)}/{len(upright)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
