@@ -61,7 +61,7 @@ class TruthClassifier:
         self.geometry = ORIGINAL_WITH_LATTICE(geometry, lattice, occupied)
         return self.geometry
 
-    def __call__(self, rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:
+    def __call__(self, rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
         assert self.geometry is not None
         scale = self.geometry.photo.shape[1] / self.photo.truth.width
         to_photo = np.linalg.inv(self.geometry.to_rectified)

@@ -35,7 +35,7 @@ def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
     """A stand-in for the cell classifier that answers from the painting's ground truth: it maps each
     lattice centre back to table millimetres, so the answer is right only if the geometry is right."""
 
-    def classify(rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:
+    def classify(rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
         to_mm = np.linalg.inv(drawn.mm_to_photo) @ np.linalg.inv(holder["g"].to_rectified)
 
         def mm(x: float, y: float) -> np.ndarray:
@@ -65,7 +65,7 @@ def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
 def scan_drawn(drawn: DrawnPhoto) -> tuple[City, Geometry]:
     holder: dict[str, Geometry] = {}
 
-    def classify(rectified: np.ndarray, lattice: Lattice) -> list[list[SimpleNamespace]]:
+    def classify(rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
         return mm_truth_classifier(drawn, holder)(rectified, lattice)
 
     import vision.pipeline as pipeline
@@ -158,7 +158,7 @@ def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     pipeline.read_geometry = spy
     try:
         result = scan_rgb(
-            drawn.photo, classifier=lambda img, lat: mm_truth_classifier(drawn, holder)(img, lat)
+            drawn.photo, classifier=lambda img, lat, **_: mm_truth_classifier(drawn, holder)(img, lat)
         )
     finally:
         pipeline.read_geometry = original
@@ -452,7 +452,7 @@ def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading
     true_centres = {(r, c): lattice.center(r, c) for r in range(2) for c in range(3)}
     true_centres[0, 1] = (true_centres[0, 1][0] + 4.0, true_centres[0, 1][1])
 
-    def classify(image: np.ndarray, lat: Lattice) -> list[list[SimpleNamespace]]:
+    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[SimpleNamespace]]:
         out = []
         for r in range(lat.rows):
             row = []
@@ -491,7 +491,7 @@ def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
     clear = CellPrediction("C", "NE", 0.9, "C:NE", (("C", "NE", 0.9),))
     calls: list[int] = []
 
-    def classify(image: np.ndarray, lat: Lattice) -> list[list[CellPrediction]]:
+    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[CellPrediction]]:
         calls.append(lat.cols)
         return [[clear] * lat.cols]
 
@@ -514,7 +514,7 @@ def test_a_block_the_lattice_missed_on_the_card_region_is_found_nearby() -> None
     block = CellPrediction("I", "EW", 0.95, "I:EW", (("I", "EW", 0.95),))
     searched: list[tuple[float, float]] = []
 
-    def classify(image: np.ndarray, lat: Lattice) -> list[list[CellPrediction]]:
+    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[CellPrediction]]:
         row = []
         for c in range(lat.cols):
             x, y = lat.center(0, c)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,9 @@ class CellPrediction:
     ``(zone, road, probability)`` pairs of blocks and empty cells, best first, so a later stage can make
     roads agree across neighbouring cells; for a block or an empty cell the first is the answer itself.
     ``empty_probability`` is the probability that the cell holds no card at all (neither a block nor
-    Wrecktar), whatever block it would be otherwise.
+    Wrecktar), whatever block it would be otherwise. ``distribution`` holds the probability of every legal
+    ``(zone, road)`` pair, ``(None, None)`` for an empty cell and ``("W", None)`` for Wrecktar (marks left
+    out): what the joint card decoding (:mod:`vision.card_decoding`) weighs.
     """
 
     zone: str | None
@@ -59,6 +62,7 @@ class CellPrediction:
     poi: bool = False
     construction: bool = False
     empty_probability: float = 0.0
+    distribution: Mapping[tuple[str | None, str | None], float] = field(default_factory=dict, compare=False)
 
 
 class ModelError(RuntimeError):
@@ -132,11 +136,16 @@ class CellClassifier:
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
         ranked = np.argsort(-joint, axis=1)
         p_empty = joint[:, self._empty]
+        keys = [
+            (self._zone(k) if self._legal[k][0] != self._wrecktar else "W", self._pair(k)[1])
+            for k in range(len(self._legal))
+        ]
         out = []
         for i, order in enumerate(ranked):
             best = int(order[0])
             zone_name, road = self._pair(best)
             p = float(joint[i, best])
+            dist = dict(zip(keys, joint[i].tolist(), strict=True))
             alternatives = tuple(
                 (self._zone(k), self._pair(int(k))[1], float(joint[i, k]))
                 for k in order
@@ -145,12 +154,21 @@ class CellClassifier:
             if zone_name == "W":
                 out.append(
                     CellPrediction(
-                        None, None, p, "W", alternatives, kind="wrecktar", empty_probability=float(p_empty[i])
+                        None,
+                        None,
+                        p,
+                        "W",
+                        alternatives,
+                        kind="wrecktar",
+                        empty_probability=float(p_empty[i]),
+                        distribution=dist,
                     )
                 )
             elif zone_name == "empty":
                 out.append(
-                    CellPrediction(None, None, p, ".", alternatives, kind="empty", empty_probability=p)
+                    CellPrediction(
+                        None, None, p, ".", alternatives, kind="empty", empty_probability=p, distribution=dist
+                    )
                 )
             else:
                 mark = int(pm[i].argmax())
@@ -173,6 +191,7 @@ class CellClassifier:
                         poi,
                         construction,
                         float(p_empty[i]),
+                        dist,
                     )
                 )
         return out
@@ -242,18 +261,27 @@ def get_classifier() -> CellClassifier:
     return _classifier
 
 
-def classify_cells(rectified: np.ndarray, lattice: Lattice) -> list[list[CellPrediction]]:
+def classify_cells(
+    rectified: np.ndarray,
+    lattice: Lattice,
+    *,
+    white_box: tuple[int, int, int, int] | None = None,
+    balance: bool = True,
+) -> list[list[CellPrediction]]:
     """Classify every cell of ``lattice`` in the rectified RGB uint8 image.
 
-    ``rectified`` is a top-down view at ``vision.lattice.PX_PER_MM`` with blocks wider than tall. Returns
+    ``rectified`` is a top-down view at ``vision.lattice.PX_PER_MM`` with blocks wider than tall. The colour
+    cast is measured on the whites inside ``white_box`` (``(x0, y0, x1, y1)`` px), by default the box the
+    lattice covers: re-reads of a few cells pass the city's box, so that they see the city's balance.
+    ``balance=False`` says the image's colours are already corrected (:mod:`vision.zone_colour`). Returns
     ``lattice.rows`` lists of ``lattice.cols`` predictions, in reading order. Raises ``ValueError`` naming the
     problem for a malformed image or lattice.
     """
     if not isinstance(lattice, Lattice):
         raise TypeError(f"expected a vision.lattice.Lattice, got {type(lattice).__name__}")
     clf = get_classifier()
-    if clf.balanced:
-        rectified = balance_whites(rectified, lattice_box(lattice))
+    if clf.balanced and balance:
+        rectified = balance_whites(rectified, white_box or lattice_box(lattice))
     crops = lattice_crops(rectified, lattice, size=(clf.input_h, clf.input_w), context=clf.context)
     flat = clf.predict(crops)
     return [flat[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]

@@ -16,6 +16,7 @@ from scoring.city import City
 __all__ = ["CityScore", "compare_cities"]
 
 Key = tuple[str, str | None, str | None]
+_EMPTY: Key = ("empty", None, None)
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class CityScore:
     right: int
     cells: int
     turned: bool  # the read city matched best turned by 180°
+    # (cell in the truth's grid, true token, read token) for every cell that differs
+    wrong: tuple[tuple[tuple[int, int], str, str], ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -57,8 +60,8 @@ def compare_cities(truth: City, read: City | None) -> CityScore:
     >>> compare_cities(truth, truth.rotated()).turned
     True
     >>> s = compare_cities(truth, parse_city("R:EW I:EW\\nP    I:NS\\n"))
-    >>> (s.right, s.cells, s.exact)
-    (3, 4, False)
+    >>> (s.right, s.cells, s.exact, s.wrong)
+    (3, 4, False, (((0, 1), 'C:EW', 'I:EW'),))
     """
     want = _cells(truth, False)
     if read is None:
@@ -74,5 +77,17 @@ def compare_cities(truth: City, read: City | None) -> CityScore:
                 keys = want.keys() | shifted.keys()
                 right = sum(1 for k in keys if want.get(k) == shifted.get(k))
                 if right > best.right:
-                    best = CityScore(right, len(keys), turned)
+                    wrong = tuple(
+                        (k, _token(want.get(k, _EMPTY)), _token(shifted.get(k, _EMPTY)))
+                        for k in sorted(keys)
+                        if want.get(k) != shifted.get(k)
+                    )
+                    best = CityScore(right, len(keys), turned, wrong)
     return best
+
+
+def _token(key: Key) -> str:
+    kind, zone, road = key
+    if kind != "block":
+        return {"empty": ".", "wrecktar": "W", "beach": "~"}[kind]
+    return f"{zone}:{road}" if road else str(zone)

@@ -20,7 +20,7 @@ stages and their timings (seconds, in ``ScanResult.timings``):
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -29,10 +29,13 @@ import numpy as np
 
 from scoring.city import City, cell_name
 from vision.assemble import Reading, assemble_city
+from vision.city_as_cards import CardReading, name_cells, read_as_cards
+from vision.colour import balance_whites, lattice_box
 from vision.decode import decode_image
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
 from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city
 from vision.rectify import Periods, Rectification, measure_periods, rectify_city, warp
+from vision.zone_colour import SURE_BLOCK, apply_zone_map, cell_ab, fit_zone_map, worth_applying
 
 __all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometry", "scan_image", "scan_rgb"]
 
@@ -78,7 +81,18 @@ class Prediction(Protocol):
     label: str
 
 
-Classifier = Callable[[np.ndarray, Lattice], Sequence[Sequence[Prediction]]]
+class Classifier(Protocol):
+    """Reads every cell of a lattice in a top-down view; ``white_box`` is where to measure the colour cast
+    (the lattice's own box by default; see :func:`vision.classify.classify_cells`)."""
+
+    def __call__(
+        self,
+        rectified: np.ndarray,
+        lattice: Lattice,
+        *,
+        white_box: tuple[int, int, int, int] | None = None,
+        balance: bool = True,
+    ) -> Sequence[Sequence[Prediction]]: ...
 
 
 @dataclass
@@ -89,6 +103,7 @@ class CellReading:
     col: int
     label: str
     confidence: float
+    card: int | None = None  # the card whose block shows here, when the card decoding placed one
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +112,7 @@ class CellReading:
             "name": cell_name(self.row, self.col),
             "label": self.label,
             "confidence": round(self.confidence, 4),
+            "card": self.card,
         }
 
 
@@ -107,6 +123,10 @@ class ScanResult:
     warnings: list[str]
     timings: dict[str, float]
     overlay: np.ndarray | None  # RGB, drawn on a downscaled copy of the photo
+    # The cards the decoding placed, in the city's grid: {"card", "rotated", "row", "col"} (top-left block).
+    placements: list[dict[str, Any]] = field(default_factory=list)
+    # The three cards missing from a city decoded as 15 known cards: a reading of the scoring cards.
+    cards_from_city: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -134,6 +154,8 @@ class Geometry:
     judge: Classifier | None = None
     predictions: Sequence[Sequence[Prediction]] | None = None
     evidence: Evidence | None = None
+    # ``rectified`` has had its colours corrected already (white balance and zone colours): read it as is.
+    colour_ready: bool = False
 
 
 def _scaled(lattice: Lattice, sx: float, sy: float) -> Lattice:
@@ -497,11 +519,13 @@ def _shifted_readings(
     for r, c in cells:
         x, y = lat.center(r, c)
         centres += [(x + dx * lat.pitch_x, y + dy * lat.pitch_y) for dx, dy in shifts]
-    # One row of crops at the shifted centres: a lattice whose offsets place every cell.
+    # One row of crops at the shifted centres: a lattice whose offsets place every cell. Its colour cast is
+    # the city's (measured over the whole lattice), not that of the strip of table this row would cover.
     n = len(centres)
     base = np.array([[(k + 0.5) * lat.pitch_x, 0.5 * lat.pitch_y] for k in range(n)])
     offsets = (np.array(centres) - base).reshape(1, n, 2)
-    read = classify(geometry.rectified, Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets))[0]
+    row = Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets)
+    read = classify(geometry.rectified, row, white_box=lattice_box(lat), balance=not geometry.colour_ready)[0]
     k = len(shifts)
     return [read[i * k : (i + 1) * k] for i in range(len(cells))]
 
@@ -543,6 +567,29 @@ def find_lost_blocks(
             if best.confidence >= SEARCH_ACCEPT:
                 out[r][c] = best
     return out
+
+
+def normalise_zone_colours(
+    geometry: Geometry, predictions: Sequence[Sequence[Prediction]], classify: Classifier
+) -> tuple[Geometry, Sequence[Sequence[Prediction]]]:
+    """Correct the photo's zone-dependent colour shift from its own blocks and read the cells again
+    (:mod:`vision.zone_colour`); the geometry and reading as they were when no correction is needed."""
+    lattice = geometry.lattice
+    balanced = balance_whites(geometry.rectified, lattice_box(lattice))
+    cells = [
+        (r, c)
+        for r, row in enumerate(predictions)
+        for c, pred in enumerate(row)
+        if _kind(pred) == "block" and pred.confidence >= SURE_BLOCK and _counts(geometry, pred, r, c)
+    ]
+    zone_map = fit_zone_map(
+        cell_ab(balanced, lattice, cells), [predictions[r][c].zone or "" for r, c in cells]
+    )
+    if zone_map is None or not worth_applying(zone_map):
+        return geometry, predictions
+    corrected = apply_zone_map(balanced, zone_map)
+    geometry = replace(geometry, rectified=corrected, colour_ready=True, predictions=None, evidence=None)
+    return geometry, classify(corrected, lattice, balance=False)
 
 
 def _default_classifier() -> Classifier:
@@ -607,6 +654,9 @@ def scan_rgb(
     geometry, predictions = grow_to_blocks(geometry, predictions, classify)
     timings["grow"] = time.perf_counter() - t
     t = time.perf_counter()
+    geometry, predictions = normalise_zone_colours(geometry, predictions, classify)
+    timings["colour"] = time.perf_counter() - t
+    t = time.perf_counter()
     predictions = refine_doubtful(geometry, predictions, classify)
     predictions = find_lost_blocks(geometry, predictions, classify)
     timings["refine"] = time.perf_counter() - t
@@ -618,17 +668,45 @@ def scan_rgb(
         timings["cards"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    assembled = assemble_city(_readings(geometry, predictions), cards=cards)
+    counts = np.array(
+        [[_counts(geometry, p, r, c) for c, p in enumerate(row)] for r, row in enumerate(predictions)], bool
+    ).reshape(geometry.lattice.rows, geometry.lattice.cols)
+    as_cards = read_as_cards(
+        _readings(geometry, predictions), predictions, counts, geometry.visible, exclude=cards or ()
+    )
+    timings["decode cards"] = time.perf_counter() - t
+    from_city = _cards_from_city(as_cards)
+    if cards is None and from_city is not None:
+        cards = list(from_city)
+        card_warnings = [
+            "scoring cards not read from their backs; taken as the three cards missing from the city: "
+            + " ".join(map(str, from_city))
+        ]
+    elif cards is not None and from_city is not None and sorted(cards) != sorted(from_city):
+        card_warnings.append(
+            f"the scoring cards read ({' '.join(map(str, cards))}) are not the three cards missing from the "
+            f"city ({' '.join(map(str, from_city))}): please check them"
+        )
+
+    t = time.perf_counter()
+    assembled = assemble_city(as_cards.readings, cards=cards)
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks < MIN_BLOCKS:
         raise NoCityFound(
             f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
             f"(a city to score has at least {MIN_BLOCKS})"
         )
+    r0, c0 = assembled.origin
     cells = [
-        CellReading(r, c, assembled.labels[r][c], float(assembled.confidence[r, c]))
+        CellReading(
+            r, c, assembled.labels[r][c], float(assembled.confidence[r, c]), as_cards.cards[r + r0][c + c0]
+        )
         for r in range(assembled.city.n_rows)
         for c in range(assembled.city.n_cols)
+    ]
+    placements = [
+        {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
+        for p in (as_cards.decoding.placements if as_cards.used and as_cards.decoding else ())
     ]
     timings["assemble"] = time.perf_counter() - t
     image = None
@@ -638,8 +716,17 @@ def scan_rgb(
         t = time.perf_counter()
         image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE)
         timings["overlay"] = time.perf_counter() - t
-    warnings = geometry.warnings + card_warnings + assembled.warnings
-    return ScanResult(assembled.city, cells, warnings, timings, image)
+    card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
+    warnings = geometry.warnings + card_warnings + card_doubts + assembled.warnings
+    return ScanResult(assembled.city, cells, warnings, timings, image, placements, from_city)
+
+
+def _cards_from_city(as_cards: CardReading) -> tuple[int, ...] | None:
+    """The three cards no placement uses, when the decoding placed 15 distinct known cards."""
+    if not as_cards.used or as_cards.decoding is None or len(as_cards.decoding.placements) != 15:
+        return None
+    missing = as_cards.decoding.missing_cards()
+    return missing if len(missing) == 3 else None
 
 
 def scan_image(

@@ -35,7 +35,12 @@ from vision.evaluate import compare_cities  # noqa: E402
 
 DEVSET = ROOT.parent / "shared" / "devset"
 # name → (turn in degrees, whether the true scoring cards are given)
-WAYS = {"upright": (0, False), "cards known": (0, True), "turned 90°": (90, False), "turned 180°": (180, False)}
+WAYS = {
+    "upright": (0, False),
+    "cards known": (0, True),
+    "turned 90°": (90, False),
+    "turned 180°": (180, False),
+}
 
 
 def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
@@ -69,6 +74,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
         "error": error,
+        "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
     }
 
 
@@ -116,9 +122,20 @@ def main(argv: list[str] | None = None) -> int:
             f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s); "
             f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
         )
+        confusions: dict[str, int] = defaultdict(int)
         for r in rows:
+            for w in r["wrong"]:
+                true, got = w.split("→")
+                zone_kind = "zone" if true.split(":")[0] != got.split(":")[0] else "road"
+                confusions[f"{zone_kind} {true.split(':')[0]}→{got.split(':')[0]}"] += 1
             if not r["exact"] or r["error"]:
-                print(f"    {r['name']}: {r['blocks']}/{r['of']}" + (f" ({r['error']})" if r["error"] else ""))
+                detail = r["error"] or " ".join(r["wrong"])
+                print(f"    {r['name']}: {r['blocks']}/{r['of']}  {detail}")
+        if confusions:
+            print(
+                "  errors: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(confusions.items(), key=lambda kv: -kv[1]))
+            )
     upright = by_way["upright"]
     right, cells = sum(r["blocks"] for r in upright), sum(r["of"] for r in upright)
     args.json.parent.mkdir(parents=True, exist_ok=True)

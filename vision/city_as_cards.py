@@ -1,0 +1,135 @@
+"""The joint card decoding in the scan: classifier readings in, readings that obey the cards out.
+
+:func:`evidence_grid` turns the classifier's per-cell distributions into :class:`CellEvidence` (only the
+cells whose reading counts; the rest are known empty, and cells beyond the photo's frame unknown), and
+:func:`apply_decoding` writes the decoding back into the per-cell readings that :mod:`vision.assemble`
+builds the city from, with the warnings a player needs. A decoding that explains too little of the city
+(a test grid, a game with cards we do not know) is not used: the cell-by-cell reading stands.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from scoring.city import cell_name
+from vision.assemble import Reading
+from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_cards
+
+__all__ = ["CardReading", "apply_decoding", "evidence_grid", "read_as_cards"]
+
+# A decoding is used only when cards explain at least this share of the visible blocks.
+MIN_EXPLAINED = 0.8
+# Probabilities below this are floored before taking logs (the classifier's softmax underflows).
+PROBABILITY_FLOOR = 1e-6
+CERTAIN_EMPTY = CellEvidence({EMPTY_LABEL: 0.0})
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """The readings after decoding, which card shows in each cell (grid of the readings), and what to say."""
+
+    readings: list[list[Reading | None]]
+    cards: list[list[int | None]]
+    decoding: CardDecoding | None
+    warnings: list[str]
+    used: bool
+
+
+def evidence_grid(
+    predictions: Sequence[Sequence[Any]], counts: np.ndarray, visible: np.ndarray
+) -> list[list[CellEvidence | None]]:
+    """The decoder's view of a lattice: ``None`` beyond the frame, certainly empty where the reading does
+    not count (``counts`` false), else the classifier's distribution."""
+    grid: list[list[CellEvidence | None]] = []
+    for r, row in enumerate(predictions):
+        line: list[CellEvidence | None] = []
+        for c, pred in enumerate(row):
+            if not visible[r, c]:
+                line.append(None)
+                continue
+            dist = getattr(pred, "distribution", None)
+            if not counts[r, c] or not dist:
+                line.append(CERTAIN_EMPTY if not counts[r, c] else _from_label(pred))
+                continue
+            log_p = {k: math.log(max(v, PROBABILITY_FLOOR)) for k, v in dist.items() if k[0] != "W"}
+            marked = bool(getattr(pred, "poi", False) or getattr(pred, "construction", False))
+            line.append(CellEvidence(log_p, wrecktar=getattr(pred, "kind", "") == "wrecktar", marked=marked))
+        grid.append(line)
+    return grid
+
+
+def _from_label(pred: Any) -> CellEvidence:
+    """Evidence from a reading without a distribution (a stand-in classifier): sure of its answer."""
+    kind = getattr(pred, "kind", "block" if pred.zone is not None else "empty")
+    label = (pred.zone, pred.road) if kind == "block" else EMPTY_LABEL
+    return CellEvidence({label: 0.0}, wrecktar=kind == "wrecktar")
+
+
+def apply_decoding(readings: list[list[Reading | None]], decoding: CardDecoding) -> CardReading:
+    """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
+    cards: list[list[int | None]] = [[None] * len(row) for row in readings]
+    if decoding.explained < MIN_EXPLAINED:
+        return CardReading(readings, cards, decoding, [], False)
+    out = [list(row) for row in readings]
+    doubtful = []
+    for (r, c), cell in decoding.cells.items():
+        cards[r][c] = cell.card
+        rd = out[r][c]
+        if rd is None or rd.kind == "wrecktar" or cell.source == "kept":
+            continue
+        zone, road = cell.label
+        confidence = _confidence(rd, cell.label, cell.margin)
+        if cell.doubtful:
+            doubtful.append((r, c))
+        if zone is None:
+            out[r][c] = Reading(((None, None, confidence),), "empty", confidence=confidence)
+            continue
+        # A card settles the cell: no second reading is left for the road repair to swap in, unless the
+        # decoding itself is in doubt there.
+        others = tuple(o for o in rd.options if (o[0], o[1]) != (zone, road)) if cell.doubtful else ()
+        out[r][c] = replace(
+            rd, options=((zone, road, confidence), *others), kind="block", confidence=confidence
+        )
+    warnings = []
+    if doubtful:
+        warnings.append(
+            "the cards do not settle "
+            + ", ".join(f"@{r},{c}" for r, c in doubtful)
+            + " (two readings fit almost equally well): please check"
+        )
+    return CardReading(out, cards, decoding, warnings, True)
+
+
+def _confidence(reading: Reading, label: tuple[str | None, str | None], margin: float | None) -> float:
+    """How sure the decoded label is: from its margin over the next explanation where it was checked,
+    else the classifier's own probability of it."""
+    own = next((p for z, r, p in reading.options if (z, r) == label), 0.0)
+    if margin is None:
+        return max(own, reading.probability if reading.best[:2] == label else own)
+    return max(own, 1.0 - math.exp(-margin))
+
+
+def read_as_cards(
+    readings: list[list[Reading | None]],
+    predictions: Sequence[Sequence[Any]],
+    counts: np.ndarray,
+    visible: np.ndarray,
+    exclude: Sequence[int] = (),
+) -> CardReading:
+    """Decode the lattice's readings as cards (see :mod:`vision.card_decoding`) and apply the result."""
+    decoding = decode_cards(evidence_grid(predictions, counts, visible), exclude=exclude)
+    return apply_decoding(readings, decoding)
+
+
+def name_cells(text: str, origin: tuple[int, int]) -> str:
+    """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city."""
+    import re
+
+    return re.sub(
+        r"@(\d+),(\d+)", lambda m: cell_name(int(m.group(1)) - origin[0], int(m.group(2)) - origin[1]), text
+    )
