@@ -14,6 +14,7 @@ from scoring.city import EMPTY, City, block, parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of
 from vision.assemble import Reading, assemble_city
+from vision.colour import lattice_box
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -440,6 +441,7 @@ def _geometry(lattice: Lattice, occupied: np.ndarray) -> Geometry:
             rectified=np.zeros((height, width, 3), np.uint8),
             visible=np.ones((lattice.rows, lattice.cols), bool),
             occupied=np.asarray(occupied, bool),
+            colour_ready=False,
         ),
     )
 
@@ -452,7 +454,10 @@ def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading
     true_centres = {(r, c): lattice.center(r, c) for r in range(2) for c in range(3)}
     true_centres[0, 1] = (true_centres[0, 1][0] + 4.0, true_centres[0, 1][1])
 
-    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[SimpleNamespace]]:
+    white_boxes: list[object] = []
+
+    def classify(image: np.ndarray, lat: Lattice, **kw: object) -> list[list[SimpleNamespace]]:
+        white_boxes.append(kw.get("white_box"))
         out = []
         for r in range(lat.rows):
             row = []
@@ -472,6 +477,8 @@ def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading
     first = classify(geometry.rectified, lattice)
     assert first[0][1].confidence < pipeline.REFINE_BELOW <= first[0][0].confidence
     refined = pipeline.refine_doubtful(geometry, first, classify)
+    # The re-reads are balanced on the city's whites, not on the strip of table their row of crops spans.
+    assert white_boxes[-1] == lattice_box(lattice)
     assert refined[0][1].confidence > first[0][1].confidence + pipeline.REFINE_MARGIN
     assert refined[0][1].seen[0] > lattice.center(0, 1)[0]  # the reading taken to the right
     # Clear cells, and the empty cell off the card region, keep their first reading.

@@ -50,6 +50,10 @@ EMPTY_LABEL: Label = (None, None)
 # its neighbours too. A cell with an expansion mark (or next to one) belongs to a card we do not know and
 # costs nothing, or little, to leave as read.
 UNEXPLAINED_COST = 8.0
+# Every card placed costs this many nats: a card that explains a single misread cell where the card that
+# shows its neighbours would explain it too must be worth more than that (the scoring cards and cards
+# covered whole are otherwise free to explain any confident misreading exactly).
+PLACEMENT_COST = 3.0
 MARKED_COST = 0.0
 NEAR_MARK_COST = 1.0
 # A placement may not cover a cell read empty this surely (it would lie on the table).
@@ -92,6 +96,13 @@ class CellEvidence:
     def best(self) -> tuple[Label, float]:
         label = max(self.log_p, key=self.log_p.__getitem__)
         return label, float(self.log_p[label])
+
+    @property
+    def best_block(self) -> tuple[Label, float]:
+        """The most probable block label (the reading a cell keeps when no card explains it)."""
+        blocks = [k for k in self.log_p if k != EMPTY_LABEL] or [("P", None)]
+        label = max(blocks, key=self.log)
+        return label, self.log(label)
 
 
 @dataclass(frozen=True)
@@ -142,6 +153,9 @@ class CardDecoding:
     cut_rounds: int = 0
     checks: int = 0
     notes: tuple[str, ...] = field(default=())
+    # How much less probable (nats) the best reading is that uses one of the cards no placement uses, where
+    # it was checked (a whole city: every card but three placed); small when the cards are not certain.
+    missing_margin: float | None = None
 
     @property
     def doubtful(self) -> list[tuple[int, int]]:
@@ -181,7 +195,7 @@ class _Program:
                         p = len(self.placements)
                         self.placements.append(placement)
                         names.append(("x", p))
-                        gain.append(0.0)
+                        gain.append(-PLACEMENT_COST)
                         shown[p] = []
                         covers[p] = [rc for rc, _ in placement.cells() if rc in index]
                         for k, rc, value in ys:
@@ -194,8 +208,16 @@ class _Program:
             if not ev.wrecktar:
                 names.append(("e", rc))
                 gain.append(ev.log(EMPTY_LABEL))
+            # Unexplained: the cell keeps its best block reading. Where that is the best reading of all, it is
+            # never worse than calling the cell table: a block no card explains is not made a hole.
             names.append(("u", rc))
-            gain.append(ev.best[1] - self.costs[rc])
+            label, value = ev.best_block
+            kept = value - self.costs[rc]
+            if ev.wrecktar:
+                kept = 0.0
+            elif value >= ev.log(EMPTY_LABEL):
+                kept = max(kept, ev.log(EMPTY_LABEL) + 1e-3)
+            gain.append(kept)
         self.names, self.gain = names, np.array(gain)
         self.var = {n: i for i, n in enumerate(names)}
         self.shown, self.covers = shown, covers
@@ -274,7 +296,7 @@ class _Program:
             if ev.wrecktar:
                 continue
             value = ev.log(label)
-            if value >= ev.best[1] - self.costs[rc]:  # else leaving it unexplained is better anyway
+            if value >= ev.best_block[1] - self.costs[rc]:  # else leaving it unexplained is better anyway
                 out.append((k, rc, value))
         if not any(value >= math.log(ANCHOR) for _, _, value in out):
             return None
@@ -341,6 +363,19 @@ class _Program:
         if solution is None or not usable:
             return None
         return objective, solution
+
+    def best_using(self, card: int) -> float | None:
+        """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
+        xs = [self.var[("x", p)] for p, placement in enumerate(self.placements) if placement.card == card]
+        if not xs:
+            return None
+        h = self._model()
+        h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
+        try:
+            solved = self._run((), integral=False)
+        finally:
+            h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
+        return None if solved is None else solved[0]
 
     def relaxed_best(self, forbid: Sequence[int]) -> float | None:
         """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum."""
@@ -447,7 +482,7 @@ class _Program:
                 out.append(i)
             elif n[0] == "u" and n[1] == rc:
                 ev = self.grid[rc[0]][rc[1]]
-                if ev is not None and ev.best[0] == label:
+                if ev is not None and ev.best_block[0] == label:
                     out.append(i)
         return out
 
@@ -464,7 +499,7 @@ def _explain(program: _Program, x: np.ndarray) -> dict[tuple[int, int], CellDeco
         elif n[0] == "u":
             ev = program.grid[n[1][0]][n[1][1]]
             assert ev is not None
-            out[n[1]] = CellDecoding(ev.best[0], "kept")
+            out[n[1]] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
     return out
 
 
@@ -547,8 +582,13 @@ def decode_cards(
         rc: CellDecoding(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
         for rc, d in cells.items()
     }
+    missing_margin = None
+    if len(placements) == CITY_CARDS and not exclude:
+        used = {p.card for p in placements}
+        bounds = [program.best_using(n) for n in cards if n not in used]
+        missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar
     ]  # type: ignore[union-attr]
     explained = sum(cells[rc].source == "card" for rc in blocks) / max(1, len(blocks))
-    return CardDecoding(placements, cells, objective, explained, rounds, len(margins))
+    return CardDecoding(placements, cells, objective, explained, rounds, len(margins), (), missing_margin)

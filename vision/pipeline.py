@@ -29,7 +29,8 @@ import numpy as np
 
 from scoring.city import City, cell_name
 from vision.assemble import Reading, assemble_city
-from vision.city_as_cards import CardReading, name_cells, read_as_cards
+from vision.card_decoding import DOUBT_MARGIN, decode_cards
+from vision.city_as_cards import CardReading, evidence_grid, name_cells, read_as_cards
 from vision.colour import balance_whites, lattice_box
 from vision.decode import decode_image
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
@@ -70,6 +71,9 @@ DOUBTFUL_EVIDENCE = -0.11
 MAX_HYPOTHESES = 6
 CONFIDENT_BLOCK = 0.8
 BLOCKS_BONUS = 0.05
+# A doubtful first lattice whose blocks the known cards explain this completely is taken without trying the
+# other hypotheses (see _cards_confirm).
+CARDS_CONFIRM = 0.95
 
 
 class Prediction(Protocol):
@@ -321,7 +325,7 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
         judged = replace(geometry, judge=judge, predictions=predictions, evidence=evidence)
         if i == 0:
             timings["classify"] = time.perf_counter() - t
-            if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE:
+            if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE or _cards_confirm(judged, predictions):
                 return judged
             start = time.perf_counter()
         # An alternative must show a city: a lattice of half blocks can read as confidently "empty".
@@ -337,6 +341,19 @@ def read_geometry(photo: np.ndarray, timings: dict[str, float] | None = None) ->
         raise refusal or NoCityFound("no city found: no block lattice fits the cards' edges")
     timings["arbitrate"] = time.perf_counter() - start
     return best
+
+
+def _cards_confirm(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> bool:
+    """Whether the known cards explain a doubtfully read lattice: then it is the true one, and the other
+    period hypotheses need not be tried. On real art the classifier doubts every cell a little, but a
+    lattice at a wrong period or phase cuts blocks apart, and no stacking of the 18 layouts explains what
+    it reads (:data:`CARDS_CONFIRM` of the blocks, and at least :data:`MIN_BLOCKS` of them)."""
+    counts = np.array(
+        [[_counts(geometry, p, r, c) for c, p in enumerate(row)] for r, row in enumerate(predictions)], bool
+    ).reshape(geometry.lattice.rows, geometry.lattice.cols)
+    decoding = decode_cards(evidence_grid(predictions, counts, geometry.visible))
+    shown = sum(d.source == "card" for d in decoding.cells.values())
+    return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 
 
 def _inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -723,9 +740,12 @@ def scan_rgb(
 
 def _cards_from_city(as_cards: CardReading) -> tuple[int, ...] | None:
     """The three cards no placement uses, when the decoding placed 15 distinct known cards."""
-    if not as_cards.used or as_cards.decoding is None or len(as_cards.decoding.placements) != 15:
+    decoding = as_cards.decoding
+    if not as_cards.used or decoding is None or len(decoding.placements) != 15:
         return None
-    missing = as_cards.decoding.missing_cards()
+    if decoding.missing_margin is None or decoding.missing_margin < DOUBT_MARGIN:
+        return None  # another card could as well be among the fifteen: the three are not certain
+    missing = decoding.missing_cards()
     return missing if len(missing) == 3 else None
 
 
