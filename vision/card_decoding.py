@@ -50,6 +50,10 @@ EMPTY_LABEL: Label = (None, None)
 # its neighbours too. A cell with an expansion mark (or next to one) belongs to a card we do not know and
 # costs nothing, or little, to leave as read.
 UNEXPLAINED_COST = 8.0
+# Two neighbouring blocks that no card explains earn this back (nats): see _Program.
+UNKNOWN_CARD_BONUS = 2.0
+# Reading as table a cell the classifier read as a block costs this much on top of its log-probability.
+HOLE_COST = 2.0
 # Every card placed costs this many nats: a card that explains a single misread cell where the card that
 # shows its neighbours would explain it too must be worth more than that (the scoring cards and cards
 # covered whole are otherwise free to explain any confident misreading exactly).
@@ -206,18 +210,32 @@ class _Program:
             ev = grid[rc[0]][rc[1]]
             assert ev is not None
             if not ev.wrecktar:
+                # Reading a cell as table where the classifier saw a block most likely costs extra: a block
+                # no card explains (an expansion card, a card we do not know) is kept, not made a hole.
                 names.append(("e", rc))
-                gain.append(ev.log(EMPTY_LABEL))
-            # Unexplained: the cell keeps its best block reading. Where that is the best reading of all, it is
-            # never worse than calling the cell table: a block no card explains is not made a hole.
+                hole = HOLE_COST if ev.best[0] != EMPTY_LABEL else 0.0
+                gain.append(ev.log(EMPTY_LABEL) - hole)
+            # Unexplained: the cell keeps its best block reading.
             names.append(("u", rc))
-            label, value = ev.best_block
-            kept = value - self.costs[rc]
-            if ev.wrecktar:
-                kept = 0.0
-            elif value >= ev.log(EMPTY_LABEL):
-                kept = max(kept, ev.log(EMPTY_LABEL) + 1e-3)
+            kept = 0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc]
             gain.append(kept)
+        # Neighbouring cells left unexplained together earn UNKNOWN_CARD_BONUS: a card we do not know shows
+        # up to four neighbouring blocks, a misreading is one cell alone.
+        u_at = {n[1]: i for i, n in enumerate(names) if n[0] == "u"}
+        pairs = []
+        for (r, c), i in u_at.items():
+            for other in ((r, c + 1), (r + 1, c)):
+                j = u_at.get(other)
+                if j is None:
+                    continue
+                ev_a, ev_b = grid[r][c], grid[other[0]][other[1]]
+                if ev_a is None or ev_b is None or ev_a.wrecktar or ev_b.wrecktar:
+                    continue
+                if ev_a.best[0] == EMPTY_LABEL or ev_b.best[0] == EMPTY_LABEL:
+                    continue
+                pairs.append((len(names), i, j))
+                names.append(("w", (r, c), other))
+                gain.append(UNKNOWN_CARD_BONUS)
         self.names, self.gain = names, np.array(gain)
         self.var = {n: i for i, n in enumerate(names)}
         self.shown, self.covers = shown, covers
@@ -231,6 +249,9 @@ class _Program:
                 at_cell[n[1]].append(i)
         for rc in self.visible:
             rows.append(({i: 1.0 for i in at_cell[rc]}, 1.0, 1.0))  # one explanation per cell
+        for w, i, j in pairs:  # w ≤ u_i, w ≤ u_j
+            rows.append(({w: 1.0, i: -1.0}, -np.inf, 0.0))
+            rows.append(({w: 1.0, j: -1.0}, -np.inf, 0.0))
         by_card: dict[int, list[int]] = {}
         for p, placement in enumerate(self.placements):
             x = self.var[("x", p)]
