@@ -75,8 +75,7 @@ def run_scan(args: argparse.Namespace) -> int:
     breakdown = score_city(city)
     if args.format == "json":
         out = breakdown.to_json()
-        out["cells"] = [cell.to_json() for cell in result.cells]
-        out["warnings"] = list(result.warnings)
+        out.update(result.to_json())
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return 0
     from scoring.report import render_text

@@ -116,6 +116,16 @@ class CellOut(BaseModel):
     name: str = Field(description="The cell's name as a player reads it, e.g. 'B3'.")
     label: str = Field(description="The cell token in the city format, e.g. 'R:EW', 'P', '.'.")
     confidence: float
+    card: int | None = Field(
+        None, description="The card (1–18) whose block shows here, when the city was read as known cards."
+    )
+
+
+class PlacementOut(BaseModel):
+    card: int = Field(description="The card's number, 1–18.")
+    rotated: bool = Field(description="Whether the card lies turned by 180°.")
+    row: int = Field(description="Grid row of the card's top-left block (0-based; may be -1 at an edge).")
+    col: int = Field(description="Grid column of the card's top-left block.")
 
 
 class ScanOut(BreakdownOut):
@@ -124,6 +134,13 @@ class ScanOut(BreakdownOut):
     scan_id: str
     overlay: str | None = Field(description="URL of the overlay image (None when none was drawn).")
     cells: list[CellOut]
+    placements: list[PlacementOut] = Field(
+        default_factory=list,
+        description="The cards the scan placed to explain the city (cards covered whole are not listed).",
+    )
+    scoring_cards_from_city: list[int] | None = Field(
+        None, description="The three cards missing from a city read as 15 known cards, when certain."
+    )
     warnings: list[str]
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per scanner stage.")
 

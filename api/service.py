@@ -287,8 +287,7 @@ def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> S
     breakdown = _breakdown(city, replace(opts, cards=None, expansions=None))
     result = breakdown.to_json()
     # The same shape as `sprawlscan scan --format json`.
-    result["cells"] = [cell.to_json() for cell in scan.cells]
-    result["warnings"] = [str(w) for w in scan.warnings]
+    result.update(scan.to_json())
     result["timings"] = {stage: round(float(s), 4) for stage, s in getattr(scan, "timings", {}).items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, breakdown.city, overlay)

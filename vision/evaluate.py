@@ -28,6 +28,14 @@ class CityScore:
     turned: bool  # the read city matched best turned by 180°
     # (cell in the truth's grid, true token, read token) for every cell that differs
     wrong: tuple[tuple[tuple[int, int], str, str], ...] = ()
+    # Added to a cell of the read city (after the turn) it gives the truth's cell.
+    shift: tuple[int, int] = (0, 0)
+
+    def to_truth(self, read: City, row: int, col: int) -> tuple[int, int]:
+        """Where cell (row, col) of the read city lies in the truth's grid at this alignment."""
+        if self.turned:
+            row, col = read.n_rows - 1 - row, read.n_cols - 1 - col
+        return row + self.shift[0], col + self.shift[1]
 
     @property
     def exact(self) -> bool:
@@ -82,7 +90,7 @@ def compare_cities(truth: City, read: City | None) -> CityScore:
                         for k in sorted(keys)
                         if want.get(k) != shifted.get(k)
                     )
-                    best = CityScore(right, len(keys), turned, wrong)
+                    best = CityScore(right, len(keys), turned, wrong, (dr, dc))
     return best
 
 

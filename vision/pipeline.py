@@ -132,6 +132,15 @@ class ScanResult:
     # The three cards missing from a city decoded as 15 known cards: a reading of the scoring cards.
     cards_from_city: tuple[int, ...] | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
+        return {
+            "cells": [cell.to_json() for cell in self.cells],
+            "placements": list(self.placements),
+            "scoring_cards_from_city": list(self.cards_from_city) if self.cards_from_city else None,
+            "warnings": [str(w) for w in self.warnings],
+        }
+
 
 @dataclass
 class Geometry:

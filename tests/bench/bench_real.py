@@ -65,6 +65,14 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         read, error = None, str(exc)
     seconds = time.perf_counter() - t
     score = compare_cities(truth, read)
+    same_card = of_cards = 0
+    if read is not None:
+        true_cards = _true_cards(truth)
+        for cell in result.cells:
+            want = true_cards.get(score.to_truth(read, cell.row, cell.col))
+            if want is not None:
+                of_cards += 1
+                same_card += cell.card == want
     return {
         "name": name,
         "blocks": score.right,
@@ -74,8 +82,24 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
         "error": error,
+        "same_card": same_card,
+        "of_cards": of_cards,
+        "marks": 0 if read is None else sum(c.poi or c.construction for _, _, c in read.blocks()),
         "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
     }
+
+
+def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
+    """Which card shows in each block of the true city: the true city decoded with certain evidence and
+    its scoring cards known (where two cards would show the same there, the decoding picks one)."""
+    from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
+
+    grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
+    for r, c, cell in truth.cells():
+        label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
+        grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
+    decoding = decode_cards(grid, exclude=truth.cards)
+    return {(r - 1, c - 1): d.card for (r, c), d in decoding.cells.items() if d.card is not None}
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
@@ -121,6 +145,12 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s); "
             f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
+        )
+        same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
+        print(
+            f"  card identity: {same}/{of} visible blocks ({100 * same / max(of, 1):.1f} %) credited to "
+            "the card the true city's own decoding puts there; expansion marks read (the set has none): "
+            f"{sum(r['marks'] for r in rows)}"
         )
         confusions: dict[str, int] = defaultdict(int)
         for r in rows:
