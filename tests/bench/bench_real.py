@@ -90,8 +90,9 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
 
 
 def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
-    """Which card shows in each block of the true city: the true city decoded with certain evidence and
-    its scoring cards known (where two cards would show the same there, the decoding picks one)."""
+    """Which card shows in each block of the true city, where the layouts decide it: the true city decoded
+    with certain evidence and its scoring cards known; a card counts only when the city cannot be explained
+    as well without it (a card that shows only, say, a park could often be any of several)."""
     from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
 
     grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
@@ -99,7 +100,12 @@ def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
         label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
         grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
     decoding = decode_cards(grid, exclude=truth.cards)
-    return {(r - 1, c - 1): d.card for (r, c), d in decoding.cells.items() if d.card is not None}
+    out = {}
+    for card in {p.card for p in decoding.placements}:
+        without = decode_cards(grid, exclude=(*truth.cards, card))
+        if without.objective < decoding.objective - 0.5:  # no other card explains its blocks as well
+            out.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
+    return out
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
@@ -148,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
         print(
-            f"  card identity: {same}/{of} visible blocks ({100 * same / max(of, 1):.1f} %) credited to "
-            "the card the true city's own decoding puts there; expansion marks read (the set has none): "
+            f"  card identity: {same}/{of} blocks whose card the layouts decide "
+            f"({100 * same / max(of, 1):.1f} %) "
+            "credited to that card; expansion marks read (the set has none): "
             f"{sum(r['marks'] for r in rows)}"
         )
         confusions: dict[str, int] = defaultdict(int)
