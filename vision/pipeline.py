@@ -615,7 +615,12 @@ def normalise_zone_colours(
         return geometry, predictions
     corrected = apply_zone_map(balanced, zone_map)
     geometry = replace(geometry, rectified=corrected, colour_ready=True, predictions=None, evidence=None)
-    return geometry, classify(corrected, lattice, balance=False)
+    again = classify(corrected, lattice, balance=False)
+    # The map is fitted for the zones; the marks (a yellow frame, a hazard barrier) keep the first reading's.
+    return geometry, [
+        [_keep_marks(a, f) for a, f in zip(ra, rf, strict=True)]
+        for ra, rf in zip(again, predictions, strict=True)
+    ]
 
 
 def _default_classifier() -> Classifier:

@@ -94,11 +94,16 @@ def renderer_fingerprint() -> str:
     return digest.hexdigest()[:10]
 
 
+# Set by --renderer: read the photos another version of the renderer made (to compare two scanners on the
+# same photos after a change to the renderer; they must be in data/ already).
+PINNED_RENDERER: str | None = None
+
+
 def eval_photo(seed: int) -> tuple[bytes, Any]:
     """The JPEG bytes and truth of evaluation photo ``seed``, rendered once and cached under data/."""
     from vision.synth.truth import PhotoTruth
 
-    folder = DATA / f"eval_photos_{renderer_fingerprint()}"
+    folder = DATA / f"eval_photos_{PINNED_RENDERER or renderer_fingerprint()}"
     jpg, js = folder / f"{seed}.jpg", folder / f"{seed}.json"
     if jpg.is_file() and js.is_file():
         return jpg.read_bytes(), PhotoTruth.from_json(json.loads(js.read_text()))
@@ -308,7 +313,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only N whole-city photos (a quick run)")
     ap.add_argument("--crop-cities", type=int, default=60, help="cities for the classifier-only figures")
     ap.add_argument("--no-photos", action="store_true", help="classifier-only figures only")
+    ap.add_argument(
+        "--renderer", default=None, help="read the cached photos of this renderer fingerprint (see data/)"
+    )
     args = ap.parse_args(argv)
+    global PINNED_RENDERER
+    if args.renderer:
+        if not (DATA / f"eval_photos_{args.renderer}").is_dir():
+            ap.error(f"no cached evaluation photos for renderer {args.renderer} in {DATA}")
+        PINNED_RENDERER = args.renderer
     report: dict[str, Any] = {}
 
     print("classifier only, held-out top-down crops:")
