@@ -161,33 +161,3 @@ def random_jitter(rng: np.random.Generator, strength: float = 1.0) -> CropJitter
         angle=float(rng.uniform(-4, 4) * s),
         persp=rng.uniform(-0.03, 0.03, (4, 2)) * s if rng.random() < 0.5 else None,
     )
-
-
-# b* shift per zone in a real photo under warm light, after the white balance (real-cards.md, "Colour in real
-# photos is not one cast"): the inks respond differently, so one gain per channel cannot remove it.
-ZONE_B_SHIFT = {"R": 1.0, "C": 9.5, "I": 9.5, "P": 6.0}
-
-
-def zone_dependent_shift(
-    rng: np.random.Generator,
-    image: np.ndarray,
-    blocks: list[tuple[float, float, str]],
-    pitch: tuple[float, float],
-) -> np.ndarray:
-    """``image`` with each block's colour moved by its zone's own amount, as print and light do.
-
-    ``blocks`` are ``(x, y, zone)`` block centres in pixels, ``pitch`` the block size in pixels. The measured
-    shift is scaled by a factor drawn from −0.5 to 1.2 (other lights shift the other way, or less), with a
-    small a* shift per zone on top.
-    """
-    factor = float(rng.uniform(-0.5, 1.2))
-    a_shift = {z: float(rng.normal(0, 1.5)) for z in ZONE_B_SHIFT}
-    lab = cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
-    h, w = image.shape[:2]
-    for x, y, zone in blocks:
-        x0, x1 = max(0, int(x - pitch[0] / 2)), min(w, int(x + pitch[0] / 2))
-        y0, y1 = max(0, int(y - pitch[1] / 2)), min(h, int(y + pitch[1] / 2))
-        lab[y0:y1, x0:x1, 1] += a_shift.get(zone, 0.0)
-        lab[y0:y1, x0:x1, 2] += factor * ZONE_B_SHIFT.get(zone, 0.0)
-    rgb = cv2.cvtColor(lab, cv2.COLOR_LAB2RGB)
-    return np.clip(rgb * 255.0 + 0.5, 0, 255).astype(np.uint8)

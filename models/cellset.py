@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from models.augment import photo_effects, random_jitter, table_texture, zone_dependent_shift
+from models.augment import photo_effects, random_jitter, table_texture
 from scoring.city import Cell
 from scoring.placement import simulate_play
 from vision.classify import MARKS
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from vision.synth.art import TopDown
 
 # Bump when the way crops are made changes, so stale caches are not reused.
-DATA_VERSION = 6  # 6: the real designs (vision.synth.designs) and zone-dependent colour shifts
+DATA_VERSION = 5
 KINDS = ("block", "hole", "ring")
 
 
@@ -150,11 +150,8 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         if not (0 <= row < lat.rows and 0 <= col < lat.cols)
     ]
     crops, z, r, m, k = [], [], [], [], []
-    blocks = [(t.x, t.y, t.cell.zone) for t in td.cells if t.cell.is_block and t.cell.zone]
     for _ in range(variants):
         image = td.image
-        if rng.random() < 0.5:
-            image = zone_dependent_shift(rng, image, blocks, (lat.pitch_x, lat.pitch_y))
         if rng.random() < 0.5:
             image = _replace_table(rng, image, card_corners)
         # The cast is taken out as at run time (vision.classify), from the city and its outer ring.

@@ -64,6 +64,25 @@ def test_synthetic_photos_are_read_exactly(truth_scan, seed: int, conditions: di
     assert all(cell.label == result.city.cell(cell.row, cell.col).token() for cell in result.cells)
 
 
+def test_the_city_is_read_as_cards_and_every_block_names_its_card(truth_scan) -> None:
+    from scoring.layouts import card_blocks
+
+    p = photo(101, partial=False)
+    result = truth_scan(p)
+    assert same_city(result.city, visible_truth(p))
+    out = result.to_json()
+    assert out["placements"] and len({q["card"] for q in out["placements"]}) == len(out["placements"])
+    shows = {}
+    for q in out["placements"]:
+        blocks = card_blocks(q["card"], q["rotated"])
+        for dr in (0, 1):
+            for dc in (0, 1):
+                shows[(q["card"], q["row"] + dr, q["col"] + dc)] = blocks[dr][dc].token()
+    carded = [c for c in out["cells"] if c["card"] is not None]
+    assert len(carded) >= 0.9 * sum(1 for _ in result.city.blocks())
+    assert all(shows[(c["card"], c["row"], c["col"])] == c["label"].rstrip("*!") for c in carded)
+
+
 def test_classifier_judges_between_period_hypotheses(truth_scan) -> None:
     # A small city on wood seen nearly straight down (12 MP): the colour-jump comb prefers a period pair
     # about twice the block height, whose lattice the shipped classifier reads doubtfully; among the

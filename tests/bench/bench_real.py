@@ -81,6 +81,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "cards": read is not None and sorted(read.cards) == sorted(truth.cards),
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
+        "decode_seconds": timings.get("decode cards", 0.0),
         "error": error,
         "same_card": same_card,
         "of_cards": of_cards,
@@ -148,8 +149,11 @@ def main(argv: list[str] | None = None) -> int:
         for table, sub in sorted(tables.items()):
             print(f"  {table:10s} {_summary(sub)}")
         times = [r["seconds"] for r in rows]
+        decoding = sorted(r["decode_seconds"] for r in rows)
         print(
-            f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s); "
+            f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s), of it the card "
+            f"decoding median {1000 * statistics.median(decoding):.0f} ms "
+            f"(max {1000 * decoding[-1]:.0f} ms); "
             f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
         )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)

@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 from scoring.city import Cell
-from vision.synth import designs
 from vision.synth import palette as pal
 from vision.synth.draw import Color, Pen, Point
 
@@ -277,13 +276,6 @@ def _industrial(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) 
 
 
 def _park(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> None:
-    if rng.random() < 0.3:  # mostly a pale sports field or a large pale pond, few trees (a real design)
-        drawn = designs.pale_field(pen, rng, space, line) if rng.random() < 0.7 else False
-        if not drawn:
-            designs.pale_pond(pen, rng, space, line)
-        trees = int(rng.integers(0, 8))
-        _trees(pen, rng, space, pal.P_TREE, pal.scaled(pal.P_TREE[1], 0.8), (1.3, 2.8), trees)
-        return
     if rng.random() < 0.7:  # a light path wandering across the park
         y0, y1 = rng.uniform(4, BLOCK_H - 4, 2)
         xs = np.linspace(-1, BLOCK_W + 1, 12)
@@ -386,11 +378,7 @@ def draw_block(pen: Pen, cell: Cell, rng: np.random.Generator) -> None:
     pen.rect(0, 0, BLOCK_W, BLOCK_H, pal.lighter(ground, pal.RIM_LIFT + rng.normal(0, 4)))
     pen.rect(rim_w, rim_w, BLOCK_W - 2 * rim_w, BLOCK_H - 2 * rim_w, ground)
     space = _Space(rng, cell.road, rim_w + 0.3)
-    if zone == "I" and cell.road and rng.random() < 0.45:  # a wide lot of parked rows beside the road
-        designs.parking_rows(pen, rng, space, line)
     _ZONE_ART[zone](pen, rng, space, line)
-    if cell.road and cell.road not in ("NS", "EW") and zone != "C" and rng.random() < 0.4:
-        designs.dense_patch(pen, rng, space, line, zone)  # a curve passing a dense patch
     if cell.road:
         _road(pen, rng, cell.road, line)
     if cell.construction:
