@@ -432,12 +432,23 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
         assert resp.status_code == 200, resp.text
         result = resp.json()
         # The breakdown is the engine's for the city that was read, with the cards given.
-        scan_fields = ("cells", "warnings", "scan_id", "overlay", "timings")
+        scan_fields = (
+            "cells",
+            "placements",
+            "scoring_cards_from_city",
+            "warnings",
+            "scan_id",
+            "overlay",
+            "timings",
+        )
         breakdown = {k: v for k, v in result.items() if k not in scan_fields}
         assert result["timings"]["total"] > 0
         assert breakdown == engine_json(result["city"], CARDS)
         city = parse_city(result["city"])
         assert len(result["cells"]) == city.n_rows * city.n_cols
+        # The city was read as known cards: the cards it placed, and each block's card.
+        assert result["placements"] and {"card", "rotated", "row", "col"} == set(result["placements"][0])
+        assert any(cell["card"] is not None for cell in result["cells"])
         for cell in result["cells"]:
             assert cell["label"] == city.cell(cell["row"], cell["col"]).token()
             assert cell["name"] == cell_name(cell["row"], cell["col"])
