@@ -200,3 +200,20 @@ def test_an_empty_grid_and_cells_beyond_the_frame() -> None:
     decoding = decode_cards(grid)
     assert decoding.cells[(1, 2)].label == ("C", "NS") and decoding.cells[(1, 2)].card in {4, 17}
     assert [(p.row, p.col) for p in decoding.placements] == [(1, 1)]
+
+
+def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -> None:
+    from vision.assemble import Reading
+    from vision.card_decoding import CardDecoding, CellDecoding
+    from vision.city_as_cards import apply_decoding
+
+    readings = [[Reading((("C", "NS", 0.6),)), Reading((("I", "EW", 0.9),))]]
+    cells = {(0, 0): CellDecoding(("I", "NS"), "card", 8, 0.4), (0, 1): CellDecoding(("I", "EW"), "kept")}
+    weak = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=0.5))
+    assert not weak.used and weak.readings == readings and weak.warnings == []
+    strong = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=0.9))
+    assert strong.used and strong.readings[0][0].best[:2] == ("I", "NS") and strong.cards[0][0] == 8
+    assert strong.readings[0][1] is readings[0][1]  # kept as read
+    assert strong.warnings == [
+        "the cards do not settle @0,0 (two readings fit almost equally well): please check"
+    ]

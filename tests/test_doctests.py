@@ -10,7 +10,14 @@ import pytest
 
 @pytest.mark.parametrize(
     "name",
-    ["vision.card_decoding", "vision.card_program", "vision.evaluate", "vision.zone_colour", "vision.colour"],
+    [
+        "vision.card_decoding",
+        "vision.card_program",
+        "vision.evaluate",
+        "vision.zone_colour",
+        "vision.colour",
+        "vision.city_as_cards",
+    ],
 )
 def test_module_examples(name: str) -> None:
     module = importlib.import_module(name)

@@ -10,6 +10,7 @@ builds the city from, with the warnings a player needs. A decoding that explains
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -127,9 +128,11 @@ def read_as_cards(
 
 
 def name_cells(text: str, origin: tuple[int, int]) -> str:
-    """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city."""
-    import re
+    """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city.
 
+    >>> name_cells("the cards do not settle @3,2, @4,2", (1, 1))
+    'the cards do not settle B3, B4'
+    """
     return re.sub(
         r"@(\d+),(\d+)", lambda m: cell_name(int(m.group(1)) - origin[0], int(m.group(2)) - origin[1]), text
     )
