@@ -17,7 +17,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import highspy
 import numpy as np
@@ -78,12 +78,12 @@ class CellEvidence:
     def log(self, label: Label) -> float:
         return float(self.log_p.get(label, LOG_FLOOR))
 
-    @property
+    @cached_property  # asked for every quadrant of every placement considered: computed once
     def best(self) -> tuple[Label, float]:
         label = max(self.log_p, key=self.log_p.__getitem__)
         return label, float(self.log_p[label])
 
-    @property
+    @cached_property
     def best_block(self) -> tuple[Label, float]:
         """The most probable block label (the reading a cell keeps when no card explains it)."""
         blocks = [k for k in self.log_p if k != EMPTY_LABEL] or [("P", None)]
@@ -123,10 +123,11 @@ class CardProgram:
         self.rows, self.cols = len(grid), max((len(r) for r in grid), default=0)
         self.grid = grid
         self.visible = [(r, c) for r in range(self.rows) for c in range(self.cols) if grid[r][c] is not None]
-        index = {rc: i for i, rc in enumerate(self.visible)}
+        seen = set(self.visible)
         self.costs = {rc: self._unexplained_cost(rc, unexplained_cost) for rc in self.visible}
 
-        names: list[tuple] = []  # ("x", p) | ("y", p, k) | ("e", rc) | ("u", rc)
+        # ("x", p) | ("y", p, quadrant, rc) | ("e", rc) | ("u", rc) | ("w", rc, neighbour rc)
+        names: list[tuple] = []
         gain: list[float] = []
         self.placements: list[Placement] = []
         shown: dict[int, list[int]] = {}  # placement -> its y variables
@@ -144,7 +145,7 @@ class CardProgram:
                         names.append(("x", p))
                         gain.append(-PLACEMENT_COST)
                         shown[p] = []
-                        covers[p] = [rc for rc, _ in placement.cells() if rc in index]
+                        covers[p] = [rc for rc, _ in placement.cells() if rc in seen]
                         for k, rc, value in ys:
                             shown[p].append(len(names))
                             names.append(("y", p, k, rc))
@@ -184,14 +185,15 @@ class CardProgram:
         self.shown, self.covers = shown, covers
 
         rows: list[tuple[dict[int, float], float, float]] = []
-        at_cell: dict[tuple[int, int], list[int]] = {rc: [] for rc in self.visible}
+        # The variables that explain each cell: the quadrants shown there, table, unexplained.
+        self.at_cell: dict[tuple[int, int], list[int]] = {rc: [] for rc in self.visible}
         for i, n in enumerate(names):
             if n[0] == "y":
-                at_cell[n[3]].append(i)
+                self.at_cell[n[3]].append(i)
             elif n[0] in ("e", "u"):
-                at_cell[n[1]].append(i)
+                self.at_cell[n[1]].append(i)
         for rc in self.visible:
-            rows.append(({i: 1.0 for i in at_cell[rc]}, 1.0, 1.0))  # one explanation per cell
+            rows.append(({i: 1.0 for i in self.at_cell[rc]}, 1.0, 1.0))  # one explanation per cell
         for w, i, j in pairs:  # w ≤ u_i, w ≤ u_j
             rows.append(({w: 1.0, i: -1.0}, -np.inf, 0.0))
             rows.append(({w: 1.0, j: -1.0}, -np.inf, 0.0))
@@ -253,12 +255,10 @@ class CardProgram:
             if not (0 <= r < self.rows and 0 <= c < self.cols):
                 return None  # beyond the lattice, which always reaches past the city
             ev = self.grid[r][c]
-            if ev is None:
-                continue  # outside the photo: it may be there, unseen
-            if not ev.wrecktar and math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY:
+            if ev is None or ev.wrecktar:
+                continue  # outside the photo (it may be there, unseen), or under Wrecktar
+            if math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY:
                 return None
-            if ev.wrecktar:
-                continue
             value = ev.log(label)
             if value >= ev.best_block[1] - self.costs[rc]:  # else leaving it unexplained is better anyway
                 out.append((k, rc, value))
@@ -358,9 +358,13 @@ class CardProgram:
                 return None
         return solved[0], np.round(solved[1]).astype(bool)
 
+    def _used(self, x: np.ndarray) -> list[int]:
+        """The placements a solution uses."""
+        return [p for p in range(len(self.placements)) if x[self.var[("x", p)]]]
+
     def two_cycles(self, x: np.ndarray) -> list[tuple[int, int]]:
         """Pairs of used placements that each show a cell of their overlap."""
-        used = [p for p in range(len(self.placements)) if x[self.var[("x", p)]]]
+        used = self._used(x)
         showing = {p: {self.names[y][3] for y in self.shown[p] if x[y]} for p in used}
         out = []
         for i, p in enumerate(used):
@@ -373,7 +377,7 @@ class CardProgram:
     def stacking_cycle(self, x: np.ndarray) -> list[int] | None:
         """The y variables of one stacking cycle in a solution, or None (placement p lies above q when p
         shows a cell that q covers)."""
-        used = [p for p in range(len(self.placements)) if x[self.var[("x", p)]]]
+        used = self._used(x)
         above: dict[int, list[tuple[int, int]]] = {p: [] for p in used}  # p -> (q below, y var)
         for p in used:
             for y in self.shown[p]:
@@ -434,18 +438,16 @@ class CardProgram:
     def label_vars(self, rc: tuple[int, int], label: Label) -> list[int]:
         """The variables that would read cell ``rc`` as ``label``."""
         out = []
-        for i, n in enumerate(self.names):
-            if (
-                n[0] == "y"
-                and n[3] == rc
-                and self.placements[n[1]].cells()[n[2]][1] == label
-                or n[0] == "e"
-                and n[1] == rc
-                and label == EMPTY_LABEL
-            ):
-                out.append(i)
-            elif n[0] == "u" and n[1] == rc:
+        for i in self.at_cell[rc]:
+            n = self.names[i]
+            if n[0] == "y":
+                reads = self.placements[n[1]].cells()[n[2]][1]
+            elif n[0] == "e":
+                reads = EMPTY_LABEL
+            else:
                 ev = self.grid[rc[0]][rc[1]]
-                if ev is not None and ev.best_block[0] == label:
-                    out.append(i)
+                assert ev is not None
+                reads = ev.best_block[0]
+            if reads == label:
+                out.append(i)
         return out

@@ -36,7 +36,7 @@ class CardReading:
 
     readings: list[list[Reading | None]]
     cards: list[list[int | None]]
-    decoding: CardDecoding | None
+    decoding: CardDecoding
     warnings: list[str]
     used: bool
 

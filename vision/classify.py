@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from scoring.city import rotate_road
 from vision.colour import balance_whites, lattice_box
 from vision.crops import lattice_crops
 from vision.lattice import Lattice
@@ -112,10 +113,9 @@ class CellClassifier:
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
         self._empty = self._legal.index((self.zones.index("empty"), 0))
         # Road class of a crop turned by 180°, for each road class of the crop as it is.
-        turn = {"N": "S", "S": "N", "E": "W", "W": "E"}
-        turned = ["none" if rd == "none" else "".join(sorted(turn[a] for a in rd)) for rd in self.roads]
-        canon = {"".join(sorted(rd)): k for k, rd in enumerate(self.roads)}
-        self._turned_roads = np.array([canon["".join(sorted(t))] if t != "none" else 0 for t in turned])
+        self._turned_roads = np.array(
+            [0 if rd == "none" else self.roads.index(rotate_road(rd)) for rd in self.roads]
+        )
 
     def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3).
@@ -126,8 +126,6 @@ class CellClassifier:
         if not TURNS:
             return self._probabilities(crops)
         z, r, m = self._probabilities(crops)
-        if not isinstance(crops, np.ndarray) or crops.ndim != 4:
-            return z, r, m
         zt, rt, mt = self._probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))
         return (z + zt) / 2, (r + rt[:, self._turned_roads]) / 2, (m + mt) / 2
 

@@ -10,10 +10,14 @@ stages and their timings (seconds, in ``ScanResult.timings``):
 ``classify`` the per-cell ONNX classifier (:func:`vision.classify.classify_cells`), which also judges the
             first lattice;
 ``arbitrate`` only when that lattice reads doubtfully: the other period hypotheses, fitted and read;
+            (a doubtful first lattice whose blocks the known cards explain is taken as it is);
 ``grow``    the lattice extended towards blocks read beyond the card region (:func:`grow_to_blocks`);
+``colour``  the photo's zone colours mapped to where the classifier learned them, and the cells read
+            again, when the photo shifts them (:func:`normalise_zone_colours`);
 ``refine``  doubtful cells read again a little shifted (:func:`refine_doubtful`), and card-region cells
             read as empty searched for a block a little further (:func:`find_lost_blocks`);
 ``cards``   the scoring cards beside the city (:mod:`vision.scorecards`), unless they are given;
+``decode cards`` the whole city read as a stack of the 18 known cards (:mod:`vision.city_as_cards`);
 ``assemble`` the City, road consistency and warnings; ``overlay`` when asked for.
 """
 
@@ -30,6 +34,7 @@ import numpy as np
 from scoring.city import City, cell_name
 from vision.assemble import Reading, assemble_city
 from vision.card_decoding import DOUBT_MARGIN, decode_cards
+from vision.card_program import CITY_CARDS
 from vision.city_as_cards import CardReading, evidence_grid, name_cells, read_as_cards
 from vision.colour import balance_whites, lattice_box
 from vision.decode import decode_image
@@ -357,10 +362,7 @@ def _cards_confirm(geometry: Geometry, predictions: Sequence[Sequence[Prediction
     period hypotheses need not be tried. On real art the classifier doubts every cell a little, but a
     lattice at a wrong period or phase cuts blocks apart, and no stacking of the 18 layouts explains what
     it reads (:data:`CARDS_CONFIRM` of the blocks, and at least :data:`MIN_BLOCKS` of them)."""
-    counts = np.array(
-        [[_counts(geometry, p, r, c) for c, p in enumerate(row)] for r, row in enumerate(predictions)], bool
-    ).reshape(geometry.lattice.rows, geometry.lattice.cols)
-    decoding = decode_cards(evidence_grid(predictions, counts, geometry.visible))
+    decoding = decode_cards(evidence_grid(predictions, _counting(geometry, predictions), geometry.visible))
     shown = sum(d.source == "card" for d in decoding.cells.values())
     return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 
@@ -441,6 +443,13 @@ def _counts(geometry: Geometry, pred: Prediction, r: int, c: int) -> bool:
     return bool(geometry.occupied[r, c]) or (
         _kind(pred) != "empty" and _card_probability(pred) >= RING_CONFIDENCE
     )
+
+
+def _counting(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> np.ndarray:
+    """Which cells' readings count (see :func:`_counts`), as a (rows, cols) bool array."""
+    return np.array(
+        [[_counts(geometry, p, r, c) for c, p in enumerate(row)] for r, row in enumerate(predictions)], bool
+    ).reshape(geometry.lattice.rows, geometry.lattice.cols)
 
 
 def _accepted(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -> np.ndarray:
@@ -699,9 +708,7 @@ def scan_rgb(
         timings["cards"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    counts = np.array(
-        [[_counts(geometry, p, r, c) for c, p in enumerate(row)] for r, row in enumerate(predictions)], bool
-    ).reshape(geometry.lattice.rows, geometry.lattice.cols)
+    counts = _counting(geometry, predictions)
     as_cards = read_as_cards(
         _readings(geometry, predictions), predictions, counts, geometry.visible, exclude=cards or ()
     )
@@ -737,7 +744,7 @@ def scan_rgb(
     ]
     placements = [
         {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
-        for p in (as_cards.decoding.placements if as_cards.used and as_cards.decoding else ())
+        for p in (as_cards.decoding.placements if as_cards.used else ())
     ]
     timings["assemble"] = time.perf_counter() - t
     image = None
@@ -755,7 +762,7 @@ def scan_rgb(
 def _cards_from_city(as_cards: CardReading) -> tuple[int, ...] | None:
     """The three cards no placement uses, when the decoding placed 15 distinct known cards."""
     decoding = as_cards.decoding
-    if not as_cards.used or decoding is None or len(decoding.placements) != 15:
+    if not as_cards.used or len(decoding.placements) != CITY_CARDS:
         return None
     if decoding.missing_margin is None or decoding.missing_margin < DOUBT_MARGIN:
         return None  # another card could as well be among the fifteen: the three are not certain
