@@ -102,6 +102,33 @@ def test_scoring_cards_beside_the_city_are_read_when_not_given(truth_scan) -> No
     assert given.city.cards == (1, 2, 3) and "cards" not in given.timings
 
 
+def test_backs_and_the_city_agree_or_the_warning_names_the_cards(truth_scan, monkeypatch) -> None:
+    p = photo(130, partial=False, table="wood", scoring_cards=True, glare=0.0, blur=0.5, tilt=8.0)
+    true_cards = sorted(parse_city(p.truth.city).cards)
+    result = truth_scan(p)
+    out = result.to_json()
+    assert out["cards_source"] == "both" and out["scoring_cards"]["cards"] == true_cards
+    assert sorted(b["number"] for b in out["scoring_cards"]["backs"]) == true_cards
+    assert all(len(b["corners"]) == 4 for b in out["scoring_cards"]["backs"])
+    # A back misread as a card that lies in the city: the readings disagree, and the warning says which.
+    in_city = next(n for n in range(1, 19) if n not in true_cards)
+    misread = [*true_cards[:2], in_city]
+    fake = [pipeline.BackNumber(n, 0.7, ((n, 0.7),), {"corners": [[0, 0]] * 4}) for n in misread]
+    monkeypatch.setattr(pipeline, "_read_backs", lambda geometry: (fake, []))
+    result = truth_scan(p)
+    assert result.city.cards == tuple(true_cards)  # the surer reading: the city
+    warning = next(w for w in result.warnings if "please check" in w)
+    assert str(in_city) in warning and str(true_cards[2]) in warning
+    assert result.to_json()["cards_source"] == "city"
+
+
+def test_a_photo_without_backs_reports_no_cards_and_no_error(truth_scan) -> None:
+    p = photo(131, partial=False, table="cloth", scoring_cards=False)
+    result = truth_scan(p)
+    assert result.to_json()["scoring_cards"]["backs"] == []
+    assert result.to_json()["cards_source"] in (None, "city")
+
+
 @pytest.mark.parametrize("roll", [0.0, 90.0, 180.0, 270.0])
 def test_quarter_turns_of_the_city_in_the_frame(truth_scan, roll: float) -> None:
     p = photo(110, roll=roll, partial=False, tilt=12.0, table="wood")

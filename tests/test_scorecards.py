@@ -30,26 +30,28 @@ from vision.synth.scene import render_photo
 CARD_MM = (88.9, 63.5)
 
 
-def draw_card(
-    number: int, ppm: float = 5.0, band_on_top: bool = False, text_size: float = 1.45
-) -> tuple[np.ndarray, np.ndarray]:
-    """A scoring card's scoring side drawn at ``ppm`` px/mm, upright: RGB image and the centre of its circle
-    (px). Paper, a road band along a long side, a yellow circle near the left end, the number in Pillow's
-    default font made bold (``text_size``: font size in circle radii), a title of dark blocks and lines of
-    "text"."""
+def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[np.ndarray, np.ndarray]:
+    """A scoring card's scoring side drawn at ``ppm`` px/mm, upright, laid out as the real backs are: RGB
+    image and the centre of its circle (px). Graph paper; a grey-brown title band from 0.10 to 0.23 of the
+    height with a dashed line; a pale yellow circle 0.19 of the height across on the band, its centre at
+    0.125 of the width and 0.15 of the height, with a thin olive rim and the number in Pillow's default font
+    made bold (``text_size``: font size in circle radii); a name of dark blocks on the band and lines of
+    "text" below."""
     w, h = round(CARD_MM[0] * ppm), round(CARD_MM[1] * ppm)
-    img = Image.new("RGB", (w, h), (236, 232, 218))
+    img = Image.new("RGB", (w, h), (236, 234, 226))
     d = ImageDraw.Draw(img)
     for x in np.arange(0, w, 3 * ppm):
-        d.line([(x, 0), (x, h)], fill=(214, 212, 200), width=1)
+        d.line([(x, 0), (x, h)], fill=(214, 214, 206), width=1)
     for y in np.arange(0, h, 3 * ppm):
-        d.line([(0, y), (w, y)], fill=(214, 212, 200), width=1)
-    band = (0, 0, w, 10 * ppm) if band_on_top else (0, h - 10 * ppm, w, h)
-    d.rectangle(band, fill=(118, 110, 104))
-    top = 12 * ppm if band_on_top else 3 * ppm
-    cx, cy, r = 11 * ppm, top + 8 * ppm, 7.5 * ppm
-    d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(40, 36, 36))
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(250, 200, 30))
+        d.line([(0, y), (w, y)], fill=(214, 214, 206), width=1)
+    d.rectangle((0, 0.10 * h, w, 0.23 * h), fill=(146, 136, 112))
+    for x in np.arange(2 * ppm, w, 6 * ppm):
+        d.line(
+            [(x, 0.165 * h), (x + 3 * ppm, 0.165 * h)], fill=(226, 222, 210), width=max(1, round(0.5 * ppm))
+        )
+    cx, cy, r = 0.125 * w, 0.15 * h, 0.095 * h
+    d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(120, 112, 50))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(240, 218, 110))
     font = ImageFont.load_default(size=round(text_size * r))
     text = str(number)
     left, t, right, b = font.getbbox(text, stroke_width=2)
@@ -61,12 +63,12 @@ def draw_card(
         stroke_width=2,
         stroke_fill=(20, 18, 18),
     )
-    x = 21 * ppm
-    for _ in range(9):  # title-like blocks
-        d.rectangle((x, top + 4 * ppm, x + 2.6 * ppm, top + 10 * ppm), fill=(50, 44, 44))
+    x = cx + r + 2 * ppm
+    for _ in range(9):  # the name: dark capital-like blocks on the band
+        d.rectangle((x, 0.125 * h, x + 2.6 * ppm, 0.205 * h), fill=(40, 36, 36))
         x += 3.3 * ppm
     for k in range(4):  # rule text
-        y = top + 19 * ppm + k * 3 * ppm
+        y = 0.32 * h + k * 3 * ppm
         d.rectangle((5 * ppm, y, 60 * ppm, y + 1.3 * ppm), fill=(70, 64, 64))
     return np.asarray(img), np.array([cx, cy])
 
@@ -185,62 +187,82 @@ def test_another_reader_can_stand_in_and_be_put_back() -> None:
 
 
 @pytest.mark.parametrize(
-    ("number", "angle", "tilt", "band_on_top"),
-    [
-        (6, 0, 0.0, False),
-        (9, 180, 0.0, True),
-        (6, 200, 0.25, True),
-        (13, 95, 0.2, False),
-        (17, -60, 0.3, False),
-    ],
+    ("number", "angle", "tilt"),
+    [(6, 0, 0.0), (9, 180, 0.0), (6, 200, 0.25), (13, 95, 0.2), (16, 90, 0.0), (17, -60, 0.3), (9, 270, 0.1)],
 )
-def test_a_drawn_card_is_found_read_and_traced(
-    number: int, angle: float, tilt: float, band_on_top: bool
-) -> None:
-    card, centre = draw_card(number, band_on_top=band_on_top)
+def test_a_drawn_card_is_found_read_and_boxed(number: int, angle: float, tilt: float) -> None:
+    """The circle sits on the title band, as on the real backs; any turn, a slanted view."""
+    card, centre = draw_card(number)
     photo, m = place(card, angle, tilt=tilt)
     readings = find_scoring_cards(photo)
     assert len(readings) == 1
     r = readings[0]
-    assert r.number == number and r.confidence > 0.5
+    assert r.number == number and r.confidence > 0.5 and r.band_found
     as_json = r.to_json()
     assert as_json["number"] == number and len(as_json["corners"]) == 4 and len(as_json["circle"]) == 3
     c = _project(m, centre[None])[0]
     assert np.hypot(r.circle[0] - c[0], r.circle[1] - c[1]) < 3
-    assert r.outline_found
     h, w = card.shape[:2]
     truth = _project(m, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))
-    # Corners in reading order (TL first), each within a few percent of the card's length.
-    assert np.linalg.norm(r.corners - truth, axis=1).max() < 0.06 * np.linalg.norm(truth[1] - truth[0])
+    # Corners in reading order (TL first), placed from the circle alone: near, not exact, on a slant.
+    assert np.linalg.norm(r.corners - truth, axis=1).max() < (0.07 + 0.4 * tilt) * np.linalg.norm(
+        truth[1] - truth[0]
+    )
 
 
-@pytest.mark.parametrize(("number", "angle"), [(6, 0), (6, 180), (9, 0), (9, 180)])
-def test_on_a_table_the_colour_of_the_paper_the_name_beside_the_circle_tells_6_from_9(
-    number: int, angle: float
-) -> None:
+@pytest.mark.parametrize(("number", "angle"), [(6, 0), (6, 180), (9, 0), (9, 180), (6, 90), (9, 270)])
+def test_the_title_band_tells_6_from_9(number: int, angle: float) -> None:
     card, _ = draw_card(number)
-    photo, _ = place(card, angle, table=(236, 232, 218))  # the paper's own colour: no outline to trace
+    photo, _ = place(card, angle, table=(236, 232, 218))  # a table the colour of the paper
     (reading,) = find_scoring_cards(photo)
-    assert not reading.outline_found
-    assert reading.number == number
+    assert reading.number == number and reading.band_found
 
 
-def test_three_drawn_cards_make_a_cards_header() -> None:
+def test_the_scale_of_the_city_finds_the_same_cards() -> None:
+    card, _ = draw_card(11)
+    photo, _ = place(card, 20)
+    (reading,) = find_scoring_cards(photo, px_per_mm=5.0)
+    assert reading.number == 11
+    with pytest.raises(ValueError, match="px_per_mm"):
+        find_scoring_cards(photo, px_per_mm=0.0)
+
+
+def test_three_drawn_cards_on_a_yellowish_wooden_table() -> None:
+    """A wood whose colour passes a loose yellow test (hue ~13, saturated) is not a circle."""
     photo = np.empty((900, 1600, 3), np.uint8)
-    photo[:] = (150, 104, 64)  # a wooden table: yellowish, saturated
+    photo[:] = (190, 130, 60)
+    rng = np.random.default_rng(1)
+    grain = cv2.GaussianBlur(rng.normal(0, 18, (900, 1600)).astype(np.float32), (0, 0), 6)
+    photo = np.clip(photo + grain[..., None] * np.array([1.0, 0.8, 0.4]), 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(photo, cv2.COLOR_RGB2HSV)
+    assert np.median(hsv[..., 0]) < 20 and np.median(hsv[..., 1]) > 100  # the loose test would take it
     for k, (number, angle) in enumerate([(4, 3), (12, -2), (18, 178)]):
         card, _ = draw_card(number, ppm=4.0)
-        shot, _ = place(card, angle, size=(520, 900), table=(150, 104, 64))
-        photo[:, k * 530 : k * 530 + 520] = shot
-    readings = find_scoring_cards(photo)
-    numbers, warnings = recognised_numbers(readings)
+        shot, m = place(card, angle, size=(520, 900), table=(0, 0, 0))
+        on_card = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), m, (520, 900)) > 128
+        tile = photo[:, k * 530 : k * 530 + 520]
+        tile[on_card] = shot[on_card]
+    assert find_scoring_cards(photo[:, : 0 + 1600]) != []
+    numbers, warnings = recognised_numbers(find_scoring_cards(photo))
     assert numbers == [4, 12, 18] and warnings == []
 
 
+def test_two_overlapping_cards_are_both_read() -> None:
+    """A second card laid over the first's lower half: both circles still show."""
+    photo = np.empty((900, 1400, 3), np.uint8)
+    photo[:] = (60, 90, 140)
+    first, _ = draw_card(7, ppm=5.0)
+    second, _ = draw_card(15, ppm=5.0)
+    for card, (x, y) in ((first, (200, 150)), (second, (420, 330))):
+        h, w = card.shape[:2]
+        photo[y : y + h, x : x + w] = card
+    assert sorted(r.number for r in find_scoring_cards(photo)) == [7, 15]
+
+
 def test_city_mask_hides_circles_on_the_city() -> None:
-    card, centre = draw_card(5)
+    card, centre = draw_card(12)
     photo, m = place(card, 10)
-    assert [r.number for r in find_scoring_cards(photo)] == [5]
+    assert [r.number for r in find_scoring_cards(photo)] == [12]
     mask = np.zeros((90, 120), np.uint8)  # a mask at another resolution than the photo
     c = _project(m, centre[None])[0]
     mask[int(c[1] / 10) - 3 : int(c[1] / 10) + 3, int(c[0] / 10) - 3 : int(c[0] / 10) + 3] = 1

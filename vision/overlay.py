@@ -7,6 +7,7 @@ a glance which cell was misread.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import cv2
@@ -23,6 +24,7 @@ ZONE_BGR = {"R": (60, 120, 235), "C": (220, 150, 60), "I": (150, 150, 150), "P":
 ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}
 ROAD_COLOURS = [(255, 220, 0), (255, 0, 200), (0, 230, 255), (255, 120, 0), (160, 90, 255), (0, 255, 120)]
 LOW = (255, 40, 40)
+CARD_BOX = (255, 230, 0)  # a scoring card found beside the city
 # Where each side's midpoint lies in a cell, in units of half a pitch from its centre.
 MIDPOINT = {"N": (0.0, -1.0), "S": (0.0, 1.0), "E": (1.0, 0.0), "W": (-1.0, 0.0)}
 
@@ -46,8 +48,16 @@ def _road_path(road: str, steps: int = 8) -> np.ndarray:
     return corner + np.c_[np.cos(ang), np.sin(ang)]
 
 
-def draw_overlay(geometry: Geometry, assembled: Assembled, *, long_side: int = 1400) -> np.ndarray:
-    """An RGB picture of the photo (long side at most ``long_side``) with the reading drawn on it."""
+def draw_overlay(
+    geometry: Geometry,
+    assembled: Assembled,
+    *,
+    long_side: int = 1400,
+    scoring_cards: Sequence[tuple[int | None, np.ndarray]] = (),
+) -> np.ndarray:
+    """An RGB picture of the photo (long side at most ``long_side``) with the reading drawn on it, and a
+    box round each scoring card found (``scoring_cards``: its number, or None when unread, and its four
+    corners in photo pixels)."""
     photo = geometry.photo
     k = min(1.0, long_side / max(photo.shape[:2]))
     size = (round(photo.shape[1] * k), round(photo.shape[0] * k))
@@ -92,6 +102,14 @@ def draw_overlay(geometry: Geometry, assembled: Assembled, *, long_side: int = 1
             dr, dc = STEP[end.side]
             p = cell_points(*end.cell, np.array([[dc * 0.9, dr * 0.9]]))[0]
             cv2.circle(canvas, (int(p[0]), int(p[1])), 3 * line, colour, -1, cv2.LINE_AA)
+    for number, corners in scoring_cards:
+        poly = (np.asarray(corners, np.float64) * k).round().astype(np.int32)
+        colour = CARD_BOX if number is not None else LOW
+        cv2.polylines(canvas, [poly], True, colour, 2 * line, cv2.LINE_AA)
+        text = str(number) if number is not None else "?"
+        org = (int(poly[0][0]) + 4 * line, int(poly[0][1]) - 4 * line)
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * line, (0, 0, 0), 4 * line, cv2.LINE_AA)
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * line, colour, 2 * line, cv2.LINE_AA)
     # Labels last, so nothing covers them.
     scale = 0.35 * line
     for r, c, cell in city.cells():

@@ -33,8 +33,9 @@ import numpy as np
 
 from scoring.city import City, cell_name
 from vision.assemble import Reading, assemble_city
-from vision.card_decoding import DOUBT_MARGIN, decode_cards
+from vision.card_decoding import decode_cards
 from vision.card_program import CITY_CARDS
+from vision.card_sources import CITY_SURE, BackNumber, ScoringCards, choose_scoring_cards
 from vision.city_as_cards import CardReading, evidence_grid, name_cells, read_as_cards
 from vision.colour import balance_whites, lattice_box
 from vision.decode import decode_image
@@ -136,6 +137,8 @@ class ScanResult:
     placements: list[dict[str, Any]] = field(default_factory=list)
     # The three cards missing from a city decoded as 15 known cards: a reading of the scoring cards.
     cards_from_city: tuple[int, ...] | None = None
+    # The scoring cards chosen from the backs, the city and the player (see vision.card_sources).
+    scoring_cards: ScoringCards | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
@@ -143,6 +146,8 @@ class ScanResult:
             "cells": [cell.to_json() for cell in self.cells],
             "placements": list(self.placements),
             "scoring_cards_from_city": list(self.cards_from_city) if self.cards_from_city else None,
+            "cards_source": self.scoring_cards.source if self.scoring_cards else None,
+            "scoring_cards": self.scoring_cards.to_json() if self.scoring_cards else None,
             "warnings": [str(w) for w in self.warnings],
         }
 
@@ -661,15 +666,37 @@ def _readings(geometry: Geometry, predictions: Sequence[Sequence[Prediction]]) -
     return out
 
 
-def _recognise_cards(geometry: Geometry) -> tuple[list[int] | None, list[str]]:
-    """The three scoring cards lying beside the city (:mod:`vision.scorecards`), and warnings."""
+def _read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
+    """The numbers on the scoring cards' backs beside the city (:mod:`vision.scorecards`), and warnings."""
     from vision.numbers import NumberModelError
-    from vision.scorecards import find_scoring_cards, recognised_numbers
+    from vision.scorecards import find_scoring_cards
 
     try:
-        return recognised_numbers(find_scoring_cards(geometry.photo, city_mask=geometry.located.mask))
+        readings = find_scoring_cards(
+            geometry.photo, city_mask=geometry.located.mask, px_per_mm=_px_per_mm(geometry)
+        )
     except NumberModelError as exc:  # the number reader is not installed: the city can still be read
-        return None, [f"scoring cards not recognised: {exc}; give them with --cards"]
+        return [], [f"scoring cards not read from their backs: {exc}"]
+    return [BackNumber(r.number, r.confidence, r.alternatives, r.to_json()) for r in readings], []
+
+
+def _px_per_mm(geometry: Geometry) -> float:
+    """The photo's scale (px per mm) at the middle of the city, from the map to the rectified view."""
+    ys, xs = np.nonzero(geometry.located.mask)
+    mask_h, mask_w = geometry.located.mask.shape[:2]
+    h, w = geometry.photo.shape[:2]
+    centre = (
+        np.array([xs.mean() * w / mask_w, ys.mean() * h / mask_h]) if len(xs) else np.array([w / 2, h / 2])
+    )
+    pts = np.array([centre, centre + (1.0, 0.0), centre + (0.0, 1.0)])
+    mapped = _apply(geometry.to_rectified, pts)
+    jacobian = np.stack([mapped[1] - mapped[0], mapped[2] - mapped[0]], axis=1)
+    return PX_PER_MM / float(np.sqrt(abs(np.linalg.det(jacobian))))
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
 
 
 def scan_rgb(
@@ -701,30 +728,27 @@ def scan_rgb(
     predictions = find_lost_blocks(geometry, predictions, classify)
     timings["refine"] = time.perf_counter() - t
 
-    card_warnings: list[str] = []
+    backs: list[BackNumber] = []
+    back_warnings: list[str] = []
     if cards is None:
         t = time.perf_counter()
-        cards, card_warnings = _recognise_cards(geometry)
+        backs, back_warnings = _read_backs(geometry)
         timings["cards"] = time.perf_counter() - t
-
+    # The city decoded on its own first, so that its three missing cards are a reading independent of
+    # the backs; decoded again without the chosen scoring cards only when it used one of them (had it not,
+    # the result would be the same).
     t = time.perf_counter()
     counts = _counting(geometry, predictions)
-    as_cards = read_as_cards(
-        _readings(geometry, predictions), predictions, counts, geometry.visible, exclude=cards or ()
-    )
+    readings = _readings(geometry, predictions)
+    as_cards = read_as_cards(readings, predictions, counts, geometry.visible)
+    from_city, certainty = _cards_from_city(as_cards)
+    scoring = choose_scoring_cards(backs, from_city, certainty, given=cards)
+    placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()
+    if scoring.cards and placed & set(scoring.cards):
+        as_cards = read_as_cards(readings, predictions, counts, geometry.visible, exclude=scoring.cards)
     timings["decode cards"] = time.perf_counter() - t
-    from_city = _cards_from_city(as_cards)
-    if cards is None and from_city is not None:
-        cards = list(from_city)
-        card_warnings = [
-            "scoring cards not read from their backs; taken as the three cards missing from the city: "
-            + " ".join(map(str, from_city))
-        ]
-    elif cards is not None and from_city is not None and sorted(cards) != sorted(from_city):
-        card_warnings.append(
-            f"the scoring cards read ({' '.join(map(str, cards))}) are not the three cards missing from the "
-            f"city ({' '.join(map(str, from_city))}): please check them"
-        )
+    card_warnings = back_warnings + list(scoring.warnings)
+    cards = list(scoring.cards) if scoring.cards else None
 
     t = time.perf_counter()
     assembled = assemble_city(as_cards.readings, cards=cards)
@@ -752,22 +776,25 @@ def scan_rgb(
         from vision.overlay import draw_overlay
 
         t = time.perf_counter()
-        image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE)
+        boxes = [(b.number, np.array(b.where["corners"])) for b in scoring.backs if "corners" in b.where]
+        image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes)
         timings["overlay"] = time.perf_counter() - t
     card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
     warnings = geometry.warnings + card_warnings + card_doubts + assembled.warnings
-    return ScanResult(assembled.city, cells, warnings, timings, image, placements, from_city)
+    sure_city = from_city if certainty >= CITY_SURE else None
+    return ScanResult(assembled.city, cells, warnings, timings, image, placements, sure_city, scoring)
 
 
-def _cards_from_city(as_cards: CardReading) -> tuple[int, ...] | None:
-    """The three cards no placement uses, when the decoding placed 15 distinct known cards."""
+def _cards_from_city(as_cards: CardReading) -> tuple[tuple[int, ...] | None, float]:
+    """The three cards no placement uses, when the decoding placed 15 distinct known cards, and how sure
+    that is (0–1, from how much worse the city is explained with another card among the fifteen; below
+    0.82 the decoding itself says "in doubt", see vision.card_decoding.DOUBT_MARGIN)."""
     decoding = as_cards.decoding
-    if not as_cards.used or len(decoding.placements) != CITY_CARDS:
-        return None
-    if decoding.missing_margin is None or decoding.missing_margin < DOUBT_MARGIN:
-        return None  # another card could as well be among the fifteen: the three are not certain
+    if not as_cards.used or len(decoding.placements) != CITY_CARDS or decoding.missing_margin is None:
+        return None, 0.0
     missing = decoding.missing_cards()
-    return missing if len(missing) == 3 else None
+    certainty = 1.0 / (1.0 + float(np.exp(-decoding.missing_margin)))
+    return (missing, certainty) if len(missing) == 3 else (None, 0.0)
 
 
 def scan_image(

@@ -85,6 +85,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "error": error,
         "same_card": same_card,
         "of_cards": of_cards,
+        **_card_figures(result if read is not None else None, truth.cards),
         "marks": 0 if read is None else sum(c.poi or c.construction for _, _, c in read.blocks()),
         "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
     }
@@ -107,6 +108,23 @@ def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
         if without.objective < decoding.objective - 0.5:  # no other card explains its blocks as well
             out.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
     return out
+
+
+def _card_figures(result: Any, truth: tuple[int, ...]) -> dict[str, Any]:
+    """Where the scoring cards came from, the backs read right and wrong, and any card reported wrongly
+    with no warning naming it (the thing a player must never get)."""
+    if result is None or result.scoring_cards is None:
+        return {"source": None, "backs_right": 0, "backs_wrong": 0, "unwarned": []}
+    chosen = result.scoring_cards
+    numbers = [b.number for b in chosen.backs if b.number is not None]
+    warned = " ".join(result.warnings)
+    unwarned = [n for n in (chosen.cards or ()) if n not in truth and str(n) not in warned]
+    return {
+        "source": chosen.source,
+        "backs_right": sum(n in truth for n in numbers),
+        "backs_wrong": sum(n not in truth for n in numbers),
+        "unwarned": unwarned,
+    }
 
 
 def _summary(rows: list[dict[str, Any]]) -> str:
@@ -155,6 +173,14 @@ def main(argv: list[str] | None = None) -> int:
             f"decoding median {1000 * statistics.median(decoding):.0f} ms "
             f"(max {1000 * decoding[-1]:.0f} ms); "
             f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
+        )
+        sources = defaultdict(int)
+        for r in rows:
+            sources[str(r["source"])] += 1
+        print(
+            f"  scoring cards: from {', '.join(f'{k} {v}' for k, v in sorted(sources.items()))}; backs "
+            f"read right {sum(r['backs_right'] for r in rows)}, wrong {sum(r['backs_wrong'] for r in rows)}"
+            f"; wrong cards without a warning: {sum(len(r['unwarned']) for r in rows)}"
         )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
         print(

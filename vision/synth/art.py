@@ -133,12 +133,15 @@ def _condensed_text(
 
 
 def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> CardArt:
-    """The scoring side of card ``number``: graph paper, a road band with a dashed line along one long side,
-    the number in a yellow circle, a title-like bar of capitals, text-like lines and small cell diagrams.
-    Our own drawing: only the layout idea follows the real cards, no text or art is copied."""
+    """The scoring side of card ``number``, laid out as the real backs measure: graph paper; a grey-brown
+    title band across the card from 0.10 to 0.23 of its height, with a light dashed line; the number circle
+    on the band (centre at 0.125 of the width and 0.15 of the height, 0.19 of the height across: it stands
+    out above and below the band), pale yellow with a thin olive rim and the number in bold black; the
+    card's name as dark capital-like shapes on the band right of the circle; rule text and small cell
+    diagrams below. Our own drawing: only the layout follows the real cards, no text or art is copied."""
     rgb, mask = _blank_card(ppm)
     pen = Pen(rgb, ppm)
-    paper = pal.vary(rng, (240, 236, 224), 5, 2)
+    paper = pal.vary(rng, (214, 211, 204), 8, 3)
     pen.rect(0, 0, CARD_W, CARD_H, paper)
     grid = pal.scaled(paper, 0.9)
     step = float(rng.choice([2.5, 3.0, 4.0]))
@@ -146,35 +149,41 @@ def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> Ca
         pen.line((k, 0), (k, CARD_H), grid, 0.12)
     for k in np.arange(step, CARD_H, step):
         pen.line((0, k), (CARD_W, k), grid, 0.12)
-    top_band = rng.random() < 0.5
-    band_y = 0.0 if top_band else CARD_H - 9.0
-    pen.rect(0, band_y, CARD_W, 9.0, pal.vary(rng, pal.ASPHALT, 6, 2))
+    band_top, band_h = CARD_H * float(rng.uniform(0.095, 0.105)), CARD_H * float(rng.uniform(0.125, 0.135))
+    pen.rect(0, band_top, CARD_W, band_h, pal.vary(rng, (138, 127, 103), 10, 4))
+    mid = band_top + band_h / 2
     for k in np.arange(1.5, CARD_W, 5.0):
-        pen.line((k, band_y + 4.5), (k + 2.6, band_y + 4.5), pal.DASH, 0.5)
-    y0 = 11.0 if top_band else 2.5
-    cx, cy, r = 10.5, y0 + 8.0, 7.2
-    pen.circle(cx, cy, r, pal.vary(rng, (248, 206, 40), 6), pal.OUTLINE, 0.4)
+        pen.line((k, mid), (k + 2.6, mid), pal.vary(rng, (226, 222, 210), 8), 0.45)
+    cx, cy = CARD_W * float(rng.uniform(0.12, 0.13)), CARD_H * float(rng.uniform(0.145, 0.155))
+    r = CARD_H * float(rng.uniform(0.092, 0.098))
+    pen.circle(cx, cy, r, pal.vary(rng, (222, 182, 104), 10, 4), pal.vary(rng, (112, 104, 52), 10), 0.35)
     text = str(number)
-    tw = (3.4 if len(text) == 1 else 7.2) * ppm
+    tw = (0.5 if len(text) == 1 else 1.0) * r * float(rng.uniform(0.9, 1.1))
+    th = 1.4 * r * float(rng.uniform(0.95, 1.05))
     _condensed_text(
-        rgb, text, (int((cx * ppm) - tw / 2), int((cy - 4.2) * ppm), int(tw), int(8.4 * ppm)), (18, 16, 16)
+        rgb,
+        text,
+        (int((cx - tw / 2) * ppm), int((cy - th / 2) * ppm), int(tw * ppm), int(th * ppm)),
+        (18, 16, 16),
     )
-    # Title: a run of bold capital-like shapes; rule text: rows of word-like dashes.
-    ink = pal.vary(rng, (46, 40, 40), 6)
-    x = 20.0
-    for _ in range(int(rng.integers(7, 15))):
-        cw = float(rng.uniform(2.0, 3.2))
+    # The name: a run of bold capital-like shapes on the band.
+    ink = pal.vary(rng, (40, 36, 34), 6)
+    x = cx + r + float(rng.uniform(1.0, 2.0))
+    cap_h = band_h * float(rng.uniform(0.55, 0.7))
+    for _ in range(int(rng.integers(6, 15))):
+        cw = float(rng.uniform(2.0, 3.0))
         if x + cw > CARD_W - 3:
             break
-        pen.rect(x, y0 + 4.2, cw, 5.4, ink)
-        pen.rect(x + cw * 0.35, y0 + 5.4 + rng.uniform(0, 2), cw * 0.3, 1.2, paper)
+        pen.rect(x, mid - cap_h / 2, cw, cap_h, ink)
+        pen.rect(x + cw * 0.35, mid - cap_h / 2 + rng.uniform(0.6, 2.0), cw * 0.3, 1.0, pal.scaled(ink, 3.0))
         x += cw + (0.5 if rng.random() < 0.85 else 2.4)
-    # Rule text: one or two paragraphs of word-like dashes, leaving room on the right for cell diagrams.
-    bottom = CARD_H - 3.0 if top_band else CARD_H - 12.0
-    text_ink = pal.scaled(ink, 1.4)
+    # Rule text: one or two paragraphs of word-like dashes (some red), room on the right for cell diagrams.
+    bottom = CARD_H - 3.0
+    red = pal.vary(rng, (196, 52, 48), 10)
     right = CARD_W - float(rng.uniform(28, 34))
-    ty = y0 + 17.0
+    ty = band_top + band_h + float(rng.uniform(3.0, 5.0))
     for paragraph in range(int(rng.integers(1, 3))):
+        colour = red if rng.random() < 0.25 else pal.scaled(ink, 1.4)
         for _line in range(int(rng.integers(2, 5))):
             if ty > bottom - 2:
                 break
@@ -182,7 +191,7 @@ def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> Ca
             end = right - float(rng.uniform(0, 10)) * (paragraph > 0)
             while x < end - 2:
                 ww = min(float(rng.uniform(2, 8)), end - x)
-                pen.rect(x, ty, ww, 1.3, text_ink)
+                pen.rect(x, ty, ww, 1.3, colour)
                 x += ww + 1.2
             ty += 2.6
         ty += 2.0
@@ -190,7 +199,7 @@ def render_scoring_back(number: int, rng: np.random.Generator, ppm: float) -> Ca
     bx = right + 2.0
     for d in range(int(rng.integers(1, 3))):  # small diagrams of coloured cells
         rows, cols = int(rng.integers(2, 4)), int(rng.integers(2, 4))
-        by = y0 + 17.0 + d * 12.0
+        by = band_top + band_h + 4.0 + d * 12.0
         if by + rows * 3.6 > bottom:
             break
         for i in range(rows):

@@ -1,0 +1,240 @@
+"""Find the number circles of scoring cards lying scoring side up: by their shape, not a yellow blob.
+
+On a real scoring card the pale yellow number circle (12 mm across) sits on a grey-brown title band
+8 mm tall, so it stands out above and below the band onto the paper (``docs/cards.md``). A loose
+yellow threshold joins circle and band (the band's warm tan passes it) and, on wood, the table too. What
+sets the circle apart is that it is more yellow than *everything* around it: band to its left and right,
+paper above and below. The search:
+
+1. **Yellowness** ``b* − 0.7·|a*|`` (CIE Lab): the fill's b* is far above the band's and the paper's,
+   and the weight on ``|a*|`` keeps green park cells and orange diagram cells (b* high too) from looking
+   yellow.
+2. **Candidates** on a copy shrunk so that the expected circle is about :data:`DETECT_RADIUS_PX` px: the
+   mean yellowness inside the circle minus the *most* yellow of 8 sectors of a ring around it. A yellow
+   table, a card's edge or a park next to it fill at least one sector and score nothing; only a compact
+   spot more yellow than every side scores. The ink of the digits is closed away first.
+3. **Fit** each candidate on the full image: yellowness thresholded halfway between fill and ring, every
+   piece near the centre (the digits may cut the fill apart), the convex hull fitted by an ellipse that
+   must be round (a circle seen up to ~60° from straight above) and of the expected size, with dark ink
+   inside (the number).
+
+The expected radius comes from the city's scale (px per mm, where the lattice was fitted); without it a
+range of sizes is searched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["CIRCLE_RADIUS_MM", "NumberCircle", "find_number_circles", "yellowness"]
+
+#: Radius of the number circle, mm: 0.19 of the card's 63.5 mm height across (measured on real backs).
+CIRCLE_RADIUS_MM = 6.0
+#: Circle radius on the candidate copy, px: enough for a ring of 8 sectors, small enough to be cheap.
+DETECT_RADIUS_PX = 5.0
+#: Radii searched around the expected one (a slanted view and distance from the city change it).
+RADIUS_STEPS = (0.8, 1.0, 1.25)
+#: Fitted radius allowed, as a fraction of the expected one.
+RADIUS_RANGE = (0.7, 1.4)
+#: Without a scale: expected radii from this fraction of the photo's long side up, by RADIUS_STEP_FACTOR.
+UNSCALED_RADII = (0.006, 0.04)
+UNSCALED_STEP_FACTOR = 1.5
+#: Weight of |a*| in the yellowness: green and red are not yellow however high their b*.
+A_WEIGHT = 0.7
+SECTORS = 8
+#: Least candidate response (yellowness inside minus the most yellow sector around), Lab units.
+MIN_RESPONSE = 5.0
+#: Least fill-over-ring yellowness contrast for a fit (the fill's b* is ~25 above band and paper).
+MIN_CONTRAST = 8.0
+MAX_CANDIDATES = 25
+#: Shape of the fit: greatest distance of the hull from the ellipse and its spread, in radii.
+MAX_HULL_REACH = 1.1
+MAX_HULL_SPREAD = 0.04
+#: Least share of the hull that is fill (the digits cover up to about half of it).
+MIN_SOLIDITY = 0.45
+MIN_AXIS_RATIO = 0.5
+#: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill.
+INK_RANGE = (0.04, 0.6)
+
+
+@dataclass(frozen=True)
+class NumberCircle:
+    """A number circle in image pixels: ``centre`` (x, y), ``axes`` (2×2 map of the unit circle onto the
+    circle's ellipse), ``radius`` (mean, px) and ``contrast`` (fill over surroundings, Lab units)."""
+
+    centre: np.ndarray
+    axes: np.ndarray
+    radius: float
+    contrast: float
+
+
+def yellowness(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``b* − A_WEIGHT·|a*|`` and L (0–255) of an RGB ``uint8`` image, float32.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y, _ = yellowness(np.array([[[236, 214, 110], [120, 190, 90], [235, 235, 230]]], np.uint8))
+    >>> bool(y[0, 0] > 30 > y[0, 1]), bool(abs(y[0, 2]) < 5)  # pale yellow, a green, white paper
+    (True, True)
+    """
+    lab = cv2.cvtColor(np.ascontiguousarray(rgb), cv2.COLOR_RGB2LAB).astype(np.float32)
+    return lab[..., 2] - 128 - A_WEIGHT * np.abs(lab[..., 1] - 128), lab[..., 0]
+
+
+def find_number_circles(
+    image: np.ndarray, px_per_mm: float | None = None, exclude: np.ndarray | None = None
+) -> list[NumberCircle]:
+    """Number circles in an RGB ``uint8`` ``image``, strongest first.
+
+    ``px_per_mm`` is the photo's scale near the cards (None: search a range of sizes); ``exclude`` (2-D,
+    any size, non-zero where no card can lie, e.g. the city) drops candidates on it.
+    """
+    if px_per_mm is not None:
+        radii = [CIRCLE_RADIUS_MM * px_per_mm]
+    else:
+        long_side = max(image.shape[:2])
+        lo, hi = UNSCALED_RADII
+        radii = list(lo * long_side * UNSCALED_STEP_FACTOR ** np.arange(20))
+        radii = [r for r in radii if r <= hi * long_side]
+    found: list[NumberCircle] = []
+    for radius in radii:
+        for x, y in _candidates(image, radius, exclude):
+            if any(np.hypot(*(c.centre - (x, y))) < c.radius for c in found):
+                continue
+            circle = _fit(image, x, y, radius)
+            if circle is not None and not any(
+                np.hypot(*(c.centre - circle.centre)) < c.radius for c in found
+            ):
+                found.append(circle)
+    return sorted(found, key=lambda c: -c.contrast)
+
+
+def _ring_kernels(r: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Averaging kernels: the inside (0.75 r) and 8 sectors of the ring 1.3–1.8 r around it."""
+    n = int(np.ceil(1.9 * r))
+    yy, xx = np.mgrid[-n : n + 1, -n : n + 1].astype(np.float32)
+    rho, angle = np.hypot(xx, yy), np.arctan2(yy, xx)
+    disc = (rho <= 0.75 * r).astype(np.float32)
+    ring = (rho >= 1.3 * r) & (rho <= 1.8 * r)
+    width = 2 * np.pi / SECTORS
+    sectors = []
+    for s in range(SECTORS):
+        a0 = -np.pi + s * width
+        sector = (ring & (angle >= a0) & (angle < a0 + width)).astype(np.float32)
+        sectors.append(sector / sector.sum())
+    return disc / disc.sum(), sectors
+
+
+def _candidates(image: np.ndarray, radius: float, exclude: np.ndarray | None) -> list[tuple[float, float]]:
+    """Centres (image px) of spots more yellow than every side around them, strongest first."""
+    k = max(1, int(round(radius / DETECT_RADIUS_PX)))
+    h, w = image.shape[:2]
+    if h // k < 8 or w // k < 8:
+        return []
+    small = cv2.resize(image[: h - h % k, : w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    yellow, _ = yellowness(small)
+    r0 = radius / k
+    closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5) if r0 > 5.5 else (3, 3))
+    yellow = cv2.morphologyEx(yellow, cv2.MORPH_CLOSE, closing)  # the digits' ink away
+    responses = []
+    for step in RADIUS_STEPS:
+        disc, sectors = _ring_kernels(step * r0)
+        inside = cv2.filter2D(yellow, -1, disc, borderType=cv2.BORDER_REFLECT)
+        around = np.max([cv2.filter2D(yellow, -1, s, borderType=cv2.BORDER_REFLECT) for s in sectors], axis=0)
+        responses.append(inside - around)
+    response = np.max(responses, axis=0)
+    size = int(2 * r0) | 1
+    peaks = (response >= cv2.dilate(response, np.ones((size, size), np.uint8))) & (response > MIN_RESPONSE)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-response[ys, xs])
+    out = []
+    for i in order:
+        x, y = (xs[i] + 0.5) * k, (ys[i] + 0.5) * k
+        if exclude is not None and _on(exclude, x, y, (h, w)):
+            continue
+        out.append((float(x), float(y)))
+        if len(out) == MAX_CANDIDATES:
+            break
+    return out
+
+
+def _on(mask: np.ndarray, x: float, y: float, shape: tuple[int, int]) -> bool:
+    mh, mw = mask.shape[:2]
+    return bool(
+        mask[min(mh - 1, max(0, int(y * mh / shape[0]))), min(mw - 1, max(0, int(x * mw / shape[1])))]
+    )
+
+
+def _fit(image: np.ndarray, x: float, y: float, r0: float) -> NumberCircle | None:
+    """The circle around candidate (x, y) of expected radius ``r0``, fitted on ``image``, or None."""
+    h, w = image.shape[:2]
+    reach = int(2.2 * r0)
+    x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
+    x1, y1 = min(w, int(x) + reach + 1), min(h, int(y) + reach + 1)
+    yellow, luma = yellowness(image[y0:y1, x0:x1])
+    size = max(3, int(r0 / 4) | 1)
+    yellow = cv2.morphologyEx(
+        yellow, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    )
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    rho = np.hypot(xx - x, yy - y)
+    inner, ring = yellow[rho < 0.6 * r0], yellow[(rho > 1.35 * r0) & (rho < 1.9 * r0)]
+    if inner.size == 0 or ring.size == 0:
+        return None
+    # The fill's level: a high percentile, past the digits; the ring's: high too, so no side is yellow.
+    fill, around = float(np.percentile(inner, 90)), float(np.percentile(ring, 80))
+    if fill - around < MIN_CONTRAST:
+        return None
+    mask = (yellow > (fill + around) / 2).astype(np.uint8)
+    mask[rho > 1.35 * r0] = 0
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    near = np.hypot(centroids[:, 0] + x0 - x, centroids[:, 1] + y0 - y) < r0
+    keep = near & (np.arange(n) > 0) & (stats[:, cv2.CC_STAT_AREA] >= 3)
+    if not keep.any():
+        return None
+    piece = keep[labels].astype(np.uint8)
+    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(np.concatenate(contours)).reshape(-1, 2).astype(np.float64)
+    points = _along(hull)
+    if len(points) < 10:
+        return None
+    ellipse = cv2.fitEllipse(points.astype(np.float32))
+    (ex, ey), (ew, eh), angle = ellipse
+    a, b = max(ew, eh) / 2, min(ew, eh) / 2
+    radius = float(np.sqrt(a * b))
+    if not RADIUS_RANGE[0] * r0 <= radius <= RADIUS_RANGE[1] * r0 or b < MIN_AXIS_RATIO * a:
+        return None
+    if piece.sum() < MIN_SOLIDITY * cv2.contourArea(hull.astype(np.float32)):
+        return None
+    centre, axes = ellipse_axes(ellipse)
+    reach_in_radii = np.linalg.norm((points - centre) @ np.linalg.inv(axes).T, axis=1)
+    if reach_in_radii.max() > MAX_HULL_REACH or reach_in_radii.std() > MAX_HULL_SPREAD:
+        return None
+    inside = np.zeros(piece.shape, np.uint8)
+    cv2.ellipse(inside, ((ex, ey), (ew * 0.85, eh * 0.85), angle), 1, -1)
+    fill_luma = float(np.median(luma[(inside > 0) & (piece > 0)]))
+    ink = float(np.mean(luma[inside > 0] < 0.6 * fill_luma))
+    if not INK_RANGE[0] <= ink <= INK_RANGE[1]:
+        return None
+    return NumberCircle(centre + (x0, y0), axes, radius, fill - around)
+
+
+def _along(polygon: np.ndarray) -> np.ndarray:
+    """Points about 1 px apart along a closed polygon (a hull's vertices alone would weigh its corners)."""
+    out = []
+    for p0, p1 in zip(polygon, np.roll(polygon, -1, axis=0), strict=True):
+        n = max(1, int(np.ceil(np.linalg.norm(p1 - p0))))
+        out.append(p0 + (p1 - p0) * np.arange(n)[:, None] / n)
+    return np.concatenate(out) if out else np.zeros((0, 2))
+
+
+def ellipse_axes(ellipse: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(centre, 2×2 map unit circle → ellipse) from an OpenCV rotated-rect ellipse."""
+    (cx, cy), (w, h), angle = ellipse
+    t = np.radians(angle)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    return np.array([cx, cy], np.float64), rot @ np.diag([w / 2, h / 2])
