@@ -128,6 +128,23 @@ class PlacementOut(BaseModel):
     col: int = Field(description="Grid column of the card's top-left block.")
 
 
+class BackOut(BaseModel):
+    number: int | None = Field(description="The number read on the back (None: seen, not read surely).")
+    confidence: float
+    corners: list[list[float]] = Field(description="The card's corners TL, TR, BR, BL in photo pixels.")
+    circle: list[float] = Field(description="The number circle: centre x, y and radius in photo pixels.")
+
+
+class ScoringCardsOut(BaseModel):
+    """The scoring cards: every back read, the city's reading, and what was chosen."""
+
+    cards: list[int] | None = Field(description="The three scoring cards chosen (None: not known).")
+    source: Literal["backs", "city", "both", "given"] | None
+    backs: list[BackOut]
+    from_city: list[int] | None = Field(description="The three cards missing from the city, as decoded.")
+    in_doubt: list[int] = Field(description="Cards the readings disagree on (a warning names them).")
+
+
 class ScanOut(BreakdownOut):
     """A scan: the breakdown of the city read from the photo, plus what was read and how sure."""
 
@@ -141,6 +158,10 @@ class ScanOut(BreakdownOut):
     scoring_cards_from_city: list[int] | None = Field(
         None, description="The three cards missing from a city read as 15 known cards, when certain."
     )
+    cards_source: Literal["backs", "city", "both", "given"] | None = Field(
+        None, description="Where the scoring cards came from: their backs, the city, both agreeing, or you."
+    )
+    scoring_cards: ScoringCardsOut | None = None
     warnings: list[str]
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per scanner stage.")
 

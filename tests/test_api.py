@@ -436,12 +436,15 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
             "cells",
             "placements",
             "scoring_cards_from_city",
+            "cards_source",
+            "scoring_cards",
             "warnings",
             "scan_id",
             "overlay",
             "timings",
         )
         breakdown = {k: v for k, v in result.items() if k not in scan_fields}
+        assert result["cards_source"] == "given" and result["scoring_cards"]["cards"] == [7, 8, 17]
         assert result["timings"]["total"] > 0
         assert breakdown == engine_json(result["city"], CARDS)
         city = parse_city(result["city"])
