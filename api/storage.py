@@ -103,7 +103,8 @@ def aware(moment: datetime) -> datetime:
 
 
 def default_database_path() -> Path:
-    """The per-user SQLite file: ``$XDG_DATA_HOME/sprawlscan/sprawlscan.db`` (``~/.local/share`` when unset)."""
+    """The per-user SQLite file: ``$XDG_DATA_HOME/sprawlscan/sprawlscan.db``, where ``XDG_DATA_HOME``
+    defaults to ``~/.local/share``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "sprawlscan" / "sprawlscan.db"
 
