@@ -101,8 +101,10 @@ def _short_names(players: list[str] | None) -> list[str] | None:
 
 
 def _with_zone(moment: datetime | None) -> datetime | None:
-    """A time without a zone is read as UTC."""
-    return moment if moment is None or moment.tzinfo else moment.replace(tzinfo=UTC)
+    """A time without a zone is read as UTC; every time is stored in UTC (SQLite keeps no zone)."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def scored_record(body: GameIn) -> dict[str, Any]:
