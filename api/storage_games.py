@@ -168,7 +168,8 @@ def _summarise(rows: Any) -> dict[str, Any]:
         section["overall"] = _line(t["games"], t["won"], t["sum"], best[game], worst[game])
         section["combinations"].sort(key=lambda c: (-c["games"], str(c["cards"])))
         section["cards"] = sorted(
-            per_card[game].values(), key=lambda c: (-c["won"], -c["games"], str(c["card"]))
+            per_card[game].values(),
+            key=lambda c: (-c["won"], -c["games"], len(str(c["card"])), str(c["card"])),
         )
         out.append(section)
     return {"games": sum(t["games"] for t in totals.values()), "sections": out}
