@@ -7,7 +7,6 @@ of the whole database) is allowed only where a function says so.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -73,7 +72,7 @@ class GameStore:
     def page(self, owner: str | None, limit: int = 50, offset: int = 0) -> Page:
         """Games newest first; ``owner=None``: every device's (the CLI reading its own database)."""
         where = _mine(owner)
-        query = select(*SUMMARY_COLUMNS).where(where).order_by(games.c.played_at.desc(), games.c.id)
+        query = select(*SUMMARY_COLUMNS).where(where).order_by(games.c.played_at.desc(), games.c.id.desc())
         with self.engine.connect() as conn:
             rows = conn.execute(query.limit(limit).offset(offset)).mappings().all()
             count = conn.execute(select(func.count()).select_from(games).where(where)).scalar_one()
@@ -121,7 +120,7 @@ class GameStore:
             .group_by(games.c.game, games.c.combo)
         )
         with self.engine.connect() as conn:
-            rows = conn.execute(query).mappings().all()
+            rows = conn.execute(query).all()
         return _summarise(rows)
 
 
@@ -143,37 +142,45 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _summarise(rows: Any) -> dict[str, Any]:
+    """Fold the per-combination rows into each game's overall line and per-card counts."""
     sections: dict[str, dict[str, Any]] = {}
-    totals: dict[str, dict[str, int]] = defaultdict(lambda: {"games": 0, "won": 0, "sum": 0})
-    best: dict[str, int] = {}
-    worst: dict[str, int] = {}
-    per_card: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
-    for r in rows:
-        game = r["game"]
-        section = sections.setdefault(game, {"game": game, "combinations": []})
-        n, w = int(r["games"]), int(r["won"] or 0)
-        cards = [int(c) if c.isdigit() else c for c in r["combo"].split()]
-        section["combinations"].append({"cards": cards, **_line(n, w, int(r["sum"]), r["best"], r["worst"])})
-        t = totals[game]
-        t["games"], t["won"], t["sum"] = t["games"] + n, t["won"] + w, t["sum"] + int(r["sum"])
-        best[game] = max(best.get(game, r["best"]), r["best"])
-        worst[game] = min(worst.get(game, r["worst"]), r["worst"])
+    for game, combo, n, won, total, best, worst in rows:
+        section = sections.get(game)
+        if section is None:
+            section = sections[game] = {
+                "game": game,
+                "combinations": [],
+                "_sum": [0, 0, 0, best, worst],
+                "_cards": {},
+            }
+        won = int(won or 0)
+        cards = [int(c) if c.isdigit() else c for c in combo.split()]
+        section["combinations"].append(_line(n, won, total, best, worst, cards=cards))
+        acc = section["_sum"]
+        acc[0] += n
+        acc[1] += won
+        acc[2] += total
+        acc[3] = max(acc[3], best)
+        acc[4] = min(acc[4], worst)
+        per_card = section["_cards"]
         for card in cards:
-            entry = per_card[game].setdefault(str(card), {"card": card, "games": 0, "won": 0})  # type: ignore[dict-item]
+            entry = per_card.get(card)
+            if entry is None:
+                entry = per_card[card] = {"card": card, "games": 0, "won": 0}
             entry["games"] += n
-            entry["won"] += w
+            entry["won"] += won
     out = []
-    for game, section in sorted(sections.items()):
-        t = totals[game]
-        section["overall"] = _line(t["games"], t["won"], t["sum"], best[game], worst[game])
-        section["combinations"].sort(key=lambda c: (-c["games"], str(c["cards"])))
+    for game in sorted(sections):
+        section = sections[game]
+        section["overall"] = _line(*section.pop("_sum"))
+        section["combinations"].sort(key=lambda c: (-c["games"], c["cards"]))  # one game: all int or all str
         section["cards"] = sorted(
-            per_card[game].values(),
-            key=lambda c: (-c["won"], -c["games"], len(str(c["card"])), str(c["card"])),
+            section.pop("_cards").values(), key=lambda c: (-c["won"], -c["games"], c["card"])
         )
         out.append(section)
-    return {"games": sum(t["games"] for t in totals.values()), "sections": out}
+    return {"games": sum(s["overall"]["games"] for s in out), "sections": out}
 
 
-def _line(n: int, won: int, total: int, best: int, worst: int) -> dict[str, Any]:
-    return {"games": n, "won": won, "mean": round(total / n, 2), "best": int(best), "worst": int(worst)}
+def _line(n: int, won: int, total: int, best: int, worst: int, **extra: Any) -> dict[str, Any]:
+    line = {"games": n, "won": won, "mean": round(total / n, 2), "best": best, "worst": worst}
+    return {**extra, **line}

@@ -54,8 +54,8 @@ def upgrade() -> None:
         sa.Column("scan_id", sa.String(32), nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_games"),
     )
-    op.create_index("ix_games_owner_played_at", "games", ["owner", "played_at"])
-    op.create_index("ix_games_owner_game_combo", "games", ["owner", "game", "combo"])
+    op.create_index("ix_games_owner_played_at", "games", ["owner", "played_at", "id"])
+    op.create_index("ix_games_owner_stats", "games", ["owner", "game", "combo", "won", "total"])
 
 
 def downgrade() -> None:
