@@ -68,6 +68,7 @@ class Settings:
     max_json_bytes: int = 1_000_000
     database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
     database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
+    max_games_per_device: int = 100_000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -197,7 +198,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Bring the schema up to date (one process at a time), and load the scanner (and its model
         # session) once per process, before the first request needs it.
-        await anyio.to_thread.run_sync(migrate, engine)
+        try:
+            await anyio.to_thread.run_sync(migrate, engine)
+        except Exception as exc:  # unreachable or unwritable: say which database, then fail the start-up
+            log.error("cannot open the database %s: %s", engine.url.render_as_string(hide_password=True), exc)
+            raise
         await anyio.to_thread.run_sync(service.warm_up)
         yield
         engine.dispose()
@@ -347,7 +352,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
         )
 
-    app.include_router(games_router(app.state.games))
+    app.include_router(games_router(app.state.games, settings.max_games_per_device))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

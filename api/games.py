@@ -41,6 +41,11 @@ class BadImport(InputError):
     code = "bad_import"
 
 
+class TooManyGames(InputError):
+    code = "too_many_games"
+    status = 409
+
+
 def new_device_token() -> str:
     """A fresh device token (43 URL-safe characters, 256 random bits)."""
     return secrets.token_urlsafe(32)

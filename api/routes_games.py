@@ -15,6 +15,7 @@ from api.games import (
     GameIn,
     GameNotFound,
     GamePatch,
+    TooManyGames,
     export_document,
     import_records,
     new_device_token,
@@ -28,8 +29,16 @@ Auth = Annotated[
 ]
 
 
-def games_router(store: GameStore) -> APIRouter:
-    """The routes, reading and writing games in ``store``."""
+def games_router(store: GameStore, max_games: int) -> APIRouter:
+    """The routes, reading and writing games in ``store``; a device keeps at most ``max_games``."""
+
+    def room_for(owner: str, n: int) -> None:
+        have = store.count(owner)
+        if have + n > max_games:
+            raise TooManyGames(
+                f"this device has {have} saved games and may keep {max_games}: delete or export some first"
+            )
+
     # Read endpoints answer with JSONResponse: validating a 10 000-game export against a model costs more
     # than the query.
     router = APIRouter(prefix="/api/v1", tags=["games"])
@@ -43,6 +52,7 @@ def games_router(store: GameStore) -> APIRouter:
     def save_game(body: GameIn, authorization: Auth = None) -> dict[str, Any]:
         """Score the city (as ``/score`` does) and save the game with its label, players and time."""
         owner = owner_of(authorization)
+        room_for(owner, 1)
         return store.add(owner, scored_record(body))
 
     @router.get("/games")
@@ -66,7 +76,9 @@ def games_router(store: GameStore) -> APIRouter:
     ) -> dict[str, Any]:
         """Add the games of an export document to this device (each scored again; all or none)."""
         owner = owner_of(authorization)
-        saved = store.add_many(owner, import_records(document))
+        records = import_records(document)
+        room_for(owner, len(records))
+        saved = store.add_many(owner, records)
         return {"imported": len(saved), "ids": [g["id"] for g in saved]}
 
     @router.get("/games/{game_id}")

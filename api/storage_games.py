@@ -69,6 +69,11 @@ class GameStore:
                 conn.execute(insert(games), rows)
         return [_public(row) for row in rows]
 
+    def count(self, owner: str) -> int:
+        """How many games the owner has."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(games).where(_mine(owner))).scalar_one())
+
     def page(self, owner: str | None, limit: int = 50, offset: int = 0) -> Page:
         """Games newest first; ``owner=None``: every device's (the CLI reading its own database)."""
         where = _mine(owner)

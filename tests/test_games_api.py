@@ -7,6 +7,7 @@ tests check that one device can neither list, read, change nor delete another de
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -176,3 +177,31 @@ def test_a_scan_stored_by_one_replica_is_served_by_another(db_url: str) -> None:
         report = b.post("/api/v1/check", json={"scan_id": "s1", "cards": CARDS, "tally": "total 1"}).json()
         assert report["breakdown"]["total"] == result["total"]
         assert_error(a.get("/api/v1/scans/s1/photo"), 404, "scan_not_found", "keep_photo")
+
+
+def test_an_unusable_database_stops_the_start_up_naming_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    app = create_app(Settings(database_path=str(blocker / "sprawlscan.db")))
+    with pytest.raises(OSError), TestClient(app):
+        pass
+    assert f"cannot open the database sqlite:///{blocker}/sprawlscan.db" in caplog.text
+    url = "postgresql://someone:secret@127.0.0.1:1/nothing"
+    with pytest.raises(Exception, match="127.0.0.1"), TestClient(create_app(Settings(database_url=url))):
+        pass
+    assert "someone:***@127.0.0.1:1/nothing" in caplog.text and "secret" not in caplog.text
+
+
+def test_a_device_keeps_at_most_the_set_number_of_games(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(database_path=str(tmp_path / "g.db"), max_games_per_device=2))) as c:
+        auth = device(c)
+        save(c, auth)
+        save(c, auth)
+        resp = c.post("/api/v1/games", json={"city": CITY}, headers=auth)
+        assert_error(resp, 409, "too_many_games", "has 2 saved games and may keep 2")
+        doc = c.get("/api/v1/games/export", headers=auth).json()
+        assert_error(c.post("/api/v1/games/import", json=doc, headers=auth), 409, "too_many_games")
+        assert c.get("/api/v1/games", headers=auth).json()["count"] == 2
+        assert save(c, device(c))["total"] == engine_json(CITY, CARDS)["total"]  # another device has room
