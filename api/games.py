@@ -12,9 +12,9 @@ import hashlib
 import re
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from api import service
 from api.models import ScoreRequest
@@ -70,16 +70,24 @@ def owner_of_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _in_utc(moment: datetime) -> datetime:
+    """A time without a zone is read as UTC; every time is stored in UTC (SQLite keeps no zone)."""
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+UtcTime = Annotated[datetime, AfterValidator(_in_utc)]
+Players = Annotated[list[Annotated[str, StringConstraints(max_length=60)]], Field(max_length=MAX_PLAYERS)]
+
+
 class GameIn(ScoreRequest):
     """``POST /api/v1/games``: the city and how it was scored (as for ``/score``) plus what to remember."""
 
     label: str = Field("", max_length=200, description="Free text, e.g. 'Sunday at Anna's'.")
-    players: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS, description="Who played.")
-    played_at: datetime | None = Field(None, description="When it was played (default: now), ISO 8601.")
+    players: Players = Field(
+        default_factory=list, description="Who played (at most 8 names of 60 characters)."
+    )
+    played_at: UtcTime | None = Field(None, description="When it was played (default: now), ISO 8601.")
     scan_id: str | None = Field(None, max_length=32, description="The scan the city came from, if any.")
-
-    _names = field_validator("players")(classmethod(lambda cls, v: _short_names(v)))
-    _zone = field_validator("played_at")(classmethod(lambda cls, v: _with_zone(v)))
 
 
 class GamePatch(BaseModel):
@@ -88,28 +96,11 @@ class GamePatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     label: str | None = Field(None, max_length=200)
-    players: list[str] | None = Field(None, max_length=MAX_PLAYERS)
-    played_at: datetime | None = None
-
-    _names = field_validator("players")(classmethod(lambda cls, v: _short_names(v)))
-    _zone = field_validator("played_at")(classmethod(lambda cls, v: _with_zone(v)))
+    players: Players | None = None
+    played_at: UtcTime | None = None
 
     def changes(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True, exclude_none=True)
-
-
-def _short_names(players: list[str] | None) -> list[str] | None:
-    for name in players or ():
-        if len(name) > 60:
-            raise ValueError(f"player names are at most 60 characters, got {len(name)}")
-    return players
-
-
-def _with_zone(moment: datetime | None) -> datetime | None:
-    """A time without a zone is read as UTC; every time is stored in UTC (SQLite keeps no zone)."""
-    if moment is None:
-        return None
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def scored_record(body: GameIn) -> dict[str, Any]:

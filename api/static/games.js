@@ -259,4 +259,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#history").addEventListener("click", onHistoryClick);
   $("#export-games").addEventListener("click", exportGames);
   $("#import-games").addEventListener("change", importGames);
+  for (const radio of document.querySelectorAll('input[name="game"]')) {
+    // Another game chosen: the score on screen is gone, so there is nothing to save until the next one.
+    radio.addEventListener("change", () => { current = null; $("#save-game").hidden = true; });
+  }
 });
