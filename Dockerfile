@@ -31,8 +31,12 @@ COPY api/ api/
 COPY models/ models/
 RUN pip install --no-deps . && rm -rf build *.egg-info
 
-RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin sprawlscan
+RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin sprawlscan \
+    && mkdir /data && chown sprawlscan /data
 USER sprawlscan
+# Scans and saved games: a SQLite file on this volume, unless SPRAWLSCAN_DATABASE_URL names PostgreSQL.
+ENV SPRAWLSCAN_DATABASE_PATH=/data/sprawlscan.db
+VOLUME /data
 
 # One uvicorn process per container: scale with replicas. Threads for the ONNX model and for concurrent
 # scans are set from the container's CPU share.

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 
-.PHONY: demo test lint bench bench-real model synth-sheet browser clean
+.PHONY: demo test lint bench bench-real model synth-sheet browser postgres clean
 
 $(VENV)/.base: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +27,11 @@ demo: $(VENV)/.base
 browser:
 	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
 
-test: $(VENV)/.dev browser
+# Debian's PostgreSQL: the tests and bench_games.py start a server of their own from its binaries.
+postgres:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+test: $(VENV)/.dev browser postgres
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -q
 
@@ -35,7 +39,7 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev postgres
 	@for f in tests/bench/bench_*.py; do [ $$f = tests/bench/bench_real.py ] && continue; echo "== $$f"; $(PY) $$f || exit 1; done
 
 # The real-art development set (../shared/devset, never trained on); skips when the folder is absent.

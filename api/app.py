@@ -37,8 +37,10 @@ from api.models import (
     ScanOut,
     ScoreRequest,
 )
-from api.store import ScanStore
-from api.uploads import read_scan_form
+from api.routes_games import games_router
+from api.storage import ScanStore, connect, database_url, migrate
+from api.storage_games import GameStore
+from api.uploads import read_scan_form, sniff_image_type
 from scoring.errors import InputError
 
 log = logging.getLogger("sprawlscan.api")
@@ -61,11 +63,12 @@ class Settings:
     max_upload_bytes: int = 25_000_000
     scan_workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
     max_pending_scans: int = 32
-    cache_entries: int = 256
-    cache_bytes: int = 256 * 1024 * 1024
-    cache_ttl_s: float = 3600.0
+    scan_ttl_s: float = 86400.0
     overlay_long_side: int = 1600
     max_json_bytes: int = 1_000_000
+    database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
+    database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
+    max_games_per_device: int = 100_000
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -75,6 +78,9 @@ class Settings:
             key = f"SPRAWLSCAN_{name.upper()}"
             raw = os.environ.get(key)
             if raw is None:
+                continue
+            if isinstance(default, str):
+                values[name] = raw
                 continue
             try:
                 value = type(default)(raw)
@@ -183,15 +189,23 @@ def _install_error_handlers(app: FastAPI) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service with the given limits (default: :meth:`Settings.from_env`)."""
     settings = settings or Settings.from_env()
-    store = ScanStore(settings.cache_entries, settings.cache_bytes, settings.cache_ttl_s)
+    engine = connect(database_url(settings.database_url, settings.database_path))
+    store = ScanStore(engine, settings.scan_ttl_s)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
     pending = {"scans": 0}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Load the scanner (and its model session) once per process, before the first request needs it.
+        # Bring the schema up to date (one process at a time), and load the scanner (and its model
+        # session) once per process, before the first request needs it.
+        try:
+            await anyio.to_thread.run_sync(migrate, engine)
+        except Exception as exc:  # unreachable or unwritable: say which database, then fail the start-up
+            log.error("cannot open the database %s: %s", engine.url.render_as_string(hide_password=True), exc)
+            raise
         await anyio.to_thread.run_sync(service.warm_up)
         yield
+        engine.dispose()
 
     app = FastAPI(
         title="sprawlscan",
@@ -203,6 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.games = GameStore(engine)
     _install_error_handlers(app)
     app.add_middleware(_BodyLimit, max_bytes=settings.max_json_bytes, exempt=("/api/v1/scans",))
 
@@ -239,6 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                 "expansions": {"type": "string", "description": "e.g. 'wrecktar beaches'"},
                                 "variant": {"type": "string"},
                                 "options": {"type": "string", "description": "JSON object of options"},
+                                "keep_photo": {"type": "string", "description": "1: keep the photo too"},
                             },
                         }
                     }
@@ -261,6 +277,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             opts = service.ScoreOptions.from_form(form.fields)
             opts.check()
+            # The photo itself is kept only when the user asks (keep_photo=1).
+            keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
+            photo = form.image if keep else None
             run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side)
             del form  # the worker holds the only reference to the photo bytes from here on
             scanned = await anyio.to_thread.run_sync(run, limiter=limiter)
@@ -269,7 +288,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         scan_id = store.new_id()
         overlay_url = f"/api/v1/scans/{scan_id}/overlay" if scanned.overlay else None
         result = {**scanned.result, "scan_id": scan_id, "overlay": overlay_url}
-        store.put(scan_id, result, scanned.city, scanned.overlay, "image/jpeg")
+        photo_type = f"image/{sniff_image_type(photo[:32])}" if photo else None
+        put = partial(
+            store.put, scan_id, result, scanned.city, scanned.overlay, "image/jpeg", photo, photo_type
+        )
+        await anyio.to_thread.run_sync(put)
         return JSONResponse(result)
 
     @app.get("/api/v1/scans/{scan_id}", responses={200: {"model": ScanOut}}, tags=["scan"])
@@ -291,6 +314,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(
             item.overlay, media_type=item.overlay_type, headers={"Cache-Control": "private, max-age=3600"}
         )
+
+    @app.get(
+        "/api/v1/scans/{scan_id}/photo",
+        response_class=Response,
+        tags=["scan"],
+        responses={200: {"content": {"image/jpeg": {}}, "description": "The uploaded photo"}},
+    )
+    def get_photo(scan_id: str) -> Response:
+        """The uploaded photo, when the scan was sent with ``keep_photo=1``."""
+        item = _stored(store, scan_id)
+        if item.photo is None:
+            raise ScanNotFound(f"scan {scan_id} kept no photo (send keep_photo=1 with the upload to keep it)")
+        return Response(item.photo, media_type=item.photo_type, headers={"Cache-Control": "private"})
 
     # The engine's JSON is returned as it is (the models document it): no field is added or dropped.
     @app.post("/api/v1/score", responses={200: {"model": BreakdownOut}}, tags=["scoring"])
@@ -316,6 +352,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
         )
 
+    app.include_router(games_router(app.state.games, settings.max_games_per_device))
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 
@@ -323,7 +360,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _stored(store: ScanStore, scan_id: str) -> Any:
     item = store.get(scan_id)
     if item is None:
-        raise ScanNotFound(f"no scan with id {scan_id!r} (unknown, or expired from this server's cache)")
+        raise ScanNotFound(f"no scan with id {scan_id!r} (unknown, or expired)")
     return item
 
 

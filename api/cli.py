@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from scoring.errors import InputError
 
 # Subcommand modules, imported when the parser is built; heavy libraries load inside the commands.
-SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_synth", "api.cli_serve")
+SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_synth", "api.cli_serve", "api.cli_games")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,7 +1,8 @@
 """``sprawlscan serve``: run the web service with uvicorn.
 
-``--workers N`` starts N processes (each with its own scanner model session and result cache); with more
-than one, uvicorn imports the app by name (``api.app:app``) in every worker.
+``--workers N`` starts N processes (each with its own scanner model session; scans and games are in the
+shared database, so any of them answers any request); uvicorn imports the app by name (``api.app:app``) in
+every worker.
 """
 
 from __future__ import annotations

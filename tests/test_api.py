@@ -16,7 +16,6 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from api.app import Settings, create_app
-from api.store import ScanStore
 from api.uploads import sniff_image_type
 from scoring.city import cell_name, parse_city
 from scoring.engine import score_city
@@ -327,7 +326,7 @@ def test_unknown_scan_id(client: TestClient) -> None:
     assert_error(resp, 404, "scan_not_found")
 
 
-# ---- the upload helpers and the cache ----------------------------------------------------------------------
+# ---- the upload helpers ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("fmt", "name"), [("JPEG", "jpeg"), ("PNG", "png"), ("WEBP", "webp")])
@@ -342,33 +341,13 @@ def test_sniff_heic_brand() -> None:
     assert sniff_image_type(b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00") is None  # an MP4 video
 
 
-def test_store_evicts_least_recently_used() -> None:
-    store = ScanStore(max_entries=2, max_bytes=10_000)
-    store.put("a", {}, "P\n", b"1" * 10)
-    store.put("b", {}, "P\n", b"2" * 10)
-    assert store.get("a") is not None  # 'a' is now the most recently used
-    store.put("c", {}, "P\n", b"3" * 10)
-    assert store.get("b") is None and store.get("a") is not None and store.get("c") is not None
-
-
-def test_store_bounds_bytes_and_expires() -> None:
-    now = [0.0]
-    store = ScanStore(max_entries=100, max_bytes=1000, ttl_s=60, clock=lambda: now[0])
-    for key in "abcd":
-        store.put(key, {}, "", b"x" * 400)
-    assert len(store) == 2 and store.total_bytes <= 1000
-    assert store.get("d") is not None
-    now[0] = 61
-    assert store.get("d") is None and store.get("c") is None
-    store.put("e", {}, "", b"y")
-    assert len(store) == 1
-
-
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPRAWLSCAN_MAX_UPLOAD_BYTES", "1234")
-    monkeypatch.setenv("SPRAWLSCAN_CACHE_TTL_S", "2.5")
+    monkeypatch.setenv("SPRAWLSCAN_SCAN_TTL_S", "2.5")
+    monkeypatch.setenv("SPRAWLSCAN_DATABASE_URL", "postgresql://db.example/sprawlscan")
     settings = Settings.from_env()
-    assert settings.max_upload_bytes == 1234 and settings.cache_ttl_s == 2.5
+    assert settings.max_upload_bytes == 1234 and settings.scan_ttl_s == 2.5
+    assert settings.database_url == "postgresql://db.example/sprawlscan"
     monkeypatch.setenv("SPRAWLSCAN_SCAN_WORKERS", "many")
     with pytest.raises(ValueError, match="SPRAWLSCAN_SCAN_WORKERS must be a whole number"):
         Settings.from_env()
@@ -523,7 +502,7 @@ def test_check_malformed_tally_and_missing_city(client: TestClient) -> None:
 
 
 def test_stored_scan_result_overlay_and_check_by_id() -> None:
-    # The cache is filled the way a scan fills it; the endpoints that read it are checked here.
+    # The database is filled the way a scan fills it; the endpoints that read it are checked here.
     app = create_app(Settings())
     with TestClient(app) as c:
         result = {**engine_json(CITY, CARDS), "scan_id": "s1", "overlay": "/api/v1/scans/s1/overlay"}

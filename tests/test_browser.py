@@ -238,3 +238,53 @@ def test_wagons_town_score_and_correct(server: str, page) -> None:  # type: igno
     expect(page.locator("#total")).to_have_text(str(changed["total"]))
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-wagons.png"), full_page=True)
+
+
+def _get(url: str, token: str) -> dict:
+    req = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def test_scan_save_reload_history_and_stats(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from vision.synth.scene import render_photo
+
+    path = tmp_path / "city.jpg"
+    path.write_bytes(render_photo(5).jpeg)
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    expect(page.locator("#history-empty")).to_be_visible()  # a new browser profile: a new device
+    page.locator("#photo").set_input_files(str(path))
+    page.locator("#result").wait_for(state="visible", timeout=60_000)
+    total = int(page.locator("#total").inner_text())
+    city = page.locator("#city-text").input_value()
+    page.locator("#game-label").fill("Browser test")
+    page.locator("#game-players").fill("Ann, Bo")
+    page.locator("#save-game-btn").click()
+    expect(page.locator("#save-status")).to_have_text(f"Saved: {total} points.")
+    expect(page.locator("#history li")).to_have_count(1)
+
+    page.reload()
+    # The game on screen survives the reload, and the saved one is in the history and the statistics.
+    expect(page.locator("#total")).to_have_text(str(total))
+    assert page.locator("#city-text").input_value() == city
+    expect(page.locator("#save-status")).to_have_text("This game is saved.")  # no second copy by accident
+    expect(page.locator("#save-game-btn")).to_be_disabled()
+    item = page.locator("#history li")
+    expect(item).to_have_count(1)
+    expect(item.locator(".g-total")).to_have_text(f"{total} points")
+    expect(item.locator(".g-meta")).to_contain_text("Browser test")
+    expect(item.locator(".g-meta")).to_contain_text("Ann, Bo")
+    overall = page.locator("#stats table").first.locator("tr.overall")
+    expect(overall).to_be_visible()
+    cells = overall.locator("td").all_inner_texts()
+    assert cells[0] == "1" and cells[3] == str(total) and cells[4] == str(total)
+    # What the page shows is what the service holds for this browser's device token.
+    token = page.evaluate("localStorage.getItem('sprawlscan.device-token')")
+    history = _get(server + "/api/v1/games", token)
+    assert history["count"] == 1 and history["games"][0]["total"] == total
+    assert history["games"][0]["label"] == "Browser test" and history["games"][0]["players"] == ["Ann", "Bo"]
+    stats = _get(server + "/api/v1/stats", token)
+    assert stats["games"] == 1 and stats["sections"][0]["overall"]["best"] == total
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-games.png"), full_page=True)

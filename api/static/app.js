@@ -368,6 +368,7 @@ function renderBreakdown(bd) {
   sticky.hidden = false;
   sticky.textContent = `Total ${bd.total}${target}${won === true ? " · win" : won === false ? " · short" : ""}`;
   sticky.className = "sticky " + (won === true ? "won" : won === false ? "lost" : "");
+  announceScore(bd);
 }
 
 function verdictText(bd) {
@@ -793,6 +794,7 @@ function wire() {
   });
   $("#pile").addEventListener("change", (e) => { state.pile = e.target.value; rescore(); });
   $("#items").addEventListener("click", (e) => highlightItem(e.target.closest("tr")));
+  document.addEventListener("sprawlscan:restore", (e) => restoreGame(e.detail));
   $("#items").addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); highlightItem(e.target.closest("tr")); }
   });
@@ -831,6 +833,26 @@ function highlightItem(tr) {
   renderGrid(new Set(item.cells));
 }
 
+// ---- hooks for games.js (saved games, history, statistics: an ES module of its own) ----------------------
+
+function announceScore(bd) {
+  const detail = { request: scoreBody(), breakdown: bd, scanId: state.scanId };
+  document.dispatchEvent(new CustomEvent("sprawlscan:scored", { detail }));
+}
+
+function restoreGame({ request, scanId }) {
+  const game = request.game === "wagons" ? "wagons" : "sprawlopolis";
+  document.querySelector(`input[name="game"][value="${game}"]`).checked = true;
+  setGame(game);
+  const o = request.options || {};
+  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: o["opponent-pile"] || "" });
+  else Object.assign(state, { cards: request.cards || [], expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
+  $("#variant").value = state.variant;
+  state.scanId = scanId || null;
+  adoptCity(request.city);
+  rescore();
+}
+
 async function init() {
   buildRoadChoices();
   buildTerritoryChoices();
@@ -839,6 +861,7 @@ async function init() {
     state.meta = await api("/api/v1/meta");
     // The browser may restore the game chosen before a reload.
     setGame(document.querySelector('input[name="game"]:checked').value);
+    document.dispatchEvent(new CustomEvent("sprawlscan:ready"));
   } catch (err) {
     showError(err);
   }

@@ -1,0 +1,266 @@
+// sprawlscan page, saved games: a device token, saving the game on screen, the history and the statistics,
+// and the current game kept across a reload. An ES module of its own; it meets the rest of the page only
+// through DOM events on document:
+//   "sprawlscan:ready"                                  the page can score (after it loaded the metadata)
+//   "sprawlscan:scored"  {request, breakdown, scanId}   a score is on screen (request: the /score body)
+//   "sprawlscan:restore" {request, scanId}              sent from here: put this game back on the page
+const TOKEN_KEY = "sprawlscan.device-token";
+const CURRENT_KEY = "sprawlscan.current-game";
+const HISTORY_PAGE = 20;
+
+const $ = (sel) => document.querySelector(sel);
+let current = null; // {request, breakdown, scanId} of the score on screen
+let savedAs = null;  // {key, id}: the score on screen was saved as game id (key: its request as JSON)
+let cardNames = {};
+
+// ---- API ---------------------------------------------------------------------------------------------
+
+async function deviceToken() {
+  let token = localStorage.getItem(TOKEN_KEY);
+  if (!token) {
+    token = (await call("POST", "/api/v1/devices", undefined, false)).device_token;
+    localStorage.setItem(TOKEN_KEY, token);
+  }
+  return token;
+}
+
+async function call(method, path, body, auth = true) {
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (auth) headers.Authorization = `Bearer ${await deviceToken()}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (res.status === 204) return null;
+  let data = null;
+  try { data = await res.json(); } catch { /* not JSON: reported below */ }
+  if (!res.ok) throw new Error((data && data.error && data.error.message) || `The server answered ${res.status}.`);
+  return data;
+}
+
+function showError(err) {
+  const box = $("#games-error");
+  box.hidden = !err;
+  box.textContent = err ? err.message || String(err) : "";
+}
+
+// ---- saving ------------------------------------------------------------------------------------------
+
+function remember() {
+  const kept = { request: current.request, scanId: current.scanId, savedAs };
+  try { localStorage.setItem(CURRENT_KEY, JSON.stringify(kept)); } catch { /* storage full or off: only the reload is lost */ }
+}
+
+function onScored(detail) {
+  current = detail;
+  // The same game scored again (a reload, a reopened game) stays saved: no second copy by accident.
+  if (savedAs && savedAs.key !== JSON.stringify(detail.request)) savedAs = null;
+  remember();
+  $("#save-game").hidden = false;
+  $("#save-game-btn").disabled = savedAs !== null;
+  $("#save-status").textContent = savedAs ? "This game is saved." : "";
+}
+
+async function saveGame(ev) {
+  ev.preventDefault();
+  if (!current) return;
+  const players = $("#game-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  const body = { ...current.request, label: $("#game-label").value.trim(), players };
+  if (current.scanId) body.scan_id = current.scanId;
+  $("#save-game-btn").disabled = true;
+  try {
+    const game = await call("POST", "/api/v1/games", body);
+    savedAs = { key: JSON.stringify(current.request), id: game.id };
+    remember();
+    $("#save-status").textContent = `Saved: ${game.total} points.`;
+    showError(null);
+    await refresh();
+  } catch (err) {
+    $("#save-game-btn").disabled = false;
+    showError(err);
+  }
+}
+
+// ---- history -----------------------------------------------------------------------------------------
+
+function outcome(game) {
+  return game.won === true ? ["won", "won"] : game.won === false ? ["lost", "lost"] : ["", "no target"];
+}
+
+function renderHistory(page) {
+  const list = $("#history");
+  list.replaceChildren();
+  $("#history-empty").hidden = page.count > 0;
+  $("#history-count").textContent = page.count > page.games.length ? `(newest ${page.games.length} of ${page.count})` : "";
+  for (const game of page.games) {
+    const li = document.createElement("li");
+    li.dataset.id = game.id;
+    const [cls, word] = outcome(game);
+    const when = new Date(game.played_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+    const cards = game.cards.length ? game.cards.join(" · ") : "no scoring cards";
+    li.innerHTML = `<div class="g-main"><b class="g-total"></b> <span class="g-result"></span></div>
+      <div class="g-meta"></div><div class="g-buttons"><button type="button" data-open>Open</button>
+      <button type="button" data-delete aria-label="Delete this game">Delete</button></div>`;
+    li.querySelector(".g-total").textContent = `${game.total} points`;
+    const result = li.querySelector(".g-result");
+    result.className = `g-result ${cls}`;
+    result.textContent = game.target === null ? word : `${word} · target ${game.target}`;
+    const meta = [when, game.game === "wagons" ? `goals ${cards}` : `cards ${cards}`, game.label, game.players.join(", ")];
+    li.querySelector(".g-meta").textContent = meta.filter(Boolean).join(" — ");
+    list.append(li);
+  }
+}
+
+async function onHistoryClick(ev) {
+  const li = ev.target.closest("li[data-id]");
+  if (!li) return;
+  try {
+    if (ev.target.closest("[data-delete]")) {
+      if (!window.confirm("Delete this game from the history?")) return;
+      await call("DELETE", `/api/v1/games/${encodeURIComponent(li.dataset.id)}`);
+      await refresh();
+    } else if (ev.target.closest("[data-open]")) {
+      const game = await call("GET", `/api/v1/games/${encodeURIComponent(li.dataset.id)}`);
+      const request = { game: game.game, city: game.city, expansions: game.expansions, variant: game.variant, options: game.options };
+      if (game.game !== "wagons") request.cards = game.cards;
+      savedAs = null;
+      restore({ request, scanId: game.scan_id });
+      $("#score-h").scrollIntoView({ behavior: "smooth" });
+    }
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- statistics --------------------------------------------------------------------------------------
+
+function statTable(caption, head, rows) {
+  const table = document.createElement("table");
+  table.className = "breakdown stats";
+  const cap = table.createCaption();
+  cap.textContent = caption;
+  const tr = table.createTHead().insertRow();
+  head.forEach((h, i) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = h;
+    if (i > 0) th.className = "num";
+    tr.append(th);
+  });
+  const body = table.createTBody();
+  for (const row of rows) {
+    const r = body.insertRow();
+    row.forEach((cell, i) => {
+      const td = i === 0 ? document.createElement("th") : document.createElement("td");
+      if (i === 0) td.scope = "row";
+      else td.className = "num";
+      td.textContent = cell;
+      r.append(td);
+    });
+  }
+  return table;
+}
+
+const line = (label, s) => [label, s.games, s.won, s.mean, s.best, s.worst];
+
+function renderStats(stats) {
+  const box = $("#stats");
+  box.replaceChildren();
+  $("#stats-empty").hidden = stats.games > 0;
+  const head = ["Cards", "Games", "Won", "Mean", "Best", "Worst"];
+  for (const section of stats.sections) {
+    const title = section.game === "wagons" ? "Circle the Wagons (goal cards)" : "Sprawlopolis";
+    const rows = [line("All games", section.overall)];
+    for (const combo of section.combinations.slice(0, 12)) {
+      rows.push(line(combo.cards.length ? combo.cards.join(" · ") : "none", combo));
+    }
+    const table = statTable(title, head, rows);
+    table.tBodies[0].rows[0].classList.add("overall");
+    box.append(table);
+    const cards = section.cards.slice(0, 18).map((c) => [cardNames[c.card] ? `${c.card} ${cardNames[c.card]}` : String(c.card), c.won, c.games]);
+    if (cards.length) box.append(statTable(`${title}: each card in won games`, ["Card", "Won", "Games"], cards));
+  }
+}
+
+async function refresh() {
+  try {
+    const [page, stats] = await Promise.all([
+      call("GET", `/api/v1/games?limit=${HISTORY_PAGE}`),
+      call("GET", "/api/v1/stats"),
+    ]);
+    renderHistory(page);
+    renderStats(stats);
+    showError(null);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- export and import -------------------------------------------------------------------------------
+
+async function exportGames() {
+  try {
+    const doc = await call("GET", "/api/v1/games/export");
+    const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "sprawlscan-games.json";
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function importGames(ev) {
+  const file = ev.target.files && ev.target.files[0];
+  ev.target.value = "";
+  if (!file) return;
+  try {
+    let doc;
+    try { doc = JSON.parse(await file.text()); } catch (err) { throw new Error(`${file.name} is not JSON: ${err.message}`); }
+    const done = await call("POST", "/api/v1/games/import", doc);
+    $("#save-status").textContent = `Imported ${done.imported} games.`;
+    await refresh();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ---- the current game across a reload ----------------------------------------------------------------
+
+function restore(detail) {
+  document.dispatchEvent(new CustomEvent("sprawlscan:restore", { detail }));
+  const fig = $("#overlay-box");
+  if (detail.scanId && fig) {
+    // The scan is kept on the server for a while: its overlay comes back too, or stays hidden if expired.
+    const img = $("#overlay");
+    img.onerror = () => { fig.hidden = true; };
+    img.src = `/api/v1/scans/${encodeURIComponent(detail.scanId)}/overlay`;
+    fig.hidden = false;
+  }
+}
+
+async function onReady() {
+  try {
+    const meta = await call("GET", "/api/v1/meta", undefined, false);
+    cardNames = Object.fromEntries(meta.cards.map((c) => [c.number, c.name]));
+  } catch { /* names are a nicety: numbers alone still say which card */ }
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(CURRENT_KEY) || "null"); } catch { saved = null; }
+  if (saved && saved.request && typeof saved.request.city === "string" && !current) {
+    savedAs = saved.savedAs || null;
+    restore(saved);
+  }
+  await refresh();
+}
+
+document.addEventListener("sprawlscan:scored", (e) => onScored(e.detail));
+document.addEventListener("sprawlscan:ready", onReady);
+document.addEventListener("DOMContentLoaded", () => {
+  $("#save-game").addEventListener("submit", saveGame);
+  $("#history").addEventListener("click", onHistoryClick);
+  $("#export-games").addEventListener("click", exportGames);
+  $("#import-games").addEventListener("change", importGames);
+  for (const radio of document.querySelectorAll('input[name="game"]')) {
+    // Another game chosen: the score on screen is gone, so there is nothing to save until the next one.
+    radio.addEventListener("change", () => { current = null; $("#save-game").hidden = true; });
+  }
+});
