@@ -73,6 +73,11 @@ _EXPANSIONS: tuple[dict[str, Any], ...] = (
 )
 
 
+# The scanner's working size (vision.pipeline.WORK_LONG_SIDE, checked by the tests): larger photos are
+# shrunk to it before reading, so the page shrinks them before upload.
+PHOTO_LONG_SIDE = 2016
+
+
 class BadFormField(InputError):
     """A scan form field (cards, expansions, options) that cannot be read."""
 
@@ -204,15 +209,17 @@ def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
 
 
 def metadata() -> dict[str, Any]:
-    """The choices the page offers: Sprawlopolis scoring cards (number, name), expansions with their options
-    and variants; Circle the Wagons goal cards (id, name, provenance) and Lone Cowboy scenarios."""
+    """The choices the page offers: Sprawlopolis scoring cards (number, name, what it counts), expansions
+    with their options and variants; Circle the Wagons goal cards (id, name, provenance) and Lone Cowboy
+    scenarios; and the long side (pixels) the scanner works at, to which the page shrinks photos."""
     from scoring.base import VARIANTS
-    from scoring.cards import CARD_NAMES
+    from scoring.card_rules import card_list
     from scoring.wagons import GOAL_CARDS, GOALS, SCENARIO_CARDS, SCENARIOS, WILDEST_WEST
 
     cards = {**GOAL_CARDS, WILDEST_WEST.id: WILDEST_WEST}
     return {
-        "cards": [{"number": n, "name": name} for n, name in sorted(CARD_NAMES.items())],
+        "cards": card_list(),
+        "photo_long_side": PHOTO_LONG_SIDE,
         "expansions": list(_EXPANSIONS),
         "variants": list(VARIANTS),
         "wagons": {
