@@ -276,6 +276,23 @@ def test_photo_is_shrunk_and_the_overlay_follows_corrections(session: Session, t
     coords = page.locator("#overlay-svg .ov-coord").all_text_contents()
     assert coords[: len(rows[0])] == [chr(65 + c) for c in range(len(rows[0]))]
     assert coords[len(rows[0]) :] == [str(r + 1) for r in range(len(rows))]
+    # The photo is shown turned like the grid: letters above the first row, numbers left of column A.
+    where = page.evaluate(
+        """() => {
+             const mid = (el) => {
+               const b = el.getBoundingClientRect();
+               return [b.x + b.width / 2, b.y + b.height / 2];
+             };
+             const labels = [...document.querySelectorAll('#overlay-svg .ov-coord')];
+             const label = (t) => labels.find(l => l.textContent === t);
+             const cell = (n) => document.querySelector(`#overlay-svg .ov-cell[data-name="${n}"] polygon`);
+             return { A: mid(label('A')), one: mid(label('1')), a1: mid(cell('A1')), b1: mid(cell('B1')) };
+           }"""
+    )
+    assert where["A"][1] < where["a1"][1] and where["one"][0] < where["a1"][0], where
+    assert where["b1"][0] > where["a1"][0] and abs(where["b1"][1] - where["a1"][1]) < abs(
+        where["b1"][0] - where["a1"][0]
+    )
 
     pressed = page.locator('#cards [aria-pressed="true"]')
     cards = [int(n) for n in pressed.evaluate_all("chips => chips.map(chip => chip.dataset.card)")]

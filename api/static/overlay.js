@@ -92,18 +92,77 @@ export function renderOverlay() {
   }
 }
 
-// Show a scan: the photo (ours when we shrank it, else the server's overlay image) and the cell outlines.
-export function showPhoto(src, cells) {
+// Which way the grid's rows run in the photo: 0 right, 1 down, 2 left, 3 up (quarter turns clockwise).
+function quarterTurns(cells, w, h) {
+  let sx = 0;
+  let sy = 0;
+  for (const cell of cells) {
+    if (!cell.outline) continue;
+    const [tl, tr] = cell.outline;
+    sx += (tr[0] - tl[0]) * w;
+    sy += (tr[1] - tl[1]) * h;
+  }
+  return ((Math.round(Math.atan2(sy, sx) / (Math.PI / 2)) % 4) + 4) % 4;
+}
+
+// The photo turned by whole quarter turns so that the grid's rows run left to right, as on the page, and
+// the outlines turned with it (fractions of the turned photo).
+const TURN_POINT = {
+  1: ([x, y]) => [y, 1 - x],
+  2: ([x, y]) => [1 - x, 1 - y],
+  3: ([x, y]) => [1 - y, x],
+};
+
+async function turned(img, k) {
+  const w = img.naturalWidth;
+  const h = img.naturalHeight;
+  const canvas = document.createElement("canvas");
+  canvas.width = k === 2 ? w : h;
+  canvas.height = k === 2 ? h : w;
+  const ctx = canvas.getContext("2d");
+  if (k === 1) { ctx.translate(0, canvas.height); ctx.rotate(-Math.PI / 2); }
+  if (k === 2) { ctx.translate(w, h); ctx.rotate(Math.PI); }
+  if (k === 3) { ctx.translate(canvas.width, 0); ctx.rotate(Math.PI / 2); }
+  ctx.drawImage(img, 0, 0);
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+  return blob ? URL.createObjectURL(blob) : null;
+}
+
+function loaded(src) {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = reject;
+    img.src = src;
+  });
+}
+
+// Show a scan: the photo (ours when we shrank it, else the server's overlay image), turned to the grid's
+// orientation, with the cells' outlines.
+export async function showPhoto(src, cells) {
   const fig = $("#overlay-box");
+  state.outlines = null; // the last scan's outlines do not fit this city
+  if (!src) { hidePhoto(); return; }
+  let img;
+  try {
+    img = await loaded(src);
+  } catch {
+    hidePhoto();
+    return;
+  }
+  const k = quarterTurns(cells || [], img.naturalWidth, img.naturalHeight);
+  const turn = TURN_POINT[k] || ((p) => p);
   state.outlines = new Map();
-  for (const cell of cells || []) if (cell.outline) state.outlines.set(key(cell.row, cell.col), cell.outline);
-  if (!src) { fig.hidden = true; state.outlines = null; return; }
-  const img = $("#overlay");
-  img.onload = () => {
-    size = { w: 1000, h: Math.round((1000 * img.naturalHeight) / img.naturalWidth) };
+  for (const cell of cells || []) if (cell.outline) state.outlines.set(key(cell.row, cell.col), cell.outline.map(turn));
+  const shown = k ? (await turned(img, k)) || src : src;
+  const view = $("#overlay");
+  view.onload = () => {
+    size = { w: 1000, h: Math.round((1000 * view.naturalHeight) / view.naturalWidth) };
     renderOverlay();
+    emit("photo-shown");
   };
-  img.src = src;
+  view.src = shown;
+  $("#overlay-turned").hidden = k === 0;
   fig.hidden = false;
   setZoom(1);
 }
