@@ -309,6 +309,10 @@ def test_photo_is_shrunk_and_the_overlay_follows_corrections(session: Session, t
     expect(_cell(page, r, c)).to_have_class(re.compile(rf"\bz-{zone}\b"))
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#overlay-box").screenshot(path=str(ARTIFACTS / "page-overlay.png"))
+    # The photo opens zoomed onto the city; "All" shows the whole photo, + and − step the zoom.
+    assert int(page.locator("#zoom-level").inner_text().split()[0]) > 100
+    page.locator("#zoom-fit").click()
+    expect(page.locator("#zoom-level")).to_have_text("100 %")
     page.locator("#zoom-in").click()
     page.locator("#zoom-in").click()
     expect(page.locator("#zoom-level")).to_have_text("200 %")

@@ -159,12 +159,31 @@ export async function showPhoto(src, cells) {
   view.onload = () => {
     size = { w: 1000, h: Math.round((1000 * view.naturalHeight) / view.naturalWidth) };
     renderOverlay();
+    fitCity();
     emit("photo-shown");
   };
   view.src = shown;
   $("#overlay-turned").hidden = k === 0;
   fig.hidden = false;
   setZoom(1);
+}
+
+// Zoom so that the city (its cells' outlines, with a margin for the labels) fills the view.
+function fitCity() {
+  if (!state.outlines || !state.outlines.size) return;
+  const pts = [...state.outlines.values()].flat();
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const view = $("#overlay-view");
+  const aspect = size.h / size.w; // stage height per unit of stage width
+  const fitW = 0.9 / (x1 - x0);
+  const fitH = (0.9 * view.clientHeight) / (view.clientWidth * aspect * (y1 - y0) || 1);
+  const z = Math.max(1, Math.min(ZOOMS[ZOOMS.length - 1], fitW, fitH));
+  setZoom(z);
+  const stage = $("#overlay-stage").getBoundingClientRect();
+  view.scrollLeft = ((x0 + x1) / 2) * stage.width - view.clientWidth / 2;
+  view.scrollTop = ((y0 + y1) / 2) * stage.height - view.clientHeight / 2;
 }
 
 export function hidePhoto() {
@@ -199,6 +218,7 @@ export function wireOverlay() {
   $("#zoom-in").addEventListener("click", () => step(1));
   $("#zoom-out").addEventListener("click", () => step(-1));
   $("#zoom-fit").addEventListener("click", () => setZoom(1));
+  $("#zoom-city").addEventListener("click", fitCity);
   view.addEventListener("dblclick", (e) => {
     const box = view.getBoundingClientRect();
     setZoom(zoom >= 3 ? 1 : zoom * 2, { x: e.clientX - box.left, y: e.clientY - box.top });
