@@ -49,6 +49,7 @@ class Session:
             device_scale_factor=2 if phone else 1,
             is_mobile=phone,
             has_touch=phone,
+            reduced_motion="reduce",  # no smooth scrolling: cells stay where they were measured
         )
         self.page = self.context.new_page()
         self.server = server
@@ -386,3 +387,26 @@ def test_installable_and_the_shell_works_offline(session: Session) -> None:
         expect(page.locator("#offline")).to_contain_text("cannot be reached")
     finally:
         session.context.set_offline(False)
+
+
+def test_no_photo_quick_path_paint_from_empty_and_keep_it(session: Session) -> None:
+    page = session.open()
+    page.locator("#no-photo").click()
+    expect(page.locator("#city-text")).to_be_visible()
+    page.locator("#empty-grid").click()
+    expect(page.locator("#grid .cell.z-empty")).to_have_count(48)
+    expect(page.locator("#paint-toggle")).to_have_attribute("aria-pressed", "true")
+    boxes = [_cell(page, 0, c).bounding_box() for c in range(3)]
+    page.mouse.move(boxes[0]["x"] + 4, boxes[0]["y"] + 4)  # type: ignore[index]
+    page.mouse.down()
+    for box in boxes:
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=3)  # type: ignore[index]
+    page.mouse.up()
+    rows = [["R", "R", "R", *["."] * 5], *[["."] * 8 for _ in range(5)]]
+    expected = _post(session.server + "/api/v1/score", {"rows": rows})
+    expect(page.locator("#total")).to_have_text(str(expected["total"]))
+    # What was entered survives a reload (kept on the phone), and is scored again.
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    expect(page.locator("#grid .cell.z-R")).to_have_count(3)
+    expect(page.locator("#total")).to_have_text(str(expected["total"]))
