@@ -73,11 +73,6 @@ _EXPANSIONS: tuple[dict[str, Any], ...] = (
 )
 
 
-# The scanner's working size (vision.pipeline.WORK_LONG_SIDE, checked by the tests): larger photos are
-# shrunk to it before reading, so the page shrinks them before upload.
-PHOTO_LONG_SIDE = 2016
-
-
 class BadFormField(InputError):
     """A scan form field (cards, expansions, options) that cannot be read."""
 
@@ -219,7 +214,7 @@ def metadata() -> dict[str, Any]:
     cards = {**GOAL_CARDS, WILDEST_WEST.id: WILDEST_WEST}
     return {
         "cards": card_list(),
-        "photo_long_side": PHOTO_LONG_SIDE,
+        "photo_long_side": _photo_long_side(),
         "expansions": list(_EXPANSIONS),
         "variants": list(VARIANTS),
         "wagons": {
@@ -232,6 +227,15 @@ def metadata() -> dict[str, Any]:
             ],
         },
     }
+
+
+def _photo_long_side() -> int | None:
+    """The scanner's working size: it shrinks larger photos to this long side, so the page does it first."""
+    try:
+        from vision.pipeline import WORK_LONG_SIDE
+    except ImportError:
+        return None
+    return WORK_LONG_SIDE
 
 
 # ---- scanning --------------------------------------------------------------------------------------------
