@@ -15,6 +15,7 @@ import { checkTally } from "./tally.js";
 import { uploadPhoto } from "./upload.js";
 import { clearDraft, loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
+// Each further part of the page (e.g. a game history) is its own module, imported here and listed in sw.js.
 
 // Cells read with less confidence than this are outlined so the player checks them first.
 const UNSURE_BELOW = 0.8;

@@ -2,6 +2,7 @@
 // connection. Shell files are fetched fresh when the server answers and taken from the cache when it does
 // not; API calls are never cached or answered here (the page says when the server cannot be reached).
 const CACHE = "sprawlscan-shell-v1";
+// Every file the page loads (tests/test_page.py checks that each static file is listed).
 const SHELL = [
   "/",
   "/static/app.css",
