@@ -321,6 +321,21 @@ def test_photo_is_shrunk_and_the_overlay_follows_corrections(session: Session, t
     assert stage > 1.9 * page.evaluate("document.querySelector('#overlay-view').clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]  # type: ignore[index]
     page.locator("#overlay-box").screenshot(path=str(ARTIFACTS / "page-overlay-zoomed.png"))
+    # A pinch (two touch pointers moving apart) zooms in further.
+    page.evaluate(
+        """() => {
+             const view = document.querySelector('#overlay-view');
+             const b = view.getBoundingClientRect();
+             const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+             const fire = (type, id, dx) => view.dispatchEvent(new PointerEvent(type, {
+               pointerId: id, pointerType: 'touch', isPrimary: id === 1, bubbles: true,
+               clientX: cx + dx, clientY: cy }));
+             fire('pointerdown', 1, -20); fire('pointerdown', 2, 20);
+             for (let d = 20; d <= 40; d += 5) { fire('pointermove', 1, -d); fire('pointermove', 2, d); }
+             fire('pointerup', 1, -40); fire('pointerup', 2, 40);
+           }"""
+    )
+    expect(page.locator("#zoom-level")).to_have_text("400 %")
 
 
 def test_shrinking_honours_exif_orientation(session: Session) -> None:
