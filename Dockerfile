@@ -17,11 +17,11 @@ RUN apt-get update \
 WORKDIR /app
 
 # Dependencies first, so that editing the code does not invalidate this (slow) layer.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 # (An empty skeleton of the packages lets pip resolve and install the dependencies alone.)
 RUN mkdir -p scoring vision api models \
     && touch scoring/__init__.py vision/__init__.py api/__init__.py models/__init__.py \
-    && pip install . \
+    && pip install -c constraints.txt . \
     && pip uninstall -y sprawlscan \
     && rm -rf scoring vision api models build *.egg-info
 

@@ -3,21 +3,23 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# Every install is pinned by constraints.txt (regenerate it with `make constraints`).
+PIP_INSTALL := $(PIP) install -q -c constraints.txt
 
-.PHONY: demo test lint bench bench-real model synth-sheet browser postgres clean
+.PHONY: demo test lint bench bench-real model synth-sheet browser postgres constraints clean
 
-$(VENV)/.base: pyproject.toml
+$(VENV)/.base: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.base
-	$(PIP) install -q -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 	touch $@
 
 $(VENV)/.train: $(VENV)/.base
-	$(PIP) install -q -e '.[train]'
+	$(PIP_INSTALL) -e '.[train]'
 	touch $@
 
 demo: $(VENV)/.base
@@ -52,6 +54,11 @@ model: $(VENV)/.train
 
 synth-sheet: $(VENV)/.base
 	$(PY) -m vision.synth.sheet --out out/synth-sheet.png
+
+# Pin what the working .venv holds (after a deliberate upgrade there) for every later install.
+constraints: $(VENV)/.dev
+	{ sed -n '1,2p' constraints.txt; $(PIP) freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .ruff_cache

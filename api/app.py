@@ -353,6 +353,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(games_router(app.state.games, settings.max_games_per_device))
+
+    # The service worker is served from the root so that its scope covers the page at "/".
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker() -> FileResponse:
+        return FileResponse(
+            STATIC_DIR / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        )
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC_DIR / "icon-192.png", media_type="image/png")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

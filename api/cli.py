@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Sequence
 
 from scoring.errors import InputError
 
 # Subcommand modules, imported when the parser is built; heavy libraries load inside the commands.
-SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_synth", "api.cli_serve", "api.cli_games")
+SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_cards", "api.cli_synth", "api.cli_serve", "api.cli_games")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,8 +26,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"sprawlscan: error: {message}\n")
 
 
+def version() -> str:
+    """The installed package's version (``0+unknown`` when run from a tree that is not installed)."""
+    try:
+        return importlib.metadata.version("sprawlscan")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sprawlscan", description="Score Sprawlopolis and Circle the Wagons cities.")
+    parser.add_argument("--version", action="version", version=f"sprawlscan {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in SUBCOMMANDS:
         try:

@@ -1,6 +1,7 @@
 """``sprawlscan scan PHOTO``: read a city from a photo and score it.
 
-``--format text`` prints the score breakdown table (warnings about doubtful cells go to standard error),
+``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
+breakdown table (warnings about doubtful cells go to standard error),
 ``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
 text format. ``--overlay OUT.png`` also writes a picture of what was read. Bad input (not a photo, no city
 in it, unknown card numbers) exits with status 2 and one line naming the problem.
@@ -51,11 +52,16 @@ def run_scan(args: argparse.Namespace) -> int:
 
     name = "standard input" if args.photo == "-" else args.photo
     cards = tuple(args.cards) if args.cards else None
-    if cards:  # refuse bad card numbers before spending time on the photo
+    if cards:  # refuse bad card numbers and expansion names before spending time on the photo
         from scoring.cards import check_card
 
         for number in cards:
             check_card(number)
+    expansions = tuple(dict.fromkeys(e.lower() for e in args.expansion or ()))
+    if expansions:
+        from scoring.expansions import select
+
+        select(expansions)
     data = _read(args.photo)
     try:
         result = scan_image(data, cards=cards, overlay=args.overlay is not None)
@@ -65,6 +71,8 @@ def run_scan(args: argparse.Namespace) -> int:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
     city = replace(result.city, cards=cards) if cards else result.city
+    if expansions:  # added to any the scanner saw marks of
+        city = replace(city, expansions=tuple(dict.fromkeys([*city.expansions, *expansions])))
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
     if args.format == "city":
@@ -97,6 +105,14 @@ def register(subparsers: Any) -> None:
     scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
     scan.add_argument(
         "--cards", nargs="+", type=int, metavar="N", help="the scoring cards in play, e.g. 8 7 17"
+    )
+    scan.add_argument(
+        "--expansion",
+        action="extend",
+        nargs="+",
+        metavar="NAME",
+        help="expansion(s) in play (poi, construction, wrecktar, beaches, beach:peninsula, interstate, "
+        "roadwork)",
     )
     scan.add_argument(
         "--format",

@@ -3,7 +3,8 @@
 ``score CITY`` reads a city in the text format (``-`` for standard input) and prints its breakdown as a
 table (``--format text``) or JSON. ``check CITY_OR_PHOTO --tally TALLY`` scores the city — read from a photo
 by the scanner when the file is a JPEG, PNG, WebP or HEIC image — and reports each tally line as agreeing or
-not. ``--game wagons`` hands both commands to the Circle the Wagons command module, when it is installed.
+not. ``--game wagons`` (or a ``.town`` file, or a ``game: wagons`` header) hands both commands to the
+Circle the Wagons command module, when it is installed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 from collections.abc import Callable
 from types import ModuleType
@@ -54,12 +56,50 @@ def _wagons_call(name: str) -> Callable[[argparse.Namespace], int]:
     return func
 
 
+# Standard input read once and kept: the game is detected from it before the scorer reads it again.
+_stdin_read: tuple[object, bytes] | None = None
+
+
 def read_input(path: str) -> bytes:
     """The bytes of file ``path`` (``-``: standard input); ``OSError`` for an unreadable file."""
+    global _stdin_read
     if path == "-":
-        return sys.stdin.buffer.read()
+        if _stdin_read is None or _stdin_read[0] is not sys.stdin.buffer:
+            _stdin_read = (sys.stdin.buffer, sys.stdin.buffer.read())
+        return _stdin_read[1]
     with open(path, "rb") as fh:
         return fh.read()
+
+
+_GAME_NAMES = {"sprawlopolis": "sprawlopolis", "wagons": "wagons", "circle-the-wagons": "wagons"}
+_HEADER_LINE = re.compile(rb"^\s*([A-Za-z][A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+
+
+def detect_game(path: str, data: bytes) -> str:
+    """The game a city or town file is for: its ``game:`` header line, else ``wagons`` for a ``.town``
+    file, else ``sprawlopolis``. Raises :class:`InputError` for a ``game:`` header naming no known game."""
+    for raw in data.splitlines():
+        line = raw.split(b"#", 1)[0]
+        if not line.strip():
+            continue
+        header = _HEADER_LINE.match(line)
+        if header is None:
+            break  # the grid starts: no more headers
+        if header[1].lower() == b"game":
+            value = header[2].decode("utf-8", "replace")
+            game = _GAME_NAMES.get(re.sub(r"[\s_]+", "-", value.strip().lower()))
+            if game is None:
+                raise InputError(f"unknown game {value!r} in the 'game:' header (sprawlopolis or wagons)")
+            return game
+    return "wagons" if path.lower().endswith(".town") else "sprawlopolis"
+
+
+def resolve_game(args: argparse.Namespace) -> None:
+    """Fill ``args.game`` from the file when ``--game`` was not given (a photo is always Sprawlopolis)."""
+    if args.game is not None:
+        return
+    data = read_input(args.city)
+    args.game = "sprawlopolis" if is_photo(data) else detect_game(args.city, data)
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -128,6 +168,7 @@ def _emit(text: str) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     """``sprawlscan score``: print the breakdown; exit status 0, bad input raises :class:`InputError`."""
+    resolve_game(args)
     if args.game == "wagons":
         return int(_wagons_call("run_score")(args) or 0)
     from scoring.report import render_text
@@ -149,6 +190,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     """``sprawlscan check``: compare the tally with the city's (or photo's) score and print the verdicts."""
+    resolve_game(args)
     if args.game == "wagons":
         return int(_wagons_call("run_check")(args) or 0)
     from scoring.report import render_check
@@ -201,7 +243,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         "--format", choices=("text", "json"), default="text", help="output format (default text)"
     )
     parser.add_argument(
-        "--game", choices=GAMES, default="sprawlopolis", help="which game (default sprawlopolis)"
+        "--game",
+        choices=GAMES,
+        default=None,
+        help="which game (default: the file's 'game:' header, else wagons for a .town file, "
+        "else sprawlopolis)",
     )
 
 

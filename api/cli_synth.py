@@ -18,6 +18,20 @@ from typing import Any
 
 from scoring.errors import InputError
 
+DESCRIPTION = """\
+Write simulated photos of random finished Sprawlopolis cities, each with its ground truth.
+
+  sprawlscan synth --count N --seed S --out DIR
+
+renders photos S .. S+N-1 as DIR/photo-NNNN.jpg (NNNN counts from 0), with DIR/photo-NNNN.json beside
+each holding the true city. The same arguments always write the same bytes, so an evaluation set can be
+made again rather than stored.
+
+  --set KEY=VALUE   fix a condition for every photo, e.g. --set table=wood --set tilt=30
+  --long-side PX    render smaller images than a phone's 12 MP
+  --heic            write HEIC files (upright, as iPhones upload them) instead of JPEG
+"""
+
 
 class SynthOptionError(InputError):
     """A ``synth`` option that cannot be used (a bad count, seed or condition)."""
@@ -64,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "synth",
         help="write simulated photos of random finished cities with their ground truth",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--count", type=_positive, default=10, help="number of photos (default 10)")

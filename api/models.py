@@ -26,7 +26,8 @@ class CityRequest(BaseModel):
     city: str | None = Field(
         None,
         max_length=MAX_CITY_CHARS,
-        description="The city in the text format (shared/rules/city-format.md), header lines allowed.",
+        description="The city in the text format (docs/city-format.md in the sprawlscan repository), header "
+        "lines allowed.",
         examples=["cards: 8 7 17\nR:EW  I:EW  C:EW\nP     C:SE  I:SW\n"],
     )
     rows: list[list[str]] | None = Field(
@@ -96,12 +97,12 @@ class LineItemOut(BaseModel):
 
 
 class BreakdownOut(BaseModel):
-    """The JSON breakdown (shared/rules/interfaces.md)."""
+    """The JSON breakdown: its items, total and target (docs/deployment.md describes the endpoints)."""
 
     model_config = ConfigDict(extra="allow")
 
     game: str
-    city: str = Field(description="The scored city in the canonical text format.")
+    city: str = Field(description="The scored city in the canonical text format (docs/city-format.md).")
     cards: list[int | str]
     items: list[LineItemOut]
     total: int

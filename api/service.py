@@ -204,15 +204,17 @@ def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
 
 
 def metadata() -> dict[str, Any]:
-    """The choices the page offers: Sprawlopolis scoring cards (number, name), expansions with their options
-    and variants; Circle the Wagons goal cards (id, name, provenance) and Lone Cowboy scenarios."""
+    """The choices the page offers: Sprawlopolis scoring cards (number, name, what it counts), expansions
+    with their options and variants; Circle the Wagons goal cards (id, name, provenance) and Lone Cowboy
+    scenarios; and the long side (pixels) the scanner works at, to which the page shrinks photos."""
     from scoring.base import VARIANTS
-    from scoring.cards import CARD_NAMES
+    from scoring.card_rules import card_list
     from scoring.wagons import GOAL_CARDS, GOALS, SCENARIO_CARDS, SCENARIOS, WILDEST_WEST
 
     cards = {**GOAL_CARDS, WILDEST_WEST.id: WILDEST_WEST}
     return {
-        "cards": [{"number": n, "name": name} for n, name in sorted(CARD_NAMES.items())],
+        "cards": card_list(),
+        "photo_long_side": _photo_long_side(),
         "expansions": list(_EXPANSIONS),
         "variants": list(VARIANTS),
         "wagons": {
@@ -225,6 +227,15 @@ def metadata() -> dict[str, Any]:
             ],
         },
     }
+
+
+def _photo_long_side() -> int | None:
+    """The scanner's working size: it shrinks larger photos to this long side, so the page does it first."""
+    try:
+        from vision.pipeline import WORK_LONG_SIDE
+    except ImportError:
+        return None
+    return WORK_LONG_SIDE
 
 
 # ---- scanning --------------------------------------------------------------------------------------------

@@ -48,6 +48,23 @@ def _road_path(road: str, steps: int = 8) -> np.ndarray:
     return corner + np.c_[np.cos(ang), np.sin(ang)]
 
 
+def cell_outlines(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, int], list[list[float]]]:
+    """Each city cell's four corners (top-left, top-right, bottom-right, bottom-left in the city's grid) as
+    fractions of the photo's width and height, so a page can draw its own outlines over the same photo."""
+    h, w = geometry.photo.shape[:2]
+    to_photo = np.diag([1.0 / w, 1.0 / h, 1.0]) @ np.linalg.inv(geometry.to_rectified)
+    lattice = geometry.lattice
+    r0, c0 = assembled.origin
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+    out: dict[tuple[int, int], list[list[float]]] = {}
+    for r in range(assembled.city.n_rows):
+        for c in range(assembled.city.n_cols):
+            cx, cy = lattice.center(r + r0, c + c0)
+            rect = np.c_[cx + corners[:, 0] * lattice.pitch_x / 2, cy + corners[:, 1] * lattice.pitch_y / 2]
+            out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in _project(to_photo, rect)]
+    return out
+
+
 def draw_overlay(
     geometry: Geometry,
     assembled: Assembled,

@@ -114,9 +114,11 @@ class CellReading:
     label: str
     confidence: float
     card: int | None = None  # the card whose block shows here, when the card decoding placed one
+    # The cell's corners as fractions of the photo (see vision.overlay.cell_outlines), when drawn.
+    outline: list[list[float]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "row": self.row,
             "col": self.col,
             "name": cell_name(self.row, self.col),
@@ -124,6 +126,9 @@ class CellReading:
             "confidence": round(self.confidence, 4),
             "card": self.card,
         }
+        if self.outline is not None:
+            out["outline"] = self.outline
+        return out
 
 
 @dataclass
@@ -773,11 +778,14 @@ def scan_rgb(
     timings["assemble"] = time.perf_counter() - t
     image = None
     if overlay:
-        from vision.overlay import draw_overlay
+        from vision.overlay import cell_outlines, draw_overlay
 
         t = time.perf_counter()
         boxes = [(b.number, np.array(b.where["corners"])) for b in scoring.backs if "corners" in b.where]
         image = draw_overlay(geometry, assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes)
+        outlines = cell_outlines(geometry, assembled)
+        for cell in cells:
+            cell.outline = outlines[(cell.row, cell.col)]
         timings["overlay"] = time.perf_counter() - t
     card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
     warnings = geometry.warnings + card_warnings + card_doubts + assembled.warnings

@@ -13,6 +13,12 @@ let current = null; // {request, breakdown, scanId} of the score on screen
 let savedAs = null;  // {key, id}: the score on screen was saved as game id (key: its request as JSON)
 let cardNames = {};
 
+// Read at once: the page may put its own draft back and score it before this module hears "ready".
+function keptGame() {
+  try { return JSON.parse(localStorage.getItem(CURRENT_KEY) || "null"); } catch { return null; }
+}
+savedAs = (keptGame() || {}).savedAs || null;
+
 // ---- API ---------------------------------------------------------------------------------------------
 
 async function deviceToken() {
@@ -243,9 +249,9 @@ async function onReady() {
     const meta = await call("GET", "/api/v1/meta", undefined, false);
     cardNames = Object.fromEntries(meta.cards.map((c) => [c.number, c.name]));
   } catch { /* names are a nicety: numbers alone still say which card */ }
-  let saved = null;
-  try { saved = JSON.parse(localStorage.getItem(CURRENT_KEY) || "null"); } catch { saved = null; }
-  if (saved && saved.request && typeof saved.request.city === "string" && !current) {
+  const saved = keptGame();
+  const drafted = document.documentElement.dataset.restored === "draft"; // the page put its own draft back
+  if (saved && saved.request && typeof saved.request.city === "string" && !current && !drafted) {
     savedAs = saved.savedAs || null;
     restore(saved);
   }

@@ -1,0 +1,37 @@
+// Keeps the city and the choices on this phone (localStorage), so a reload, a lost connection or a closed
+// tab does not lose what the player entered. The photo itself is not kept.
+import { state } from "./state.js";
+
+const KEY = "sprawlscan:draft:v1";
+const FIELDS = ["game", "rows", "interstate", "headers", "cards", "expansions", "options", "variant", "goals", "scenario", "pile"];
+
+export function saveDraft(extra = {}) {
+  try {
+    const draft = Object.fromEntries(FIELDS.map((f) => [f, state[f]]));
+    localStorage.setItem(KEY, JSON.stringify({ ...draft, ...extra }));
+  } catch { /* storage full or disabled: nothing to keep */ }
+}
+
+export function loadDraft() {
+  try {
+    const draft = JSON.parse(localStorage.getItem(KEY) || "null");
+    return draft && Array.isArray(draft.rows) ? draft : null;
+  } catch {
+    return null;
+  }
+}
+
+export function clearDraft() {
+  try { localStorage.removeItem(KEY); } catch { /* nothing kept */ }
+}
+
+// The server's lists of cards and expansions, kept so the page still opens without a connection.
+const META_KEY = "sprawlscan:meta:v1";
+
+export function saveMeta(meta) {
+  try { localStorage.setItem(META_KEY, JSON.stringify(meta)); } catch { /* not kept */ }
+}
+
+export function loadMeta() {
+  try { return JSON.parse(localStorage.getItem(META_KEY) || "null"); } catch { return null; }
+}

@@ -1,0 +1,82 @@
+// The photo: shrunk in the browser to the size the scanner reads at (upright, as its EXIF orientation
+// says), then uploaded with a progress bar. The shrunk copy is also what the page shows under the outlines.
+import { $ } from "./dom.js";
+import { ApiError, unreachable } from "./api.js";
+import { state } from "./state.js";
+
+const DEFAULT_LONG_SIDE = 2016; // the server says its own in /api/v1/meta (photo_long_side)
+
+// A JPEG of `file` with its long side at most `longSide` pixels, drawn upright; null when the browser
+// cannot decode it (e.g. HEIC in most browsers): the original is uploaded then, and the server reads it.
+export async function shrinkPhoto(file, longSide) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch {
+    return null;
+  }
+  const k = Math.min(1, longSide / Math.max(bitmap.width, bitmap.height));
+  const w = Math.max(1, Math.round(bitmap.width * k));
+  const h = Math.max(1, Math.round(bitmap.height * k));
+  const canvas = document.createElement("canvas");
+  canvas.width = w;
+  canvas.height = h;
+  canvas.getContext("2d").drawImage(bitmap, 0, 0, w, h);
+  bitmap.close();
+  const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+  return blob ? { blob, width: w, height: h } : null;
+}
+
+function formFor(image, name) {
+  const form = new FormData();
+  form.append("image", image, name);
+  if (state.cards.length) form.append("cards", state.cards.join(" "));
+  if (state.expansions.length) form.append("expansions", state.expansions.join(" "));
+  if (state.variant) form.append("variant", state.variant);
+  if (Object.keys(state.options).length) form.append("options", JSON.stringify(state.options));
+  return form;
+}
+
+// Resolves with {data, photoUrl} (photoUrl: our shrunk copy to show, or null); rejects with an ApiError.
+export async function uploadPhoto(file) {
+  const box = $("#upload");
+  const bar = $("#upload-progress");
+  const text = $("#upload-text");
+  box.hidden = false;
+  bar.removeAttribute("value");
+  text.textContent = "Preparing the photo…";
+  const longSide = (state.meta && state.meta.photo_long_side) || DEFAULT_LONG_SIDE;
+  const small = await shrinkPhoto(file, longSide);
+  const image = small ? small.blob : file;
+  const limit = state.meta && state.meta.max_upload_bytes;
+  if (limit && image.size > limit) {
+    box.hidden = true;
+    throw new ApiError(413, "too_large", `This photo is ${(image.size / 1e6).toFixed(1)} MB; the server takes up to ${limit / 1e6} MB.`);
+  }
+  bar.value = 0;
+  bar.max = 100;
+  text.textContent = `Uploading ${(image.size / 1e6).toFixed(1)} MB…`;
+  const name = small ? "photo.jpg" : file.name || "photo";
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/v1/scans");
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total); };
+    xhr.upload.onload = () => {
+      bar.removeAttribute("value"); // indeterminate while the server reads the city
+      text.textContent = "Reading the city…";
+    };
+    xhr.onerror = () => { box.hidden = true; reject(unreachable()); };
+    xhr.onload = () => {
+      box.hidden = true;
+      const data = xhr.response;
+      if (xhr.status !== 200) {
+        const e = (data && data.error) || { message: `The server answered ${xhr.status}.` };
+        reject(new ApiError(xhr.status, e.code, e.message));
+        return;
+      }
+      resolve({ data, photoUrl: small ? URL.createObjectURL(small.blob) : null });
+    };
+    xhr.send(formFor(image, name));
+  });
+}
