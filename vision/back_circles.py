@@ -35,10 +35,11 @@ __all__ = ["CIRCLE_RADIUS_MM", "NumberCircle", "find_number_circles", "yellownes
 CIRCLE_RADIUS_MM = 6.0
 #: Circle radius on the candidate copy, px: enough for a ring of 8 sectors, small enough to be cheap.
 DETECT_RADIUS_PX = 5.0
-#: Radii searched around the expected one (a slanted view and distance from the city change it).
-RADIUS_STEPS = (0.8, 1.0, 1.25)
-#: Fitted radius allowed, as a fraction of the expected one.
-RADIUS_RANGE = (0.7, 1.4)
+#: Radii searched around the expected one (a slanted view and the cards' distance from the city change it).
+RADIUS_STEPS = (0.7, 0.85, 1.0, 1.2)
+#: The fitted circle's larger semi-axis (the one a slanted view does not shorten) allowed, as a fraction of
+#: the expected radius.
+RADIUS_RANGE = (0.6, 1.5)
 #: Without a scale: expected radii from this fraction of the photo's long side up, by RADIUS_STEP_FACTOR.
 UNSCALED_RADII = (0.006, 0.04)
 UNSCALED_STEP_FACTOR = 1.5
@@ -47,14 +48,17 @@ A_WEIGHT = 0.7
 SECTORS = 8
 #: Least candidate response (yellowness inside minus the most yellow sector around), Lab units.
 MIN_RESPONSE = 5.0
+#: Least mean yellowness inside a candidate: the fill is yellow in itself, not only against a blue cloth
+#: (the digits' ink, closed away only in part, lowers the mean: the fill alone is ~30).
+MIN_INSIDE = 8.0
 #: Least fill-over-ring yellowness contrast for a fit (the fill's b* is ~25 above band and paper).
 MIN_CONTRAST = 8.0
-MAX_CANDIDATES = 25
+MAX_CANDIDATES = 60
 #: Shape of the fit: greatest distance of the hull from the ellipse and its spread, in radii.
 MAX_HULL_REACH = 1.1
 MAX_HULL_SPREAD = 0.04
-#: Least share of the hull that is fill (the digits cover up to about half of it).
-MIN_SOLIDITY = 0.45
+#: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
+MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
 #: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill.
 INK_RANGE = (0.04, 0.6)
@@ -145,7 +149,7 @@ def _candidates(image: np.ndarray, radius: float, exclude: np.ndarray | None) ->
         disc, sectors = _ring_kernels(step * r0)
         inside = cv2.filter2D(yellow, -1, disc, borderType=cv2.BORDER_REFLECT)
         around = np.max([cv2.filter2D(yellow, -1, s, borderType=cv2.BORDER_REFLECT) for s in sectors], axis=0)
-        responses.append(inside - around)
+        responses.append(np.where(inside >= MIN_INSIDE, inside - around, 0.0))
     response = np.max(responses, axis=0)
     size = int(2 * r0) | 1
     peaks = (response >= cv2.dilate(response, np.ones((size, size), np.uint8))) & (response > MIN_RESPONSE)
@@ -206,7 +210,7 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float) -> NumberCircle | Non
     (ex, ey), (ew, eh), angle = ellipse
     a, b = max(ew, eh) / 2, min(ew, eh) / 2
     radius = float(np.sqrt(a * b))
-    if not RADIUS_RANGE[0] * r0 <= radius <= RADIUS_RANGE[1] * r0 or b < MIN_AXIS_RATIO * a:
+    if not RADIUS_RANGE[0] * r0 <= a <= RADIUS_RANGE[1] * r0 or b < MIN_AXIS_RATIO * a:
         return None
     if piece.sum() < MIN_SOLIDITY * cv2.contourArea(hull.astype(np.float32)):
         return None
