@@ -19,6 +19,7 @@ from api.models import CheckRequest, CityRequest
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
 from scoring.errors import InputError
+from scoring.numbers import JSONError, NumberError, load_json, whole_number
 
 log = logging.getLogger("sprawlscan.api")
 
@@ -95,11 +96,11 @@ class ScoreOptions:
         cards: tuple[int, ...] | None = None
         raw_cards = fields.get("cards", "").strip()
         if raw_cards:
-            words = re.split(r"[\s,]+", raw_cards.strip("[]"))
-            bad = [w for w in words if w and not w.isdigit()]
-            if bad:
-                raise BadFormField(f"cards: expected card numbers such as '8 7 17', got {bad[0]!r}")
-            cards = tuple(int(w) for w in words if w)
+            words = [w for w in re.split(r"[\s,]+", raw_cards.strip("[]")) if w]
+            try:
+                cards = tuple(whole_number(w) for w in words)
+            except NumberError as exc:
+                raise BadFormField(f"cards: scoring card numbers such as '8 7 17', {exc}") from None
         raw_exp = fields.get("expansions", "").strip()
         expansions = tuple(raw_exp.replace(",", " ").split()) if raw_exp else None
         variant = fields.get("variant", "").strip() or None
@@ -107,11 +108,13 @@ class ScoreOptions:
         raw_options = fields.get("options", "").strip()
         if raw_options:
             try:
-                options = json.loads(raw_options)
+                options = load_json(raw_options)
             except json.JSONDecodeError as exc:
                 raise BadFormField(
                     f"options: not valid JSON ({exc.msg} at character {exc.pos + 1})"
                 ) from None
+            except JSONError as exc:
+                raise BadFormField(f"options: {exc}") from None
             if not isinstance(options, dict):
                 raise BadFormField('options: expected a JSON object such as {"construction-penalty": 2}')
         return cls(cards, expansions, variant, option_strings(options))
@@ -122,8 +125,12 @@ class ScoreOptions:
         from scoring.cards import check_card
         from scoring.expansions import select
 
+        seen: set[int] = set()
         for number in self.cards or ():
             check_card(number)
+            if number in seen:
+                raise BadFormField(f"cards: scoring card {number} is given twice")
+            seen.add(number)
         select(self.expansions)
         if self.variant is not None:
             check_variant(self.variant)
