@@ -54,12 +54,28 @@ def _wagons_call(name: str) -> Callable[[argparse.Namespace], int]:
     return func
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of file ``path`` (``-``: standard input); ``OSError`` for an unreadable file."""
+MAX_INPUT_BYTES = 40 * 1024 * 1024  # the largest photo the scanner accepts
+MAX_TEXT_BYTES = 1_000_000  # a city, town or tally file is a few kilobytes
+
+
+def read_input(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of file ``path`` (``-``: standard input), at most ``limit`` of them (else
+    :class:`InputError`, before reading further); ``OSError`` for an unreadable file."""
     if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as fh:
-        return fh.read()
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    if len(data) > limit:
+        name = "standard input" if path == "-" else path
+        raise InputError(f"{name} is larger than {limit:,} bytes")
+    return data
+
+
+def _text(data: bytes, name: str) -> bytes:
+    if len(data) > MAX_TEXT_BYTES:
+        raise InputError(f"{name} is larger than {MAX_TEXT_BYTES:,} bytes; a text file here is far smaller")
+    return data
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, str]:
@@ -84,14 +100,14 @@ def read_tally(path: str) -> list[TallyLine]:
     """Read and parse the tally file (``-`` = standard input); errors name the file."""
     name = "standard input" if path == "-" else path
     try:
-        return parse_tally(read_input(path))
+        return parse_tally(read_input(path, MAX_TEXT_BYTES))
     except InputError as exc:
         raise in_file(name, exc) from None
 
 
 def _city(data: bytes, name: str) -> City:
     try:
-        return parse_city(data)
+        return parse_city(_text(data, name))
     except InputError as exc:
         raise in_file(name, exc) from None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -271,19 +272,44 @@ class ScannerUnavailable(Exception):
     """The scanner is not installed in this build (a server fault, not the client's)."""
 
 
-def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> Scanned:
+class ScanCancelled(Exception):
+    """The scan was stopped at a stage boundary because its client had gone."""
+
+
+class StageClock(dict[str, float]):
+    """The scanner's per-stage timings; each stage's end is also where a scan whose client has gone
+    (``left`` set) stops, by raising :class:`ScanCancelled`."""
+
+    def __init__(self, left: threading.Event) -> None:
+        super().__init__()
+        self.left = left
+
+    def __setitem__(self, stage: str, seconds: float) -> None:
+        super().__setitem__(stage, seconds)
+        if self.left.is_set():
+            raise ScanCancelled(f"stopped after the {stage!r} stage: the client has gone")
+
+
+def scan_and_score(
+    data: bytes, opts: ScoreOptions, overlay_long_side: int, left: threading.Event | None = None
+) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
-    truncated, too large, no city found) and the engine's for bad cards or expansions.
+    truncated, too large, no city found) and the engine's for bad cards or expansions; with ``left``,
+    :class:`ScanCancelled` at the first stage boundary after it is set.
     """
+    left = left or threading.Event()
+    if left.is_set():
+        raise ScanCancelled("the client left before its scan started")
     try:
         from vision.classify import ModelError
         from vision.pipeline import scan_image
     except ImportError as exc:
         raise ScannerUnavailable("the photo scanner is not available in this build") from exc
     try:
-        scan = scan_image(data, cards=list(opts.cards) if opts.cards else None, overlay=True)
+        cards = list(opts.cards) if opts.cards else None
+        scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left))
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     city: City = scan.city
