@@ -28,7 +28,7 @@ MAX_DIGITS = 9  # a billion is far beyond any count or score in either game
 MAX_JSON_DEPTH = 32
 # Minus signs a keyboard or a word processor may give: ASCII hyphen, U+2212 minus, en dash.
 _MINUS = "-−–"
-_NUMBER = re.compile(rf"[+{_MINUS}]?[0-9]+")
+_NUMBER = re.compile(rf"[+{re.escape(_MINUS)}]?[0-9]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
