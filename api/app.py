@@ -4,7 +4,8 @@
 and ``sprawlscan serve`` run. Every client mistake becomes a 4xx JSON error ``{"error": {"code",
 "message"}}``; only real server faults are 5xx (still JSON). Photo scans are CPU- and memory-heavy, so they
 run off the event loop in worker threads, at most ``scan_workers`` at a time, with at most
-``max_pending_scans`` uploads accepted at once (the rest get 503 with ``Retry-After``).
+``max_pending_scans`` uploads (and ``max_pending_bytes`` of them) accepted at once (the rest get 503 with
+``Retry-After``).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     store = ScanStore(settings.cache_entries, settings.cache_bytes, settings.cache_ttl_s)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
-    pending = {"scans": 0}
+    pending = {"scans": 0, "bytes": 0}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -220,9 +221,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_scan(request: Request) -> JSONResponse:
         """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
         result (and its overlay image) stays available under ``scan_id`` for a while."""
-        if pending["scans"] >= settings.max_pending_scans:
+        # An upload reserves its declared size (the largest allowed when it does not declare one): the raw
+        # photos held at once stay within max_pending_bytes, whatever their number.
+        length = request.headers.get("content-length", "")
+        size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
+        reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
+        if (
+            pending["scans"] >= settings.max_pending_scans
+            or pending["bytes"] + reserved > settings.max_pending_bytes
+        ):
             raise ServiceBusy(f"the server is handling {pending['scans']} uploads; try again in a moment")
         pending["scans"] += 1
+        pending["bytes"] += reserved
         try:
             form = await read_scan_form(
                 request.headers.get("content-type"),
@@ -239,6 +249,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ClientGone("the client disconnected; its scan was stopped") from None
         finally:
             pending["scans"] -= 1
+            pending["bytes"] -= reserved
         scan_id = store.new_id()
         overlay_url = f"/api/v1/scans/{scan_id}/overlay" if scanned.overlay else None
         result = {**scanned.result, "scan_id": scan_id, "overlay": overlay_url}

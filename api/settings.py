@@ -22,7 +22,8 @@ class Settings:
 
     max_upload_bytes: int = 25_000_000
     scan_workers: int = field(default_factory=lambda: max(1, min(2, os.cpu_count() or 1)))
-    max_pending_scans: int = 8
+    max_pending_scans: int = 32
+    max_pending_bytes: int = 160_000_000
     cache_entries: int = 256
     cache_bytes: int = 64 * 1024 * 1024
     cache_ttl_s: float = 3600.0
@@ -39,6 +40,11 @@ class Settings:
                 raise SettingsError(f"setting {name} must be a number, got {value!r}")
             if value <= 0:
                 raise SettingsError(f"SPRAWLSCAN_{name.upper()} must be positive, got {value!r}")
+        if self.max_pending_bytes < self.max_upload_bytes:
+            raise SettingsError(
+                f"SPRAWLSCAN_MAX_PENDING_BYTES ({self.max_pending_bytes}) must be at least "
+                f"SPRAWLSCAN_MAX_UPLOAD_BYTES ({self.max_upload_bytes}), or no large upload is ever accepted"
+            )
 
     @classmethod
     def from_env(cls) -> Settings:

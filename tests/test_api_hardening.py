@@ -357,3 +357,22 @@ def test_bad_settings_are_refused_naming_the_variable(
         Settings.from_env()
     with pytest.raises(SettingsError):
         Settings(max_pending_scans=0)
+
+
+def test_pending_uploads_are_bounded_in_bytes_too() -> None:
+    app = create_app(Settings(max_upload_bytes=1_000_000, max_pending_bytes=1_500_000))
+    headers = {**MULTIPART, "content-length": "900000"}
+
+    async def run() -> tuple[int, bytes]:
+        first = trickle(b"--b\r\n", 0.05)  # holds 900 kB of the 1.5 MB for a while
+        async with anyio.create_task_group() as group:
+            group.start_soon(call, app, "/api/v1/scans", headers, first)
+            await anyio.sleep(0.1)
+            status, _, body = await call(app, "/api/v1/scans", headers, trickle(b"--b\r\n", 0.05))
+            group.cancel_scope.cancel()
+        return status, body
+
+    status, body = anyio.run(run)
+    assert status == 503 and b'"busy"' in body
+    with pytest.raises(SettingsError, match="MAX_PENDING_BYTES"):
+        Settings(max_upload_bytes=2_000_000, max_pending_bytes=1_000_000)

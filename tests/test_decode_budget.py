@@ -117,3 +117,25 @@ def test_exif_turns_apply_to_the_reduced_image() -> None:
     out = decode_image(encoded(Image.fromarray(src), "PNG", exif=exif.tobytes()), long_side=150)
     assert out.rgb.shape == (150, 100, 3) and out.original_size == (200, 300)
     assert tuple(out.rgb[10, 90]) == (220, 30, 30)  # top-left went to top-right
+
+
+def test_decodings_share_one_pool_and_wait_for_room() -> None:
+    import threading
+    import time
+
+    from vision.decode import _BytePool
+
+    pool = _BytePool(300)
+    pool.acquire(200)
+    got: list[float] = []
+    waiter = threading.Thread(target=lambda: (pool.acquire(200), got.append(time.monotonic())))
+    start = time.monotonic()
+    waiter.start()
+    time.sleep(0.2)
+    assert not got  # 100 bytes free: the second decoding waits
+    pool.release(200)
+    waiter.join(timeout=2)
+    assert got and got[0] - start >= 0.2 and pool.free == 100
+    pool.release(200)
+    pool.acquire(10**9)  # more than the pool: takes all of it rather than waiting forever
+    assert pool.free == 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ MAX_PIXELS = 64_000_000  # 48/50 MP phone modes pass; anything bigger is refused
 # The most memory one decoding may take (the full-size pixels Pillow holds, plus a conversion where one is
 # needed), estimated from the header before a pixel is decoded: a 64 MP RGBA image fits, nothing more.
 MAX_DECODE_BYTES = 256 * 2**20
+# What all decodings running at once in this process may take together: one at the per-image limit, or a
+# few ordinary photos; a decoding that does not fit waits for the others to finish.
+DECODE_POOL_BYTES = 320 * 2**20
 # Bytes per pixel Pillow holds for each mode (RGB is stored in four); modes not listed take 4.
 _MODE_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2}
 _SIXTEEN_BIT = ("I;16", "I;16L", "I;16B", "I;16N")
@@ -164,6 +168,7 @@ def decode_image(
             f"{needed / 2**20:.0f} MiB of memory; at most {max_decode_bytes / 2**20:.0f} MiB are allowed"
         )
     factor = max(1, max(img.size) // long_side) if long_side else 1
+    _POOL.acquire(needed)
     try:
         still_webp = img.format == "WEBP" and not getattr(img, "is_animated", False)
         pixels = _webp_pixels(data) if still_webp else None
@@ -182,6 +187,7 @@ def decode_image(
         raise TruncatedImage(f"the {fmt} file is damaged or cut short ({exc})") from None
     finally:
         img.close()  # the full-size pixels go now, not when the caller's frame ends
+        _POOL.release(needed)
     rgb = _upright(rgb, orientation)
     # A 90° EXIF turn swaps the sides.
     upright_size = (original[1], original[0]) if orientation in (5, 6, 7, 8) else original
@@ -192,6 +198,27 @@ def decode_image(
     return DecodedImage(rgb, upright_size, rgb.shape[1] / upright_size[0], fmt)
 
 
+class _BytePool:
+    """Bytes of decoding memory shared by the threads of a process (a counting semaphore in bytes)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.free = total
+        self._changed = threading.Condition()
+
+    def acquire(self, n: int) -> None:
+        n = min(n, self.total)
+        with self._changed:
+            self._changed.wait_for(lambda: self.free >= n)
+            self.free -= n
+
+    def release(self, n: int) -> None:
+        with self._changed:
+            self.free += min(n, self.total)
+            self._changed.notify_all()
+
+
+_POOL = _BytePool(DECODE_POOL_BYTES)
 _ORIENTATION = 0x0112
 _STRIP_ROWS = 64  # output rows per strip: a strip's temporary copies stay a few megabytes
 
