@@ -113,7 +113,7 @@ class BodyGuard:
             return
         too_large = f"the request body is larger than {self.max_bytes:,} bytes"
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+        if length is not None and length.isdigit() and (len(length) > 15 or int(length) > self.max_bytes):
             await error_response(413, "too_large", too_large)(scope, receive, send)
             return
         try:

@@ -376,3 +376,11 @@ def test_pending_uploads_are_bounded_in_bytes_too() -> None:
     assert status == 503 and b'"busy"' in body
     with pytest.raises(SettingsError, match="MAX_PENDING_BYTES"):
         Settings(max_upload_bytes=2_000_000, max_pending_bytes=1_000_000)
+
+
+def test_a_content_length_of_thousands_of_digits_is_413(client: TestClient) -> None:
+    for path in ("/api/v1/score", "/api/v1/scans"):
+        status, _, body = anyio.run(
+            call, client.app, path, {**MULTIPART, "content-length": HUGE}, trickle(b"", 0)
+        )
+        assert status == 413 and b"too_large" in body
