@@ -39,7 +39,7 @@ def box_reduce(arr: np.ndarray, factor: int) -> np.ndarray:
         ("I;16", "PNG", 2),
         ("RGBA", "WEBP", 8),
         ("RGB", "WEBP", 6),
-        ("RGB", "HEIF", 8),
+        ("RGB", "HEIF", 5),
     ],
 )
 def test_the_estimate_follows_the_format_and_mode(mode: str, fmt: str, per_pixel: int) -> None:
@@ -139,3 +139,19 @@ def test_decodings_share_one_pool_and_wait_for_room() -> None:
     pool.release(200)
     pool.acquire(10**9)  # more than the pool: takes all of it rather than waiting forever
     assert pool.free == 0
+
+
+def test_heic_is_read_from_pillow_heifs_own_buffer_and_a_damaged_one_is_400() -> None:
+    import pillow_heif
+
+    from vision.decode import TruncatedImage
+
+    pillow_heif.register_heif_opener()
+    src = noise(300, 400, 3)
+    data = encoded(Image.fromarray(src), "HEIF", quality=95)
+    out = decode_image(data, long_side=200).rgb
+    reference = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
+    assert out.shape == (150, 200, 3)
+    assert np.abs(out.astype(np.float64) - box_reduce(reference, 2)).max() <= 1
+    with pytest.raises(TruncatedImage):
+        decode_image(data[: len(data) // 2])

@@ -115,15 +115,15 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
 
 def decoded_bytes(img: Image.Image) -> int:
     """The memory decoding ``img`` (opened, not loaded) takes at its current size: the full-size pixels
-    as the decoders hold them, measured per format. Pillow stores RGB in four bytes a pixel; pillow-heif
-    hands Pillow a copy of its own buffer; libwebp (through OpenCV) fills two canvases of three or four
-    bytes a pixel, and animated WebP goes through Pillow's decoder, which holds three."""
+    as the decoders hold them, measured per format. Pillow stores RGB in four bytes a pixel; libheif holds
+    the YCbCr planes and the RGB(A) result (5 or 6 bytes); libwebp (through OpenCV) fills two canvases of
+    three or four bytes a pixel, and animated WebP goes through Pillow's decoder, which holds three."""
     width, height = img.size
     if img.format == "WEBP":
         channels = 4 if img.mode == "RGBA" else 3
         per_pixel = 12 if getattr(img, "is_animated", False) else 2 * channels
     elif img.format == "HEIF":
-        per_pixel = 8
+        per_pixel = 6 if img.mode == "RGBA" else 5
     else:
         per_pixel = _MODE_BYTES.get(img.mode, 4)
     return width * height * per_pixel
@@ -170,15 +170,13 @@ def decode_image(
     factor = max(1, max(img.size) // long_side) if long_side else 1
     _POOL.acquire(needed)
     try:
-        still_webp = img.format == "WEBP" and not getattr(img, "is_animated", False)
-        pixels = _webp_pixels(data) if still_webp else None
+        pixels, bgr = _codec_pixels(img, data)
         if pixels is None:
             img.load()
             rgb = _reduce_strips(img.size, lambda y0, y1: _pillow_strip(img, y0, y1), factor)
         else:
-            rgb = _reduce_strips(
-                (pixels.shape[1], pixels.shape[0]), lambda y0, y1: _cv_strip(pixels, y0, y1), factor
-            )
+            size = (pixels.shape[1], pixels.shape[0])
+            rgb = _reduce_strips(size, lambda y0, y1: _array_strip(pixels, y0, y1, bgr), factor)
         pixels = None  # the full-size array goes before the EXIF look-up and the final resize
         orientation = img.getexif().get(_ORIENTATION, 1)
     except Image.DecompressionBombError:
@@ -263,20 +261,34 @@ def _pillow_strip(img: Image.Image, y0: int, y1: int) -> np.ndarray:
     return np.asarray(piece.convert("RGB"))
 
 
-def _webp_pixels(data: bytes) -> np.ndarray | None:
-    """A still WebP decoded by OpenCV into one BGR(A) array (Pillow's WebP path holds twice as much);
-    ``None`` when OpenCV cannot read it, and Pillow decodes it instead."""
-    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
-    return pixels if pixels is not None and pixels.dtype == np.uint8 else None
+def _codec_pixels(img: Image.Image, data: bytes) -> tuple[np.ndarray | None, bool]:
+    """The whole image as one array straight from its codec, where that holds less than Pillow would, and
+    whether its channels are in BGR order: a still WebP through OpenCV (Pillow's WebP path holds twice as
+    much), a HEIC through pillow-heif's own buffer (Pillow would copy it into four bytes a pixel).
+    ``(None, False)``: let Pillow decode it."""
+    if img.format == "WEBP" and not getattr(img, "is_animated", False):
+        pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+        if pixels is not None and pixels.dtype == np.uint8:
+            return pixels, True
+    if img.format == "HEIF":
+        import pillow_heif
+
+        try:
+            heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+            return np.asarray(heif), False
+        except RuntimeError as exc:  # libheif's decoding errors
+            raise OSError(str(exc)) from None
+    return None, False
 
 
-def _cv_strip(pixels: np.ndarray, y0: int, y1: int) -> np.ndarray:
+def _array_strip(pixels: np.ndarray, y0: int, y1: int, bgr: bool) -> np.ndarray:
+    """Rows ``y0..y1`` of a codec's grey, RGB(A) or BGR(A) array as uint8 RGB, alpha laid on white."""
     rows = pixels[y0:y1]
     if rows.ndim == 2:
         return _grey(rows)
     if rows.shape[2] == 4:
-        return _on_white(rows[:, :, [2, 1, 0, 3]])
-    return np.ascontiguousarray(rows[:, :, 2::-1])
+        return _on_white(rows[:, :, [2, 1, 0, 3]] if bgr else rows)
+    return np.ascontiguousarray(rows[:, :, 2::-1] if bgr else rows[:, :, :3])
 
 
 # EXIF orientation → the turn that makes the photo upright (as Pillow's ImageOps.exif_transpose).
