@@ -16,6 +16,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from api.cli_numbers import whole
 from scoring.city import City, parse_city
 from scoring.errors import InputError
 from scoring.tally import TallyLine, parse_tally
@@ -191,7 +192,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cards",
         nargs="+",
-        type=int,
+        type=whole("card number"),
         metavar="N",
         help="scoring cards in play (override the file's 'cards:')",
     )

@@ -208,3 +208,11 @@ def test_cli_wagons_options_refuse_bad_numbers(tmp_path: Path, capsys: pytest.Ca
         )
         assert code == 2 and "whole number" in err, err
     assert json.loads("[]") == []
+
+
+def test_cli_card_numbers_use_the_strict_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "city.txt").write_text("R  C\n")
+    for bad in ("²", "٣", "9" * 5000):
+        with pytest.raises(SystemExit) as exit_:
+            main(["score", str(tmp_path / "city.txt"), "--cards", "8", bad])
+        assert exit_.value.code == 2 and "card number: expected a whole number" in capsys.readouterr().err

@@ -214,3 +214,13 @@ def test_piles_and_options_give_a_result_or_an_input_error(words: list[str], opt
     for call in (lambda: parse_pile(words), lambda: parse_options(options)):
         with contextlib.suppress(InputError):
             call()
+
+
+def test_expansion_number_options_use_the_strict_reader() -> None:
+    from scoring.expansions import ExpansionOptionError
+
+    city = parse_city("expansions: roadwork\nR:EW  C:EW\n")
+    for bad in ("٣", "²", HUGE, "-1"):
+        with pytest.raises(ExpansionOptionError, match="roadwork-unplayed: expected a whole number"):
+            score_city(city, options={"roadwork-unplayed": bad})
+    assert score_city(city, options={"roadwork-unplayed": "2"}).total < score_city(city).total + 1
