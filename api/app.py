@@ -4,17 +4,18 @@
 and ``sprawlscan serve`` run. Every client mistake becomes a 4xx JSON error ``{"error": {"code",
 "message"}}``; only real server faults are 5xx (still JSON). Photo scans are CPU- and memory-heavy, so they
 run off the event loop in worker threads, at most ``scan_workers`` at a time, with at most
-``max_pending_scans`` uploads accepted at once (the rest get 503 with ``Retry-After``).
+``max_pending_scans`` uploads (and ``max_pending_bytes`` of them) accepted at once (the rest get 503 with
+``Retry-After``).
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import logging
-import os
-from collections.abc import AsyncIterator
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.requests import ClientDisconnect
 
-from api import service
+from api import docs_pages, service
+from api.guards import (
+    BodyGuard,
+    CrossSiteGuard,
+    RequestTimeout,
+    SecurityHeaders,
+    ServerFaults,
+    error_response,
+)
 from api.models import (
     ERROR_RESPONSES,
     BreakdownOut,
@@ -38,6 +47,7 @@ from api.models import (
     ScoreRequest,
 )
 from api.routes_games import games_router
+from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
 from api.storage_games import GameStore
 from api.uploads import read_scan_form, sniff_image_type
@@ -45,6 +55,7 @@ from scoring.errors import InputError
 
 log = logging.getLogger("sprawlscan.api")
 STATIC_DIR = Path(__file__).with_name("static")
+SCANS_PATH = "/api/v1/scans"
 
 
 class ScanNotFound(InputError):
@@ -56,79 +67,7 @@ class ServiceBusy(Exception):
     """Too many uploads in flight: the client should retry shortly (503, not a client mistake)."""
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Service limits; :meth:`from_env` reads ``SPRAWLSCAN_<NAME>`` environment variables."""
-
-    max_upload_bytes: int = 25_000_000
-    scan_workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
-    max_pending_scans: int = 32
-    scan_ttl_s: float = 86400.0
-    overlay_long_side: int = 1600
-    max_json_bytes: int = 1_000_000
-    database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
-    database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
-    max_games_per_device: int = 100_000
-
-    @classmethod
-    def from_env(cls) -> Settings:
-        """Defaults overridden by ``SPRAWLSCAN_MAX_UPLOAD_BYTES`` etc.; raises ValueError naming a bad one."""
-        values: dict[str, Any] = {}
-        for name, default in cls().__dict__.items():
-            key = f"SPRAWLSCAN_{name.upper()}"
-            raw = os.environ.get(key)
-            if raw is None:
-                continue
-            if isinstance(default, str):
-                values[name] = raw
-                continue
-            try:
-                value = type(default)(raw)
-            except ValueError:
-                kind = "whole number" if isinstance(default, int) else "number"
-                raise ValueError(f"{key} must be a {kind}, got {raw!r}") from None
-            if value <= 0 and name != "max_pending_scans":
-                raise ValueError(f"{key} must be positive, got {raw!r}")
-            values[name] = value
-        return cls(**values)
-
-
-class _BodyLimit:
-    """ASGI middleware: refuse request bodies over ``max_bytes`` (413) on every path but the photo upload,
-    which streams its body and enforces its own, larger limit. JSON bodies are parsed in memory, so without
-    this a client could make the service buffer an arbitrarily large one."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int, exempt: tuple[str, ...]) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-        self.exempt = exempt
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self.exempt:
-            await self.app(scope, receive, send)
-            return
-        too_large = f"the request body is larger than {self.max_bytes:,} bytes"
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await _error(413, "too_large", too_large)(scope, receive, send)
-            return
-        received = 0
-
-        async def limited() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise StarletteHTTPException(413, too_large)
-            return message
-
-        await self.app(scope, limited, send)
-
-
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
-
+_error = error_response
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -153,14 +92,36 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+def _client_fault(request: Request, status: int, code: str, message: str) -> None:
+    """One log line per client mistake (no traceback: the traceback is for server faults)."""
+    log.info("client fault: %s %s %d %s: %s", request.method, request.url.path, status, code, message)
+
+
+class ClientGone(InputError):
+    """The client disconnected before its answer was ready (a phone losing signal mid-upload)."""
+
+    code = "client_disconnected"
+
+
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError) -> JSONResponse:
-        return _error(exc.status, exc.code, str(exc))
+        _client_fault(request, exc.status, exc.code, str(exc))
+        # A slow client has not finished its body: close rather than read the rest.
+        headers = {"Connection": "close"} if isinstance(exc, RequestTimeout) else None
+        return _error(exc.status, exc.code, str(exc), headers)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _client_left(request: Request, exc: ClientDisconnect) -> JSONResponse:
+        message = "the client disconnected before the request was complete"
+        _client_fault(request, 400, ClientGone.code, message)
+        return _error(400, ClientGone.code, message)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(422, "invalid_request", _validation_message(exc))
+        message = _validation_message(exc)
+        _client_fault(request, 422, "invalid_request", message)
+        return _error(422, "invalid_request", message)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -170,20 +131,18 @@ def _install_error_handlers(app: FastAPI) -> None:
             message = f"no such page or endpoint: {request.url.path}"
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed on {request.url.path}"
+        _client_fault(request, exc.status_code, code, message)
         return _error(exc.status_code, code, message, getattr(exc, "headers", None))
 
     @app.exception_handler(service.ScannerUnavailable)
     async def _no_scanner(request: Request, exc: service.ScannerUnavailable) -> JSONResponse:
+        log.warning("scan refused: %s", exc)
         return _error(503, "scanner_unavailable", str(exc))
 
     @app.exception_handler(ServiceBusy)
     async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
+        log.info("busy: %s %s 503: %s", request.method, request.url.path, exc)
         return _error(503, "busy", str(exc), {"Retry-After": "2"})
-
-    @app.exception_handler(Exception)
-    async def _server_fault(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return _error(500, "internal_error", "the server failed to handle this request; it has been logged")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -192,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = connect(database_url(settings.database_url, settings.database_path))
     store = ScanStore(engine, settings.scan_ttl_s)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
-    pending = {"scans": 0}
+    pending = {"scans": 0, "bytes": 0}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -214,12 +173,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         'tally. Errors are JSON: {"error": {"code", "message"}}.',
         lifespan=lifespan,
         responses=ERROR_RESPONSES,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.store = store
     app.state.games = GameStore(engine)
     _install_error_handlers(app)
-    app.add_middleware(_BodyLimit, max_bytes=settings.max_json_bytes, exempt=("/api/v1/scans",))
+    docs_pages.install(app)
+    # Outermost last: every answer gets the security headers, server faults are caught inside them.
+    app.add_middleware(
+        BodyGuard, max_bytes=settings.max_json_bytes, deadline=settings.deadline, exempt=(SCANS_PATH,)
+    )
+    app.add_middleware(CrossSiteGuard)
+    app.add_middleware(ServerFaults)
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
     def healthz() -> dict[str, Any]:
@@ -232,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {**service.metadata(), "max_upload_bytes": settings.max_upload_bytes}
 
     @app.post(
-        "/api/v1/scans",
+        SCANS_PATH,
         response_class=JSONResponse,
         responses={200: {"model": ScanOut, "description": "The breakdown of the city read from the photo"}},
         tags=["scan"],
@@ -265,9 +233,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_scan(request: Request) -> JSONResponse:
         """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
         result (and its overlay image) stays available under ``scan_id`` for a while."""
-        if pending["scans"] >= settings.max_pending_scans:
+        # An upload reserves its declared size (the largest allowed when it does not declare one): the raw
+        # photos held at once stay within max_pending_bytes, whatever their number.
+        length = request.headers.get("content-length", "")
+        size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
+        reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
+        if (
+            pending["scans"] >= settings.max_pending_scans
+            or pending["bytes"] + reserved > settings.max_pending_bytes
+        ):
             raise ServiceBusy(f"the server is handling {pending['scans']} uploads; try again in a moment")
         pending["scans"] += 1
+        pending["bytes"] += reserved
         try:
             form = await read_scan_form(
                 request.headers.get("content-type"),
@@ -282,9 +259,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             photo = form.image if keep else None
             run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side)
             del form  # the worker holds the only reference to the photo bytes from here on
-            scanned = await anyio.to_thread.run_sync(run, limiter=limiter)
+            scanned = await _scan_while_connected(request, run, limiter)
+        except service.ScanCancelled:
+            raise ClientGone("the client disconnected; its scan was stopped") from None
         finally:
             pending["scans"] -= 1
+            pending["bytes"] -= reserved
         scan_id = store.new_id()
         overlay_url = f"/api/v1/scans/{scan_id}/overlay" if scanned.overlay else None
         result = {**scanned.result, "scan_id": scan_id, "overlay": overlay_url}
@@ -369,6 +349,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+async def _scan_while_connected(
+    request: Request, run: Callable[[threading.Event], service.Scanned], limiter: anyio.CapacityLimiter
+) -> service.Scanned:
+    """``run(left)`` in a worker thread; ``left`` is set when the client disconnects, and the scan stops
+    at its next stage boundary (:class:`service.ScanCancelled`)."""
+    left = threading.Event()
+    outcome: dict[str, Any] = {}
+
+    async def watch() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass  # the body is read: the next message is the disconnect
+        left.set()
+
+    async def work() -> None:
+        try:
+            outcome["scanned"] = await anyio.to_thread.run_sync(run, left, limiter=limiter)
+        except Exception as exc:  # re-raised below, outside the task group (no ExceptionGroup)
+            outcome["error"] = exc
+        finally:
+            group.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        group.start_soon(work)
+    if "error" in outcome:
+        raise outcome["error"]
+    scanned: service.Scanned = outcome["scanned"]
+    return scanned
+
+
 def _stored(store: ScanStore, scan_id: str) -> Any:
     item = store.get(scan_id)
     if item is None:
@@ -383,6 +393,10 @@ def _version() -> str:
         return "0+unknown"
 
 
-app = create_app()
+try:
+    app = create_app()
+except SettingsError as exc:  # one line at start-up, not a traceback
+    print(f"sprawlscan: error: {exc}", file=sys.stderr)
+    raise SystemExit(2) from None
 
-__all__ = ["Settings", "app", "create_app"]
+__all__ = ["Settings", "SettingsError", "app", "create_app"]

@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from scoring.errors import InputError
 
 # Subcommand modules, imported when the parser is built; heavy libraries load inside the commands.
-SUBCOMMANDS = ("api.cli_score", "api.cli_scan", "api.cli_cards", "api.cli_synth", "api.cli_serve", "api.cli_games")
+SUBCOMMANDS = (
+    "api.cli_score",
+    "api.cli_scan",
+    "api.cli_cards",
+    "api.cli_synth",
+    "api.cli_serve",
+    "api.cli_games",
+)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -15,6 +15,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from api.cli_numbers import whole
 from scoring.errors import InputError
 
 
@@ -104,7 +105,11 @@ def register(subparsers: Any) -> None:
     )
     scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
     scan.add_argument(
-        "--cards", nargs="+", type=int, metavar="N", help="the scoring cards in play, e.g. 8 7 17"
+        "--cards",
+        nargs="+",
+        type=whole("card number"),
+        metavar="N",
+        help="the scoring cards in play, e.g. 8 7 17",
     )
     scan.add_argument(
         "--expansion",

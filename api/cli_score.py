@@ -18,6 +18,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from api.cli_numbers import whole
 from scoring.city import City, parse_city
 from scoring.errors import InputError
 from scoring.tally import TallyLine, parse_tally
@@ -56,19 +57,34 @@ def _wagons_call(name: str) -> Callable[[argparse.Namespace], int]:
     return func
 
 
+MAX_INPUT_BYTES = 40 * 1024 * 1024  # the largest photo the scanner accepts
+MAX_TEXT_BYTES = 1_000_000  # a city, town or tally file is a few kilobytes
+
 # Standard input read once and kept: the game is detected from it before the scorer reads it again.
 _stdin_read: tuple[object, bytes] | None = None
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of file ``path`` (``-``: standard input); ``OSError`` for an unreadable file."""
+def read_input(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of file ``path`` (``-``: standard input), at most ``limit`` of them (else
+    :class:`InputError`, before reading further); ``OSError`` for an unreadable file."""
     global _stdin_read
     if path == "-":
         if _stdin_read is None or _stdin_read[0] is not sys.stdin.buffer:
-            _stdin_read = (sys.stdin.buffer, sys.stdin.buffer.read())
-        return _stdin_read[1]
-    with open(path, "rb") as fh:
-        return fh.read()
+            _stdin_read = (sys.stdin.buffer, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
+        data = _stdin_read[1][: limit + 1]
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    if len(data) > limit:
+        name = "standard input" if path == "-" else path
+        raise InputError(f"{name} is larger than {limit:,} bytes")
+    return data
+
+
+def _text(data: bytes, name: str) -> bytes:
+    if len(data) > MAX_TEXT_BYTES:
+        raise InputError(f"{name} is larger than {MAX_TEXT_BYTES:,} bytes; a text file here is far smaller")
+    return data
 
 
 _GAME_NAMES = {"sprawlopolis": "sprawlopolis", "wagons": "wagons", "circle-the-wagons": "wagons"}
@@ -124,14 +140,14 @@ def read_tally(path: str) -> list[TallyLine]:
     """Read and parse the tally file (``-`` = standard input); errors name the file."""
     name = "standard input" if path == "-" else path
     try:
-        return parse_tally(read_input(path))
+        return parse_tally(read_input(path, MAX_TEXT_BYTES))
     except InputError as exc:
         raise in_file(name, exc) from None
 
 
 def _city(data: bytes, name: str) -> City:
     try:
-        return parse_city(data)
+        return parse_city(_text(data, name))
     except InputError as exc:
         raise in_file(name, exc) from None
 
@@ -217,7 +233,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cards",
         nargs="+",
-        type=int,
+        type=whole("card number"),
         metavar="N",
         help="scoring cards in play (override the file's 'cards:')",
     )

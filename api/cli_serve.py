@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from scoring.errors import InputError
+
 
 def register(subparsers: Any) -> None:
     """Add the ``serve`` subcommand to the ``sprawlscan`` parser."""
@@ -54,9 +56,22 @@ def _int(text: str, what: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted; returns uvicorn's exit status (0 on a clean shutdown)."""
+    """Serve until interrupted; returns uvicorn's exit status (0 on a clean shutdown). Bad
+    ``SPRAWLSCAN_*`` settings are refused here, before uvicorn starts, in one line (exit 2)."""
+    import logging
+
     import uvicorn
 
+    from api.settings import Settings, SettingsError
+
+    try:
+        Settings.from_env()
+    except SettingsError as exc:
+        raise InputError(str(exc)) from None
+    from api.server_protocol import server_options
+
+    # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     uvicorn.run(
         "api.app:app",
         host=args.host,
@@ -64,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         log_level=args.log_level,
         proxy_headers=True,
-        # One request may carry a 25 MB photo; keep-alive connections from phones are short-lived.
-        timeout_keep_alive=5,
+        **server_options(),
     )
     return 0

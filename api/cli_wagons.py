@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import replace
 
-from api.cli_score import in_file, is_photo, parse_options, read_input, read_tally
+from api.cli_score import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, score_town
@@ -62,7 +62,7 @@ def _refuse_sprawlopolis_options(args: argparse.Namespace) -> None:
 
 def _load_town(path: str) -> Town:
     name = "standard input" if path == "-" else path
-    data = read_input(path)
+    data = read_input(path, MAX_TEXT_BYTES)
     if is_photo(data):
         raise InputError(
             f"{name} is a photo; Circle the Wagons towns cannot be scanned yet, type the town instead"

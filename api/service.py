@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -19,6 +20,7 @@ from api.models import CheckRequest, CityRequest
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
 from scoring.errors import InputError
+from scoring.numbers import JSONError, NumberError, load_json, whole_number
 
 log = logging.getLogger("sprawlscan.api")
 
@@ -95,11 +97,11 @@ class ScoreOptions:
         cards: tuple[int, ...] | None = None
         raw_cards = fields.get("cards", "").strip()
         if raw_cards:
-            words = re.split(r"[\s,]+", raw_cards.strip("[]"))
-            bad = [w for w in words if w and not w.isdigit()]
-            if bad:
-                raise BadFormField(f"cards: expected card numbers such as '8 7 17', got {bad[0]!r}")
-            cards = tuple(int(w) for w in words if w)
+            words = [w for w in re.split(r"[\s,]+", raw_cards.strip("[]")) if w]
+            try:
+                cards = tuple(whole_number(w) for w in words)
+            except NumberError as exc:
+                raise BadFormField(f"cards: scoring card numbers such as '8 7 17', {exc}") from None
         raw_exp = fields.get("expansions", "").strip()
         expansions = tuple(raw_exp.replace(",", " ").split()) if raw_exp else None
         variant = fields.get("variant", "").strip() or None
@@ -107,11 +109,13 @@ class ScoreOptions:
         raw_options = fields.get("options", "").strip()
         if raw_options:
             try:
-                options = json.loads(raw_options)
+                options = load_json(raw_options)
             except json.JSONDecodeError as exc:
                 raise BadFormField(
                     f"options: not valid JSON ({exc.msg} at character {exc.pos + 1})"
                 ) from None
+            except JSONError as exc:
+                raise BadFormField(f"options: {exc}") from None
             if not isinstance(options, dict):
                 raise BadFormField('options: expected a JSON object such as {"construction-penalty": 2}')
         return cls(cards, expansions, variant, option_strings(options))
@@ -122,8 +126,12 @@ class ScoreOptions:
         from scoring.cards import check_card
         from scoring.expansions import select
 
+        seen: set[int] = set()
         for number in self.cards or ():
             check_card(number)
+            if number in seen:
+                raise BadFormField(f"cards: scoring card {number} is given twice")
+            seen.add(number)
         select(self.expansions)
         if self.variant is not None:
             check_variant(self.variant)
@@ -275,19 +283,44 @@ class ScannerUnavailable(Exception):
     """The scanner is not installed in this build (a server fault, not the client's)."""
 
 
-def scan_and_score(data: bytes, opts: ScoreOptions, overlay_long_side: int) -> Scanned:
+class ScanCancelled(Exception):
+    """The scan was stopped at a stage boundary because its client had gone."""
+
+
+class StageClock(dict[str, float]):
+    """The scanner's per-stage timings; each stage's end is also where a scan whose client has gone
+    (``left`` set) stops, by raising :class:`ScanCancelled`."""
+
+    def __init__(self, left: threading.Event) -> None:
+        super().__init__()
+        self.left = left
+
+    def __setitem__(self, stage: str, seconds: float) -> None:
+        super().__setitem__(stage, seconds)
+        if self.left.is_set():
+            raise ScanCancelled(f"stopped after the {stage!r} stage: the client has gone")
+
+
+def scan_and_score(
+    data: bytes, opts: ScoreOptions, overlay_long_side: int, left: threading.Event | None = None
+) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
-    truncated, too large, no city found) and the engine's for bad cards or expansions.
+    truncated, too large, no city found) and the engine's for bad cards or expansions; with ``left``,
+    :class:`ScanCancelled` at the first stage boundary after it is set.
     """
+    left = left or threading.Event()
+    if left.is_set():
+        raise ScanCancelled("the client left before its scan started")
     try:
         from vision.classify import ModelError
         from vision.pipeline import scan_image
     except ImportError as exc:
         raise ScannerUnavailable("the photo scanner is not available in this build") from exc
     try:
-        scan = scan_image(data, cards=list(opts.cards) if opts.cards else None, overlay=True)
+        cards = list(opts.cards) if opts.cards else None
+        scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left))
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     city: City = scan.city

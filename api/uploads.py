@@ -21,6 +21,7 @@ from vision.decode import NotAnImage
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis"}
 SUPPORTED_TYPES = "JPEG, PNG, WebP or HEIC"
+MAX_BOUNDARY = 200  # RFC 2046 allows 70 characters; python-multipart refuses more than 256
 
 
 class UploadTooLarge(InputError):
@@ -123,6 +124,8 @@ class _FormCollector:
             raise BadUpload("a form part has no name (Content-Disposition must name each field)")
         self._name = options[b"name"].decode("utf-8", "replace")
         self._is_file = b"filename" in options
+        if self._is_file and self._name != "image":
+            raise BadUpload(f"send the photo in a field named 'image' (got a file in {self._name!r})")
         if self._name == "image":
             if self.image is not None:
                 raise BadUpload("send one photo per request (the form has more than one 'image' part)")
@@ -139,7 +142,7 @@ class _FormCollector:
     def on_part_end(self) -> None:
         if self._name == "image":
             self.image = self._buf
-        elif not self._is_file:  # stray file parts other than 'image' are ignored
+        else:
             try:
                 self.fields[self._name] = self._buf.decode("utf-8")
             except UnicodeDecodeError:
@@ -178,27 +181,27 @@ async def read_scan_form(
     if not boundary:
         raise BadUpload("the multipart Content-Type has no boundary")
     if content_length is not None:
-        try:
-            declared = int(content_length)
-        except ValueError:
-            raise BadUpload("the Content-Length header is not a number") from None
-        if declared > max_body_bytes:
+        if not (content_length.isascii() and content_length.isdigit()):
+            raise BadUpload("the Content-Length header is not a number")
+        if len(content_length) > 15 or int(content_length) > max_body_bytes:
             raise UploadTooLarge(f"the upload is larger than {_megabytes(max_body_bytes)}")
+    if len(boundary) > MAX_BOUNDARY:
+        raise BadUpload(f"the multipart boundary is longer than {MAX_BOUNDARY} characters")
     collector = _FormCollector(max_body_bytes, max_field_bytes, max_parts)
-    parser = MultipartParser(
-        boundary,
-        {
-            "on_part_begin": collector.on_part_begin,
-            "on_part_data": collector.on_part_data,
-            "on_part_end": collector.on_part_end,
-            "on_header_field": collector.on_header_field,
-            "on_header_value": collector.on_header_value,
-            "on_header_end": collector.on_header_end,
-            "on_headers_finished": collector.on_headers_finished,
-        },
-    )
     received = 0
     try:
+        parser = MultipartParser(
+            boundary,
+            {
+                "on_part_begin": collector.on_part_begin,
+                "on_part_data": collector.on_part_data,
+                "on_part_end": collector.on_part_end,
+                "on_header_field": collector.on_header_field,
+                "on_header_value": collector.on_header_value,
+                "on_header_end": collector.on_header_end,
+                "on_headers_finished": collector.on_headers_finished,
+            },
+        )
         async for chunk in stream:
             received += len(chunk)
             if received > max_body_bytes:

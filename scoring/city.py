@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Literal, TypeVar
 
 from scoring.errors import TextFormatError
+from scoring.numbers import NumberError, whole_number
 
 ZONES = "RCIP"
 ZONE_NAMES = {"R": "residential", "C": "commercial", "I": "industrial", "P": "park"}
@@ -31,6 +32,9 @@ ROADS = ("NS", "NE", "NW", "SE", "SW", "EW")
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
 
+MAX_CARD = 18  # scoring cards are numbered 1 to 18
+# A real city or town spans a few dozen cells at most; the bound keeps scoring any input cheap.
+MAX_SIDE = 64
 CellKind = Literal["empty", "block", "wrecktar", "beach"]
 T = TypeVar("T")
 
@@ -39,6 +43,12 @@ class CityFormatError(TextFormatError):
     """A city text that cannot be read; carries the 1-based line and column of the first problem."""
 
     code = "malformed_city"
+
+
+class CardNumberError(CityFormatError):
+    """A ``cards:`` header naming a number that is no scoring card (same code as the engine's refusal)."""
+
+    code = "unknown_card"
 
 
 def canonical_road(sides: str) -> str:
@@ -245,12 +255,14 @@ def _parse_cell(token: str, line: int, col: int) -> Cell:
     return Cell("block", zone, road, "*" in marks, "!" in marks)
 
 
-def _parse_ints(value: str, key: str, line: int, col: int) -> tuple[int, ...]:
+def _parse_cards(value: str, line: int, col: int) -> tuple[int, ...]:
     nums = []
     for m in re.finditer(r"[^\s,]+", value):
-        if not m.group().isdigit():
-            raise CityFormatError(f"{key}: expected whole numbers, got {m.group()!r}", line, col + m.start())
-        nums.append(int(m.group()))
+        try:
+            nums.append(whole_number(m.group(), lo=1, hi=MAX_CARD))
+        except NumberError as exc:
+            error = CardNumberError if m.group().isascii() and m.group().isdigit() else CityFormatError
+            raise error(f"cards: scoring card numbers, {exc}", line, col + m.start()) from None
     return tuple(nums)
 
 
@@ -279,7 +291,7 @@ def parse_city(text: str | bytes) -> City:
             rest = content[colon + 1 :]
             vcol = colon + 2 + len(rest) - len(rest.lstrip())
             if key == "cards":
-                cards = _parse_ints(value, key, lineno, vcol)
+                cards = _parse_cards(value, lineno, vcol)
             elif key == "expansions":
                 expansions = tuple(v.lower() for v in value.replace(",", " ").split())
             else:
@@ -292,16 +304,16 @@ def parse_city(text: str | bytes) -> City:
                 raise CityFormatError("a city has only one interstate line", lineno, indent + 1)
             interstate = len(rows)
             continue
-        cells = []
-        for m in _TOKEN.finditer(content):
-            cells.append(_parse_cell(m.group(), lineno, m.start() + 1))
+        matches = list(_TOKEN.finditer(content))
+        check_grid_size(len(rows), matches, lineno)
+        cells = [_parse_cell(m.group(), lineno, m.start() + 1) for m in matches]
         if width is None:
             width = len(cells)
         elif len(cells) != width:
             raise CityFormatError(
                 f"row has {len(cells)} cells but the rows above have {width} (pad with '.')",
                 lineno,
-                len(content) + 1 if len(cells) < width else list(_TOKEN.finditer(content))[width].start() + 1,
+                len(content) + 1 if len(cells) < width else matches[width].start() + 1,
             )
         rows.append(tuple(cells))
     if not rows:
@@ -310,6 +322,20 @@ def parse_city(text: str | bytes) -> City:
     if interstate is not None and interstate >= len(rows):
         raise CityFormatError("the interstate line must lie between two rows", last_line(text), 1)
     return City(tuple(rows), cards, expansions, interstate, tuple(headers))
+
+
+def check_grid_size(
+    rows_above: int, cells: list[re.Match[str]], line: int, error: type[CityFormatError] = CityFormatError
+) -> None:
+    """Refuse a grid row beyond :data:`MAX_SIDE` rows or with more than :data:`MAX_SIDE` cells."""
+    if rows_above >= MAX_SIDE:
+        raise error(f"the grid has more than {MAX_SIDE} rows (a city or town is at most that tall)", line, 1)
+    if len(cells) > MAX_SIDE:
+        raise error(
+            f"row has {len(cells)} cells; a grid is at most {MAX_SIDE} cells wide",
+            line,
+            cells[MAX_SIDE].start() + 1,
+        )
 
 
 def _lines(text: str) -> list[str]:
@@ -351,10 +377,14 @@ def parse_rows(
 
     Errors name the 1-based row and cell index in place of line and column.
     """
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
-        raise error("rows must be a non-empty list of lists of cell tokens", 1, 1)
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
+        raise error("rows must be a non-empty list of non-empty lists of cell tokens", 1, 1)
+    if len(rows) > MAX_SIDE:
+        raise error(f"the grid has {len(rows)} rows; at most {MAX_SIDE} are allowed", MAX_SIDE + 1, 1)
     grid = []
     for r, row in enumerate(rows, start=1):
+        if len(row) > MAX_SIDE:
+            raise error(f"row has {len(row)} cells; a grid is at most {MAX_SIDE} cells wide", r, MAX_SIDE + 1)
         if len(row) != len(rows[0]):
             raise error(f"row has {len(row)} cells but row 1 has {len(rows[0])}", r, len(row) + 1)
         cells = []

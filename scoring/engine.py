@@ -20,6 +20,16 @@ from scoring.errors import InputError
 
 __all__ = ["CARD_NAMES", "UnknownCardError", "score_city"]
 
+# The options the expansions read (scoring/expansions/README.md); any other key is a typing mistake.
+OPTIONS = (
+    "beach-cards",
+    "construction-card",
+    "construction-penalty",
+    "interstate-card",
+    "interstate-mode",
+    "roadwork-unplayed",
+)
+
 _VARIANT_NOTES = {
     "easier": "Easier variant: roads cost nothing.",
     "harder": "Harder variant: only the largest group of one zone type counts (the best one).",
@@ -55,7 +65,7 @@ def score_city(
         given = given.replace(",", " ").split()
     names = tuple(e.strip().lower() for e in given if e.strip())
     all_options = dict(city.headers)
-    all_options.update(options or {})
+    all_options.update(_check_options(options or {}))
     chosen = check_variant(variant if variant is not None else city.header("variant", "standard"))
 
     # "interstate:competitive" and the like name a mode; every such name goes to the Interstate scorer.
@@ -85,6 +95,22 @@ def score_city(
         target=sum(numbers) if numbers else None,
         notes=tuple(dict.fromkeys(notes)),
     )
+
+
+def _check_options(options: Mapping[str, str]) -> Mapping[str, str]:
+    """Refuse option keys no expansion reads (spelled any case, ``_`` or spaces for ``-``)."""
+    for key in options:
+        if "-".join(str(key).strip().lower().replace("_", " ").split()) not in OPTIONS:
+            raise UnknownOptionError(
+                f"unknown option {key!r} for Sprawlopolis; expected one of: {', '.join(OPTIONS)}"
+            )
+    return options
+
+
+class UnknownOptionError(InputError):
+    """An option key that no expansion reads."""
+
+    code = "unknown_option"
 
 
 def _expansions_module(submodule: str, names: Sequence[str]) -> ModuleType:

@@ -28,6 +28,9 @@ from typing import Any
 
 from scoring.breakdown import Breakdown, LineItem
 from scoring.errors import TextFormatError
+from scoring.numbers import JSONError, NumberError, load_json, whole_number
+
+MAX_POINTS = 9999  # far above any line of either game; bigger numbers are typing mistakes
 
 
 class TallyFormatError(TextFormatError):
@@ -54,7 +57,7 @@ class TallyLine:
 # --- parsing ---------------------------------------------------------------------------------------------
 
 _LINE = re.compile(
-    r"^(?P<label>.*?\S)(?:\s*[:=]\s*|\s+)(?P<points>[+\-−–]?\s*\d+)\s*(?:pts?|points?|vp)?\.?\s*$",
+    r"^(?P<label>.*?\S)(?:\s*[:=]\s*|\s+)(?P<points>[+\-−–]?\s*[0-9]+)\s*(?:pts?|points?|vp)?\.?\s*$",
     re.IGNORECASE,
 )
 
@@ -94,7 +97,11 @@ def _parse_text(text: str) -> list[TallyLine]:
                 column,
             )
         label = m["label"].strip().rstrip(":=").strip()
-        points = int(re.sub(r"\s", "", m["points"]).replace("−", "-").replace("–", "-"))
+        try:
+            points = whole_number(re.sub(r"\s", "", m["points"]), lo=-MAX_POINTS, hi=MAX_POINTS)
+        except NumberError as exc:
+            column = indent + m.start("points") + 1
+            raise TallyFormatError(f"points: {exc}", lineno, column) from None
         out.append(TallyLine(label, points, lineno, indent + 1))
     return out
 
@@ -106,9 +113,12 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 def _parse_json(text: str) -> list[TallyLine]:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as exc:
         raise TallyFormatError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except JSONError as exc:
+        offset = text.find(exc.token) if exc.token else -1
+        raise TallyFormatError(f"invalid JSON: {exc}", *_position(text, max(offset, 0))) from None
 
     def where(key: str) -> tuple[int, int]:
         offset = text.find(json.dumps(key))
@@ -117,6 +127,9 @@ def _parse_json(text: str) -> list[TallyLine]:
     def points(value: Any, label: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
             raise TallyFormatError(f"{label!r}: points must be a whole number, got {value!r}", *where(label))
+        if abs(value) > MAX_POINTS:
+            message = f"{label!r}: points must lie between {-MAX_POINTS} and {MAX_POINTS}, got {value!r}"
+            raise TallyFormatError(message, *where(label))
         return int(value)
 
     entries: list[tuple[str, Any]] = []

@@ -9,7 +9,8 @@ from __future__ import annotations
 import io
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from functools import partial
 
 import pytest
 from fastapi.testclient import TestClient
@@ -313,8 +314,31 @@ def test_scan_bad_form_fields(client: TestClient) -> None:
 
 
 def test_busy_service_answers_503_with_retry_after() -> None:
-    with TestClient(create_app(Settings(max_pending_scans=0))) as c:
-        resp = c.post("/api/v1/scans", files={"image": ("a.png", png_bytes(), "image/png")})
+    import anyio
+    import httpx
+
+    app = create_app(Settings(max_pending_scans=1))
+    headers = {"content-type": "multipart/form-data; boundary=b"}
+
+    async def run() -> httpx.Response:
+        release = anyio.Event()
+
+        async def held_body() -> AsyncIterator[bytes]:  # the one allowed upload, still arriving
+            yield b"--b\r\n"
+            await release.wait()
+            yield b"--b--\r\n"
+
+        transport = httpx.ASGITransport(app=app)
+        client = httpx.AsyncClient(transport=transport, base_url="http://test")
+        async with client, anyio.create_task_group() as group:
+            group.start_soon(partial(client.post, "/api/v1/scans", content=held_body(), headers=headers))
+            await anyio.sleep(0.2)
+            files = {"image": ("a.png", png_bytes(), "image/png")}
+            resp = await client.post("/api/v1/scans", files=files)
+            release.set()
+        return resp
+
+    resp = anyio.run(run)
     assert_error(resp, 503, "busy")
     assert resp.headers["retry-after"]
 
@@ -349,7 +373,7 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.max_upload_bytes == 1234 and settings.scan_ttl_s == 2.5
     assert settings.database_url == "postgresql://db.example/sprawlscan"
     monkeypatch.setenv("SPRAWLSCAN_SCAN_WORKERS", "many")
-    with pytest.raises(ValueError, match="SPRAWLSCAN_SCAN_WORKERS must be a whole number"):
+    with pytest.raises(ValueError, match="SPRAWLSCAN_SCAN_WORKERS must be a positive whole number"):
         Settings.from_env()
 
 
@@ -604,7 +628,7 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch)
 
     running, peak, lock = [0], [0], threading.Lock()
 
-    def slow_scan(data: bytes, opts: service.ScoreOptions, long_side: int) -> service.Scanned:
+    def slow_scan(data: bytes, opts: service.ScoreOptions, long_side: int, left: object) -> service.Scanned:
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])

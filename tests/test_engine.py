@@ -167,9 +167,9 @@ def test_expansion_items_are_appended_after_base_and_cards(monkeypatch: pytest.M
     fake.expansion_items = expansion_items  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "scoring.expansions", fake)
     text = "expansions: Wrecktar\npenalty: 2\n" + EXAMPLE
-    bd = score_city(parse_city(text), options={"mode": "solo"})
+    bd = score_city(parse_city(text), options={"roadwork-unplayed": "1"})
     assert seen["names"] == ("wrecktar",)
-    assert seen["options"] == {"penalty": "2", "mode": "solo"}
+    assert seen["options"] == {"penalty": "2", "roadwork-unplayed": "1"}
     assert seen["base"] == [*(f"largest:{z}" for z in "RCIP"), "roads", "card:8", "card:7", "card:17"]
     assert bd.items[-1].key == "wrecktar" and bd.total == 4 + 3 and "fake" in bd.notes
 

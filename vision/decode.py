@@ -12,17 +12,28 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from scoring.errors import InputError
 
 MAX_FILE_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 64_000_000  # 48/50 MP phone modes pass; anything bigger is refused before decoding
+# The most memory one decoding may take (the full-size pixels Pillow holds, plus a conversion where one is
+# needed), estimated from the header before a pixel is decoded: a 64 MP RGBA image fits, nothing more.
+MAX_DECODE_BYTES = 256 * 2**20
+# What all decodings running at once in this process may take together: one at the per-image limit, or a
+# few ordinary photos; a decoding that does not fit waits for the others to finish.
+DECODE_POOL_BYTES = 320 * 2**20
+# Bytes per pixel Pillow holds for each mode (RGB is stored in four); modes not listed take 4.
+_MODE_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2}
+_SIXTEEN_BIT = ("I;16", "I;16L", "I;16B", "I;16N")
 MIN_SIDE = 64
 FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 
@@ -102,18 +113,38 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
     return img
 
 
+def decoded_bytes(img: Image.Image) -> int:
+    """The memory decoding ``img`` (opened, not loaded) takes at its current size: the full-size pixels
+    as the decoders hold them, measured per format. Pillow stores RGB in four bytes a pixel; libheif holds
+    the YCbCr planes and the RGB(A) result (5 or 6 bytes); libwebp (through OpenCV) fills two canvases of
+    three or four bytes a pixel, and animated WebP goes through Pillow's decoder, which holds three."""
+    width, height = img.size
+    if img.format == "WEBP":
+        channels = 4 if img.mode == "RGBA" else 3
+        per_pixel = 12 if getattr(img, "is_animated", False) else 2 * channels
+    elif img.format == "HEIF":
+        per_pixel = 6 if img.mode == "RGBA" else 5
+    else:
+        per_pixel = _MODE_BYTES.get(img.mode, 4)
+    return width * height * per_pixel
+
+
 def decode_image(
     data: bytes,
     *,
     long_side: int | None = None,
     max_bytes: int = MAX_FILE_BYTES,
     max_pixels: int = MAX_PIXELS,
+    max_decode_bytes: int = MAX_DECODE_BYTES,
 ) -> DecodedImage:
     """Decode ``data`` into an upright ``uint8`` RGB array of shape (H, W, 3).
 
     With ``long_side``, the result is shrunk (never enlarged) so that its longer side is ``long_side``
-    pixels; JPEGs are then decoded directly at a reduced scale, which is several times faster than a full
-    decode. Raises :class:`NotAnImage`, :class:`UnsupportedImage`, :class:`ImageTooLarge`,
+    pixels. JPEGs are decoded directly at a reduced scale (several times faster than a full decode); every
+    other format is decoded once at full size and reduced strip by strip, converting each strip (alpha laid
+    on white, 16-bit to 8-bit) on the way, so no full-size copy is made. The memory the decoding takes
+    (:func:`decoded_bytes`) is checked against ``max_decode_bytes`` from the header, before decoding.
+    Raises :class:`NotAnImage`, :class:`UnsupportedImage`, :class:`ImageTooLarge`,
     :class:`ImageTooSmall` or :class:`TruncatedImage`.
     """
     if not data:
@@ -130,17 +161,34 @@ def decode_image(
         factor = long_side / max(original)
         if factor < 1:
             img.draft("RGB", (math.ceil(original[0] * factor), math.ceil(original[1] * factor)))
+    needed = decoded_bytes(img)
+    if needed > max_decode_bytes:
+        raise ImageTooLarge(
+            f"decoding this {original[0]} × {original[1]} {img.mode} {fmt} image would take "
+            f"{needed / 2**20:.0f} MiB of memory; at most {max_decode_bytes / 2**20:.0f} MiB are allowed"
+        )
+    factor = max(1, max(img.size) // long_side) if long_side else 1
+    _POOL.acquire(needed)
     try:
-        img.load()
-        upright = ImageOps.exif_transpose(img)
-        rgb = _to_rgb_array(upright)
+        pixels, bgr = _codec_pixels(img, data)
+        if pixels is None:
+            img.load()
+            rgb = _reduce_strips(img.size, lambda y0, y1: _pillow_strip(img, y0, y1), factor)
+        else:
+            size = (pixels.shape[1], pixels.shape[0])
+            rgb = _reduce_strips(size, lambda y0, y1: _array_strip(pixels, y0, y1, bgr), factor)
+        pixels = None  # the full-size array goes before the EXIF look-up and the final resize
+        orientation = img.getexif().get(_ORIENTATION, 1)
     except Image.DecompressionBombError:
         raise ImageTooLarge(f"the image has too many pixels (more than {max_pixels:,} allowed)") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise TruncatedImage(f"the {fmt} file is damaged or cut short ({exc})") from None
-    # A 90° EXIF turn swaps the sides; compare shapes rather than re-reading the tag.
-    swapped = upright.size != img.size
-    upright_size = (original[1], original[0]) if swapped else original
+    finally:
+        img.close()  # the full-size pixels go now, not when the caller's frame ends
+        _POOL.release(needed)
+    rgb = _upright(rgb, orientation)
+    # A 90° EXIF turn swaps the sides.
+    upright_size = (original[1], original[0]) if orientation in (5, 6, 7, 8) else original
     if long_side is not None and max(rgb.shape[:2]) > long_side:
         f = long_side / max(rgb.shape[:2])
         size = (max(1, round(rgb.shape[1] * f)), max(1, round(rgb.shape[0] * f)))
@@ -148,18 +196,117 @@ def decode_image(
     return DecodedImage(rgb, upright_size, rgb.shape[1] / upright_size[0], fmt)
 
 
-def _to_rgb_array(img: Image.Image) -> np.ndarray:
-    """Any Pillow mode → contiguous uint8 RGB; transparency is laid on white, 16-bit is scaled down."""
-    if img.mode in ("I;16", "I;16B", "I;16L", "I"):
-        arr = np.asarray(img, dtype=np.float64)
-        top = 65535.0 if img.mode != "I" or arr.max() > 255 else 255.0
-        grey = np.clip(arr * (255.0 / top), 0, 255).astype(np.uint8)
-        return np.ascontiguousarray(np.repeat(grey[:, :, None], 3, axis=2))
-    if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
-        rgba = img.convert("RGBA")
-        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        img = Image.alpha_composite(white, rgba)
-    return np.ascontiguousarray(np.asarray(img.convert("RGB"), dtype=np.uint8))
+class _BytePool:
+    """Bytes of decoding memory shared by the threads of a process (a counting semaphore in bytes)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.free = total
+        self._changed = threading.Condition()
+
+    def acquire(self, n: int) -> None:
+        n = min(n, self.total)
+        with self._changed:
+            self._changed.wait_for(lambda: self.free >= n)
+            self.free -= n
+
+    def release(self, n: int) -> None:
+        with self._changed:
+            self.free += min(n, self.total)
+            self._changed.notify_all()
+
+
+_POOL = _BytePool(DECODE_POOL_BYTES)
+_ORIENTATION = 0x0112
+_STRIP_ROWS = 64  # output rows per strip: a strip's temporary copies stay a few megabytes
+
+
+def _reduce_strips(size: tuple[int, int], strip: Callable[[int, int], np.ndarray], factor: int) -> np.ndarray:
+    """The image of ``size`` (width, height) shrunk by the whole ``factor`` (box average, as Pillow's
+    ``reduce``), built from ``strip(y0, y1)``: rows ``y0..y1`` of the full image as uint8 RGB."""
+    width, height = size
+    out_w, out_h = max(1, width // factor), max(1, height // factor)
+    out = np.empty((out_h, out_w, 3), np.uint8)
+    for top in range(0, out_h, _STRIP_ROWS):
+        bottom = min(out_h, top + _STRIP_ROWS)
+        rows = strip(top * factor, min(height, bottom * factor))
+        if factor > 1:
+            rows = cv2.resize(rows[:, : out_w * factor], (out_w, bottom - top), interpolation=cv2.INTER_AREA)
+        out[top:bottom] = rows
+    return out
+
+
+def _on_white(rgba: np.ndarray) -> np.ndarray:
+    """RGBA uint8 → RGB uint8 laid on white, in 16-bit integers (no float copy)."""
+    alpha = rgba[:, :, 3:4].astype(np.uint16)
+    rgb = (rgba[:, :, :3] * alpha + 255 * (255 - alpha) + 127) // 255
+    return rgb.astype(np.uint8)
+
+
+def _grey(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(np.repeat(values.astype(np.uint8)[:, :, None], 3, axis=2))
+
+
+def _pillow_strip(img: Image.Image, y0: int, y1: int) -> np.ndarray:
+    """Rows ``y0..y1`` of a loaded Pillow image as uint8 RGB: alpha laid on white, 16/32-bit grey scaled."""
+    piece = img.crop((0, y0, img.width, y1))
+    if piece.mode in _SIXTEEN_BIT:
+        return _grey(np.asarray(piece) >> 8)
+    if piece.mode == "I":
+        values = np.asarray(piece)
+        wide = (img.getextrema()[1] or 0) > 255  # type: ignore[index, operator]
+        return _grey(values.clip(0, 65535) // 257 if wide else values.clip(0, 255))
+    if piece.mode in ("RGBA", "LA", "PA", "RGBa", "La") or (piece.mode == "P" and "transparency" in img.info):
+        return _on_white(np.asarray(piece.convert("RGBA")))
+    return np.asarray(piece.convert("RGB"))
+
+
+def _codec_pixels(img: Image.Image, data: bytes) -> tuple[np.ndarray | None, bool]:
+    """The whole image as one array straight from its codec, where that holds less than Pillow would, and
+    whether its channels are in BGR order: a still WebP through OpenCV (Pillow's WebP path holds twice as
+    much), a HEIC through pillow-heif's own buffer (Pillow would copy it into four bytes a pixel).
+    ``(None, False)``: let Pillow decode it."""
+    if img.format == "WEBP" and not getattr(img, "is_animated", False):
+        pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+        if pixels is not None and pixels.dtype == np.uint8:
+            return pixels, True
+    if img.format == "HEIF":
+        import pillow_heif
+
+        try:
+            heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+            return np.asarray(heif), False
+        except RuntimeError as exc:  # libheif's decoding errors
+            raise OSError(str(exc)) from None
+    return None, False
+
+
+def _array_strip(pixels: np.ndarray, y0: int, y1: int, bgr: bool) -> np.ndarray:
+    """Rows ``y0..y1`` of a codec's grey, RGB(A) or BGR(A) array as uint8 RGB, alpha laid on white."""
+    rows = pixels[y0:y1]
+    if rows.ndim == 2:
+        return _grey(rows)
+    if rows.shape[2] == 4:
+        return _on_white(rows[:, :, [2, 1, 0, 3]] if bgr else rows)
+    return np.ascontiguousarray(rows[:, :, 2::-1] if bgr else rows[:, :, :3])
+
+
+# EXIF orientation → the turn that makes the photo upright (as Pillow's ImageOps.exif_transpose).
+_TRANSPOSE: dict[int, Callable[[np.ndarray], np.ndarray]] = {
+    2: np.fliplr,
+    3: lambda a: np.rot90(a, 2),
+    4: np.flipud,
+    5: lambda a: np.transpose(a, (1, 0, 2)),
+    6: lambda a: np.rot90(a, -1),
+    7: lambda a: np.rot90(np.transpose(a, (1, 0, 2)), 2),
+    8: lambda a: np.rot90(a, 1),
+}
+
+
+def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
+    """Apply the EXIF orientation tag (1–8) so the array is the photo as a person sees it."""
+    turn = _TRANSPOSE.get(orientation)
+    return rgb if turn is None else np.ascontiguousarray(turn(rgb))
 
 
 def read_image_file(path: str, **kwargs: int) -> DecodedImage:

@@ -811,17 +811,19 @@ def scan_image(
     cards: Sequence[int] | None = None,
     overlay: bool = False,
     classifier: Classifier | None = None,
+    timings: dict[str, float] | None = None,
 ) -> ScanResult:
     """Read the city in a photo (JPEG, PNG, WebP or HEIC bytes).
 
     ``cards`` are the scoring cards to put in the city's header; when not given, the scoring cards lying
     face up beside the city are read (and a warning says when they could not be). With ``overlay`` the
     result carries an RGB picture of what was read. ``classifier`` replaces the shipped cell classifier
-    (tests, benchmarks).
+    (tests, benchmarks). ``timings`` receives each stage's seconds as the stage ends (a caller's mapping
+    may stop the scan there by raising).
     Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """
-    timings: dict[str, float] = {}
+    timings = {} if timings is None else timings
     t = time.perf_counter()
     decoded = decode_image(data, long_side=WORK_LONG_SIDE)
     timings["decode"] = time.perf_counter() - t

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from scoring.breakdown import LineItem
 from scoring.city import City
 from scoring.errors import InputError
+from scoring.numbers import NumberError, whole_number
 
 Options = Mapping[str, str] | None
 
@@ -147,14 +148,10 @@ def int_option(city: City, options: Options, key: str, *, minimum: int | None = 
     value = option(city, options, key)
     if value is None or value == "":
         return None
-    text = value.replace("−", "-")
     try:
-        number = int(text)
-    except ValueError:
-        raise ExpansionOptionError(f"option {key}: expected a whole number, got {value!r}") from None
-    if minimum is not None and number < minimum:
-        raise ExpansionOptionError(f"option {key}: expected a number of at least {minimum}, got {value!r}")
-    return number
+        return whole_number(value, lo=-999 if minimum is None else minimum, hi=999)
+    except NumberError as exc:
+        raise ExpansionOptionError(f"option {key}: {exc}") from None
 
 
 def _marks_without_expansion(city: City, selection: Selection) -> list[str]:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from scoring.numbers import NumberError, whole_number
 from scoring.wagons.cards import CARDS
 from scoring.wagons.errors import PileError
 from scoring.wagons.town import ICON_NAMES, TERRAIN_NAMES, TERRAINS
@@ -140,8 +141,8 @@ def parse_pile(tokens: Iterable[str]) -> Pile:
         raise PileError(
             "the opponent pile is empty (give card numbers such as '1 4 7' or counts such as 'snow=5')"
         )
-    if all(w.isdigit() for w in words):
-        return pile_from_cards(int(w) for w in words)
+    if all(w.isascii() and w.isdigit() for w in words):
+        return pile_from_cards(_number(w, f"pile card {w!r}") for w in words)
     counts: dict[str, int] = {}
     for w in words:
         name, sep, value = w.partition("=")
@@ -150,9 +151,14 @@ def parse_pile(tokens: Iterable[str]) -> Pile:
                 f"cannot read pile entry {w!r}: give only card numbers (e.g. '1 4 7') "
                 f"or only counts (e.g. 'prairie=5 wagon=3')"
             )
-        if not value.isdigit():
-            raise PileError(f"pile count {w!r}: expected a whole number after '='")
         if name.lower() in counts:
             raise PileError(f"pile count {name!r} given twice")
-        counts[name.lower()] = int(value)
+        counts[name.lower()] = _number(value, f"pile count {w!r}")
     return pile_from_counts(counts)
+
+
+def _number(text: str, what: str) -> int:
+    try:
+        return whole_number(text)
+    except NumberError as exc:
+        raise PileError(f"{what}: {exc}") from None

@@ -15,6 +15,7 @@ from typing import Any
 
 from scoring.breakdown import Breakdown, LineItem
 from scoring.city import cell_names
+from scoring.numbers import NumberError, whole_number
 from scoring.wagons import duels
 from scoring.wagons.cards import CARDS
 from scoring.wagons.errors import (
@@ -83,10 +84,12 @@ def parse_options(options: Mapping[str, object]) -> dict[str, int]:
             raise UnknownNameError(
                 f"unknown option {key!r} for Circle the Wagons; expected one of: {', '.join(OPTIONS)}"
             )
-        text = str(value).strip()
-        if not text.isdigit():
+        if isinstance(value, bool) or not isinstance(value, int | str):
             raise OptionError(f"option {name}: expected a whole number ≥ 0, got {value!r}")
-        out[name] = int(text)
+        try:
+            out[name] = whole_number(str(value), lo=0, hi=999)
+        except NumberError as exc:
+            raise OptionError(f"option {name}: {exc}") from None
     return out
 
 
@@ -198,10 +201,11 @@ def _header_ints(town: Town, key: str) -> tuple[int, ...]:
     value = town.header(key)
     if value is None:
         return ()
-    words = re.split(r"[\s,]+", value.strip())
-    if not all(w.isdigit() for w in words if w):
-        raise PileError(f"header '{key}: {value}': expected card numbers 0 to {max(CARDS)}")
-    numbers = tuple(int(w) for w in words if w)
+    words = [w for w in re.split(r"[\s,]+", value.strip()) if w]
+    try:
+        numbers = tuple(whole_number(w) for w in words)
+    except NumberError as exc:
+        raise PileError(f"header '{key}': card numbers 0 to {max(CARDS)}, {exc}") from None
     unknown = [n for n in numbers if n not in CARDS]
     if unknown:
         raise PileError(

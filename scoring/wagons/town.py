@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scoring.city import CityFormatError, parse_rows
+from scoring.city import CityFormatError, check_grid_size, parse_rows
 
 TERRAINS = "DFMPSW"
 TERRAIN_NAMES = {"D": "desert", "F": "forest", "M": "mountains", "P": "plains", "S": "snow", "W": "water"}
@@ -161,6 +161,7 @@ def parse_town(text: str | bytes) -> Town:
             headers.append((header[1].lower(), header[2].strip()))
             continue
         matches = list(_TOKEN.finditer(content))
+        check_grid_size(len(rows), matches, lineno, TownFormatError)
         cells = tuple(_parse_cell(m.group(), lineno, m.start() + 1) for m in matches)
         if rows and len(cells) != len(rows[0]):
             width = len(rows[0])

@@ -2,7 +2,8 @@
 
 Starts ``sprawlscan serve`` (one process) on a free port, renders a synthetic 4032 × 3024 JPEG, sends
 ``--uploads`` scans with ``--concurrency`` at once, and prints throughput, latency percentiles and the
-server's peak resident memory (VmHWM). Exits 1 if any upload fails or the run exceeds ``--deadline``.
+server's peak resident memory (VmHWM). Exits 1 if any upload fails, the run exceeds ``--deadline`` or the
+peak passes 1 GiB.
 
     python tests/bench/bench_service.py [--uploads 20] [--concurrency 20] [--seed 3]
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+PEAK_LIMIT_MIB = 1024  # docs/deployment.md: docker run --memory 1g
 
 
 def free_port() -> int:
@@ -143,7 +145,9 @@ def main() -> int:
     )
     for code, text in failures[:5]:
         print(f"  failed: {code} {text}")
-    if failures or wall > args.deadline:
+    within = peak / 1024 <= PEAK_LIMIT_MIB
+    print(f"peak {'within' if within else 'OVER'} the {PEAK_LIMIT_MIB} MiB of the documented container")
+    if failures or wall > args.deadline or not within:
         return 1
     return 0
 

@@ -1,0 +1,177 @@
+"""The service's memory bound and deadlines, measured on a real server (``sprawlscan serve``, defaults).
+
+1. Peak memory per hostile image: a fresh server per file, whose peak RSS (VmHWM) above its idle RSS is
+   printed for a 7900 × 7900 RGBA PNG, the same as WebP (lossless), a 7900 × 7900 16-bit grey PNG, a
+   7900 × 7900 48-bit RGB PNG and a 5600 × 5600 RGBA WebP. Limit: 400 MiB above idle each.
+2. Deadlines: one client trickling its headers and 32 trickling their upload bodies, a byte a second;
+   printed: how long each kept its connection (limit: the documented deadline plus a second), and that an
+   ordinary upload sent once they are cut is scanned (their pending-scan slots were freed).
+
+Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_service.py's.
+
+    python tests/bench/bench_limits.py
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+from bench_service import free_port, rss_kib, start_server
+from PIL import Image, ImageDraw
+
+MIB = 1024
+PER_IMAGE_LIMIT_MIB = 400
+HEADER_DEADLINE_S = 10.0  # the defaults of SPRAWLSCAN_HEADER_TIMEOUT_S and SPRAWLSCAN_BODY_GRACE_S
+BODY_DEADLINE_S = 10.0
+
+
+def hostile_images(folder: Path) -> dict[str, Path]:
+    """Small files that decode to huge images (the kinds issue 14 measured)."""
+    n = 7900
+    rgba = Image.new("RGBA", (n, n), (200, 190, 180, 255))
+    draw = ImageDraw.Draw(rgba)
+    for i in range(0, n, 400):
+        draw.rectangle([i, i, i + 300, i + 300], fill=(20, 120, 40, 128))
+    files = {
+        "7900 × 7900 RGBA PNG": folder / "rgba.png",
+        "7900 × 7900 RGBA WebP (lossless)": folder / "rgba.webp",
+        "5600 × 5600 RGBA WebP (lossless)": folder / "rgba-5600.webp",
+        "7900 × 7900 16-bit grey PNG": folder / "grey16.png",
+        "7900 × 7900 48-bit RGB PNG": folder / "rgb48.png",
+    }
+    rgba.save(files["7900 × 7900 RGBA PNG"])
+    rgba.save(files["7900 × 7900 RGBA WebP (lossless)"], lossless=True, quality=0, method=0)
+    rgba.crop((0, 0, 5600, 5600)).save(files["5600 × 5600 RGBA WebP (lossless)"], lossless=True, quality=0)
+    del rgba, draw
+    grey = np.full((n, n), 40000, np.uint16)
+    grey[::500] = 1000
+    Image.fromarray(grey).save(files["7900 × 7900 16-bit grey PNG"])
+    del grey
+    import cv2
+
+    rgb48 = np.full((n, n, 3), 40000, np.uint16)
+    rgb48[::500] = 1000
+    cv2.imwrite(str(files["7900 × 7900 48-bit RGB PNG"]), rgb48)
+    return files
+
+
+def peak_for(path: Path) -> tuple[float, float, str]:
+    """Idle and peak RSS (MiB) of a fresh server that scans ``path`` once, and the answer's status."""
+    port = free_port()
+    proc = start_server(port, {})
+    try:
+        idle = rss_kib(proc.pid, "VmHWM")  # start-up's own peak: the baseline the scan adds to
+        with httpx.Client(timeout=300) as client:
+            resp = client.post(
+                f"http://127.0.0.1:{port}/api/v1/scans", files={"image": (path.name, path.read_bytes())}
+            )
+        peak = rss_kib(proc.pid, "VmHWM")
+        answer = f"{resp.status_code} {resp.json().get('error', {}).get('code', 'scanned')}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    return idle / MIB, peak / MIB, answer
+
+
+def kept_open(port: int, head: bytes, drip: bytes, limit_s: float = 60.0) -> tuple[float, bytes]:
+    """Seconds a connection that sends ``head`` then one byte of ``drip`` a second stays open, and the
+    start of what the server answered."""
+    start = time.monotonic()
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(1.0)
+        sock.sendall(head)
+        for byte in drip:
+            try:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+                continue
+            except TimeoutError:
+                pass
+            if time.monotonic() - start > limit_s:
+                break
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                break
+    return time.monotonic() - start, answer[:40]
+
+
+def deadlines(photo: bytes) -> bool:
+    port = free_port()
+    proc = start_server(port, {})
+    ok = True
+    try:
+        header_result: list[tuple[float, bytes]] = []
+        body_results: list[tuple[float, bytes]] = []
+        upload = (
+            b"POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+            b"Content-Length: 4000000\r\n\r\n--b\r\n"
+        )
+        threads = [
+            threading.Thread(
+                target=lambda: header_result.append(
+                    kept_open(port, b"POST /api/v1/scans HTTP/1.1\r\n", b"X" * 99)
+                )
+            )
+        ]
+        threads += [
+            threading.Thread(target=lambda: body_results.append(kept_open(port, upload, b"a" * 99)))
+            for _ in range(32)
+        ]
+        for t in threads:
+            t.start()
+        time.sleep(2)
+        with httpx.Client(timeout=60) as client:
+            busy = client.post(f"http://127.0.0.1:{port}/api/v1/scans", files={"image": ("city.jpg", photo)})
+        for t in threads:
+            t.join()
+        with httpx.Client(timeout=120) as client:
+            after = client.post(f"http://127.0.0.1:{port}/api/v1/scans", files={"image": ("city.jpg", photo)})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    header_s, header_answer = header_result[0]
+    body_s = max(s for s, _ in body_results)
+    cut = sum(answer.startswith(b"HTTP/1.1 408") for _, answer in body_results)
+    print(f"trickled headers (1 byte/s): connection kept {header_s:.1f} s, answer {header_answer[:12]!r}")
+    print(f"32 trickled upload bodies (1 byte/s): kept at most {body_s:.1f} s, {cut}/32 answered 408")
+    print(
+        f"an upload while the 32 held every slot: {busy.status_code}; once they were cut: {after.status_code}"
+    )
+    ok &= header_s <= HEADER_DEADLINE_S + 1 and header_answer.startswith(b"HTTP/1.1 408")
+    ok &= body_s <= BODY_DEADLINE_S + 1 and cut == 32 and after.status_code == 200
+    return ok
+
+
+def main() -> int:
+    from vision.synth.scene import render_photo
+
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        files = hostile_images(Path(tmp))
+        for name, path in files.items():
+            idle, peak, answer = peak_for(path)
+            within = peak - idle <= PER_IMAGE_LIMIT_MIB
+            ok &= within
+            verdict = "within" if within else "OVER"
+            print(
+                f"{name} ({path.stat().st_size / 1e3:.0f} kB): idle {idle:.0f} MiB, peak {peak:.0f} MiB, "
+                f"+{peak - idle:.0f} MiB ({verdict} {PER_IMAGE_LIMIT_MIB}); answer {answer}"
+            )
+    ok &= deadlines(render_photo(3).jpeg)
+    print("all limits held" if ok else "A LIMIT WAS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""The real server (``sprawlscan serve``, uvicorn with the service's protocol) against slow clients: headers
+or a body trickled a byte at a time are cut with a 408 and the connection closed, within the deadline set
+by ``SPRAWLSCAN_HEADER_TIMEOUT_S`` / ``SPRAWLSCAN_BODY_GRACE_S``; bad settings stop it in one line."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVE = [sys.executable, "-m", "api.cli", "serve"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[int]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "SPRAWLSCAN_HEADER_TIMEOUT_S": "1",
+        "SPRAWLSCAN_BODY_GRACE_S": "1",
+        "SPRAWLSCAN_MIN_BODY_RATE": "1000",
+    }
+    proc = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError("the server did not start")
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def trickle(
+    port: int, head: bytes, drip: bytes, every_s: float = 0.3, limit_s: float = 8.0
+) -> tuple[bytes, float]:
+    """Send ``head`` then ``drip`` a byte every ``every_s`` until the server answers or closes; return what
+    it sent and how long the connection lived."""
+    start = time.monotonic()
+    received = b""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(every_s)
+        sock.sendall(head)
+        for byte in drip:
+            try:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+                continue
+            except TimeoutError:
+                pass
+            if time.monotonic() - start > limit_s:
+                break
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                break
+        sock.settimeout(2)
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except (TimeoutError, OSError):
+            pass
+    return received, time.monotonic() - start
+
+
+def test_trickled_headers_are_cut_with_408(server: int) -> None:
+    received, lived = trickle(server, b"GET /healthz HTTP/1.1\r\n", b"X-Slow: " + b"a" * 100)
+    assert received.startswith(b"HTTP/1.1 408"), received
+    assert b'"request_timeout"' in received
+    assert 0.9 <= lived < 3.5
+
+
+def test_a_silent_connection_is_cut_too(server: int) -> None:
+    received, lived = trickle(server, b"", b"")
+    assert received.startswith(b"HTTP/1.1 408") and lived < 3.5
+
+
+def test_a_trickled_upload_body_is_cut_with_408_and_closed(server: int) -> None:
+    head = (
+        b"POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        b"Content-Length: 100000\r\n\r\n--b\r\n"
+    )
+    received, lived = trickle(server, head, b"a" * 100)
+    assert received.startswith(b"HTTP/1.1 408"), received
+    assert b"request_timeout" in received and b"connection: close" in received.lower()
+    assert 0.9 <= lived < 3.5
+    assert httpx.get(f"http://127.0.0.1:{server}/healthz").status_code == 200
+
+
+def test_bad_settings_stop_the_server_in_one_line() -> None:
+    env = {**os.environ, "SPRAWLSCAN_MAX_PENDING_SCANS": "0"}
+    done = subprocess.run(
+        [*SERVE, "--port", str(free_port())], cwd=ROOT, env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 2
+    lines = done.stderr.decode().strip().splitlines()
+    assert lines == [
+        "sprawlscan: error: SPRAWLSCAN_MAX_PENDING_SCANS must be a positive whole number, got '0'"
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "uvicorn", "api.app:app"], cwd=ROOT, env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 2 and len(done.stderr.decode().strip().splitlines()) == 1
