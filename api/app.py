@@ -54,6 +54,11 @@ from api.uploads import read_scan_form, sniff_image_type
 from scoring.errors import InputError
 
 log = logging.getLogger("sprawlscan.api")
+# What the page (and its service worker) may load: its own files, pictures it makes, the service's API.
+PAGE_CSP = (
+    "default-src 'self'; img-src 'self' blob: data:; "
+    "style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+)
 STATIC_DIR = Path(__file__).with_name("static")
 SCANS_PATH = "/api/v1/scans"
 
@@ -325,11 +330,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page() -> FileResponse:
         return FileResponse(
             STATIC_DIR / "index.html",
-            headers={
-                "Cache-Control": "no-cache",
-                "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; "
-                "style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-            },
+            headers={"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_CSP},
         )
 
     app.include_router(games_router(app.state.games, settings.max_games_per_device))
@@ -337,8 +338,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The service worker is served from the root so that its scope covers the page at "/".
     @app.get("/sw.js", include_in_schema=False)
     def service_worker() -> FileResponse:
+        # A worker runs under its script's own policy: the API's "nothing" would stop it fetching the shell.
         return FileResponse(
-            STATIC_DIR / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+            STATIC_DIR / "sw.js",
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Content-Security-Policy": PAGE_CSP},
         )
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -391,7 +391,7 @@ def test_installable_and_the_shell_works_offline(session: Session) -> None:
         if p.name not in ("sw.js", "index.html")
     }
     assert served - shell <= {"/static/icon-512.png", "/static/icon-maskable-512.png"}, served - shell
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
 
     session.context.set_offline(True)
     try:

@@ -1,7 +1,7 @@
 """Find the number circles of scoring cards lying scoring side up: by their shape, not a yellow blob.
 
 On a real scoring card the pale yellow number circle (12 mm across) sits on a grey-brown title band
-8 mm tall, so it stands out above and below the band onto the paper (``docs/cards.md``). A loose
+8 mm tall, so it stands out above and below the band onto the paper. A loose
 yellow threshold joins circle and band (the band's warm tan passes it) and, on wood, the table too. What
 sets the circle apart is that it is more yellow than *everything* around it: band to its left and right,
 paper above and below. The search:
@@ -54,6 +54,8 @@ MIN_INSIDE = 8.0
 #: Least fill-over-ring yellowness contrast for a fit (the fill's b* is ~25 above band and paper).
 MIN_CONTRAST = 8.0
 MAX_CANDIDATES = 60
+#: A fit whose centre lands this far (in radii) from its candidate is done again around it.
+RECENTRE = 0.15
 #: Shape of the fit: greatest distance of the hull from the ellipse and its spread, in radii.
 MAX_HULL_REACH = 1.1
 MAX_HULL_SPREAD = 0.04
@@ -173,8 +175,10 @@ def _on(mask: np.ndarray, x: float, y: float, shape: tuple[int, int]) -> bool:
     )
 
 
-def _fit(image: np.ndarray, x: float, y: float, r0: float) -> NumberCircle | None:
-    """The circle around candidate (x, y) of expected radius ``r0``, fitted on ``image``, or None."""
+def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True) -> NumberCircle | None:
+    """The circle around candidate (x, y) of expected radius ``r0``, fitted on ``image``, or None. Wide
+    digits pull a candidate off the circle's centre; a fit that lands away from it is done once more
+    around where it landed (``recentre``), so that the windows below hold the whole circle."""
     h, w = image.shape[:2]
     reach = int(2.2 * r0)
     x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
@@ -208,6 +212,8 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float) -> NumberCircle | Non
         return None
     ellipse = cv2.fitEllipse(points.astype(np.float32))
     (ex, ey), (ew, eh), angle = ellipse
+    if recentre and np.hypot(ex + x0 - x, ey + y0 - y) > RECENTRE * r0:
+        return _fit(image, ex + x0, ey + y0, r0, recentre=False)
     a, b = max(ew, eh) / 2, min(ew, eh) / 2
     radius = float(np.sqrt(a * b))
     if not RADIUS_RANGE[0] * r0 <= a <= RADIUS_RANGE[1] * r0 or b < MIN_AXIS_RATIO * a:

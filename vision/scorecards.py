@@ -1,6 +1,6 @@
 """Read the scoring cards lying scoring side up beside the city: where each is, and its number.
 
-A real scoring card's scoring side (``docs/scoring-cards.md``) is off-white graph paper crossed near its
+A real scoring card's scoring side is off-white graph paper crossed near its
 top by a grey-brown title band 8 mm tall; a pale yellow circle 12 mm across sits on the band near the
 left end, with the card's number (1–18) in black, and the card's name runs along the band to its right.
 
