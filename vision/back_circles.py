@@ -52,7 +52,7 @@ MIN_RESPONSE = 5.0
 #: (the digits' ink, closed away only in part, lowers the mean: the fill alone is ~30).
 MIN_INSIDE = 8.0
 #: Least fill-over-ring yellowness contrast for a fit (the fill's b* is ~25 above band and paper).
-MIN_CONTRAST = 8.0
+MIN_CONTRAST = 6.0
 MAX_CANDIDATES = 60
 #: A fit whose centre lands this far (in radii) from its candidate is done again around it.
 RECENTRE = 0.15
@@ -62,8 +62,9 @@ MAX_HULL_SPREAD = 0.04
 #: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
 MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
-#: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill.
-INK_RANGE = (0.04, 0.6)
+#: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill: a bold "10"
+#: may cover most of it.
+INK_RANGE = (0.04, 0.75)
 
 
 @dataclass(frozen=True)
@@ -106,17 +107,20 @@ def find_number_circles(
         lo, hi = UNSCALED_RADII
         radii = list(lo * long_side * UNSCALED_STEP_FACTOR ** np.arange(20))
         radii = [r for r in radii if r <= hi * long_side]
-    found: list[NumberCircle] = []
+    fitted: list[NumberCircle] = []
     for radius in radii:
         for x, y in _candidates(image, radius, exclude):
-            if any(np.hypot(*(c.centre - (x, y))) < c.radius for c in found):
-                continue
+            if any(np.hypot(*(c.centre - (x, y))) < 0.5 * c.radius for c in fitted):
+                continue  # a candidate already fitted at this or another size
             circle = _fit(image, x, y, radius)
-            if circle is not None and not any(
-                np.hypot(*(c.centre - circle.centre)) < c.radius for c in found
-            ):
-                found.append(circle)
-    return sorted(found, key=lambda c: -c.contrast)
+            if circle is not None:
+                fitted.append(circle)
+    # Overlapping fits (part of a fill cut off by its digits, found at a smaller size): the clearest stays.
+    found: list[NumberCircle] = []
+    for circle in sorted(fitted, key=lambda c: -c.contrast):
+        if not any(np.hypot(*(c.centre - circle.centre)) < c.radius + circle.radius for c in found):
+            found.append(circle)
+    return found
 
 
 def _ring_kernels(r: float) -> tuple[np.ndarray, list[np.ndarray]]:
