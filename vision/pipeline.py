@@ -48,6 +48,9 @@ __all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometr
 
 # 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
 WORK_LONG_SIDE = 2016
+#: How much worse (log-probability) the city must be explained without the cards three backs name before
+#: it counts as contradicting them: twice the decoding's own doubt margin.
+CITY_AGAINST_BACKS = 3.0
 # Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
 MIN_BLOCKS = 8
 # Cells off the card region are read too, but there the classifier must be at least this sure that the
@@ -750,7 +753,14 @@ def scan_rgb(
     scoring = choose_scoring_cards(backs, from_city, certainty, given=cards)
     placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()
     if scoring.cards and placed & set(scoring.cards):
-        as_cards = read_as_cards(readings, predictions, counts, geometry.visible, exclude=scoring.cards)
+        honoured = read_as_cards(readings, predictions, counts, geometry.visible, exclude=scoring.cards)
+        if scoring.source == "backs" and scoring.in_doubt and as_cards.used and honoured.used:
+            # The city disagreed with three backs read surely; it only contradicts them if it is explained
+            # much worse without their cards (two cards that show the same blocks can swap for free).
+            cost = as_cards.decoding.objective - honoured.decoding.objective
+            if cost < CITY_AGAINST_BACKS:
+                scoring = replace(scoring, in_doubt=(), warnings=())
+        as_cards = honoured
     timings["decode cards"] = time.perf_counter() - t
     card_warnings = back_warnings + list(scoring.warnings)
     cards = list(scoring.cards) if scoring.cards else None
