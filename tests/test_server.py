@@ -15,49 +15,21 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.live_server import free_port, serving
+
 ROOT = Path(__file__).resolve().parents[1]
 SERVE = [sys.executable, "-m", "api.cli", "serve"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[int]:
-    port = free_port()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     env = {
-        **os.environ,
         "SPRAWLSCAN_HEADER_TIMEOUT_S": "1",
         "SPRAWLSCAN_BODY_GRACE_S": "1",
         "SPRAWLSCAN_MIN_BODY_RATE": "1000",
     }
-    proc = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("the server did not start")
+    with serving(tmp_path_factory.mktemp("server") / "server.log", env=env) as (_, port):
         yield port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def trickle(

@@ -8,11 +8,6 @@ old per-process cache about half of them answered 404.
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -21,55 +16,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.live_server import serving
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "samples" / "demo.jpg"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
 def two_workers(db_url: str, tmp_path: Path) -> Iterator[str]:
     """``sprawlscan serve --workers 2`` on the test database; yields its base URL."""
-    port = _free_port()
-    env = {**os.environ, "SPRAWLSCAN_DATABASE_URL": db_url, "SPRAWLSCAN_SCAN_WORKERS": "1"}
-    log = (tmp_path / "server.log").open("w+b")
-    cmd = [
-        sys.executable,
-        "-m",
-        "api.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--workers",
-        "2",
-        "--log-level",
-        "warning",
-    ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/healthz", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    raise RuntimeError(f"server did not start:\n{log.read().decode()}") from None
-                time.sleep(0.3)
+    env = {"SPRAWLSCAN_DATABASE_URL": db_url, "SPRAWLSCAN_SCAN_WORKERS": "1"}
+    with serving(tmp_path / "server.log", "--workers", "2", env=env, start_s=90) as (url, _):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
