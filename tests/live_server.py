@@ -64,4 +64,38 @@ def _wait_until_up(url: str, proc: subprocess.Popen, log, start_s: float) -> Non
             time.sleep(0.2)
 
 
-__all__: Sequence[str] = ("ROOT", "free_port", "serving", "stop")
+def trickle(
+    port: int, head: bytes, drip: bytes, every_s: float = 0.3, limit_s: float = 8.0
+) -> tuple[bytes, float]:
+    """Send ``head`` then ``drip`` a byte every ``every_s`` until the server answers or closes (or
+    ``limit_s`` passes); return what it sent and how long the connection lived."""
+    start = time.monotonic()
+    received = b""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(every_s)
+        sock.sendall(head)
+        for byte in drip:
+            try:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                received += chunk
+                continue
+            except TimeoutError:
+                pass
+            if time.monotonic() - start > limit_s:
+                break
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                break
+        sock.settimeout(2)
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except (TimeoutError, OSError):
+            pass
+    return received, time.monotonic() - start
+
+
+__all__: Sequence[str] = ("ROOT", "free_port", "serving", "stop", "trickle")

@@ -5,17 +5,15 @@ by ``SPRAWLSCAN_HEADER_TIMEOUT_S`` / ``SPRAWLSCAN_BODY_GRACE_S``; bad settings s
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.live_server import free_port, serving
+from tests.live_server import free_port, serving, trickle
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVE = [sys.executable, "-m", "api.cli", "serve"]
@@ -30,40 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     }
     with serving(tmp_path_factory.mktemp("server") / "server.log", env=env) as (_, port):
         yield port
-
-
-def trickle(
-    port: int, head: bytes, drip: bytes, every_s: float = 0.3, limit_s: float = 8.0
-) -> tuple[bytes, float]:
-    """Send ``head`` then ``drip`` a byte every ``every_s`` until the server answers or closes; return what
-    it sent and how long the connection lived."""
-    start = time.monotonic()
-    received = b""
-    with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.settimeout(every_s)
-        sock.sendall(head)
-        for byte in drip:
-            try:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                received += chunk
-                continue
-            except TimeoutError:
-                pass
-            if time.monotonic() - start > limit_s:
-                break
-            try:
-                sock.sendall(bytes([byte]))
-            except OSError:
-                break
-        sock.settimeout(2)
-        try:
-            while chunk := sock.recv(65536):
-                received += chunk
-        except (TimeoutError, OSError):
-            pass
-    return received, time.monotonic() - start
 
 
 def test_trickled_headers_are_cut_with_408(server: int) -> None:

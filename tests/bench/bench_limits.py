@@ -14,7 +14,6 @@ Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_servic
 
 from __future__ import annotations
 
-import socket
 import sys
 import tempfile
 import threading
@@ -23,8 +22,12 @@ from pathlib import Path
 
 import httpx
 import numpy as np
-from bench_service import free_port, rss_kib, start_server
+from bench_service import ROOT, free_port, rss_kib, start_server
+
+sys.path.insert(0, str(ROOT))
 from PIL import Image, ImageDraw
+
+from tests.live_server import trickle  # noqa: E402
 
 MIB = 1024
 PER_IMAGE_LIMIT_MIB = 400
@@ -83,27 +86,8 @@ def peak_for(path: Path) -> tuple[float, float, str]:
 def kept_open(port: int, head: bytes, drip: bytes, limit_s: float = 60.0) -> tuple[float, bytes]:
     """Seconds a connection that sends ``head`` then one byte of ``drip`` a second stays open, and the
     start of what the server answered."""
-    start = time.monotonic()
-    answer = b""
-    with socket.create_connection(("127.0.0.1", port)) as sock:
-        sock.settimeout(1.0)
-        sock.sendall(head)
-        for byte in drip:
-            try:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    break
-                answer += chunk
-                continue
-            except TimeoutError:
-                pass
-            if time.monotonic() - start > limit_s:
-                break
-            try:
-                sock.sendall(bytes([byte]))
-            except OSError:
-                break
-    return time.monotonic() - start, answer[:40]
+    received, lived = trickle(port, head, drip, every_s=1.0, limit_s=limit_s)
+    return lived, received[:40]
 
 
 def deadlines(photo: bytes) -> bool:
