@@ -68,7 +68,8 @@ def trickle(
     port: int, head: bytes, drip: bytes, every_s: float = 0.3, limit_s: float = 8.0
 ) -> tuple[bytes, float]:
     """Send ``head`` then ``drip`` a byte every ``every_s`` until the server answers or closes (or
-    ``limit_s`` passes); return what it sent and how long the connection lived."""
+    ``limit_s`` passes); return what it sent and how long the connection lived. A server that closes with
+    bytes still unread resets the connection, and its answer may then never arrive."""
     start = time.monotonic()
     received = b""
     with socket.create_connection(("127.0.0.1", port)) as sock:
@@ -83,6 +84,8 @@ def trickle(
                 continue
             except TimeoutError:
                 pass
+            except ConnectionResetError:
+                break  # the server cut the connection (its answer may be lost with the reset)
             if time.monotonic() - start > limit_s:
                 break
             try:
