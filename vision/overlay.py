@@ -15,6 +15,7 @@ import numpy as np
 
 from scoring.city import STEP, ZONES, City
 from scoring.geometry import largest_groups, roads
+from vision.rectify import project_points
 
 if TYPE_CHECKING:
     from vision.assemble import Assembled
@@ -27,11 +28,6 @@ LOW = (255, 40, 40)
 CARD_BOX = (255, 230, 0)  # a scoring card found beside the city
 # Where each side's midpoint lies in a cell, in units of half a pitch from its centre.
 MIDPOINT = {"N": (0.0, -1.0), "S": (0.0, 1.0), "E": (1.0, 0.0), "W": (-1.0, 0.0)}
-
-
-def _project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return p[:, :2] / p[:, 2:3]
 
 
 def _road_path(road: str, steps: int = 8) -> np.ndarray:
@@ -61,7 +57,8 @@ def cell_outlines(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, i
         for c in range(assembled.city.n_cols):
             cx, cy = lattice.center(r + r0, c + c0)
             rect = np.c_[cx + corners[:, 0] * lattice.pitch_x / 2, cy + corners[:, 1] * lattice.pitch_y / 2]
-            out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in _project(to_photo, rect)]
+            corners_in_photo = project_points(to_photo, rect)
+            out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in corners_in_photo]
     return out
 
 
@@ -89,7 +86,7 @@ def draw_overlay(
         """Cell-unit points (centre 0, sides ±1) of city cell (r, c) → canvas pixels."""
         cx, cy = lattice.center(r + r0, c + c0)
         rect = np.c_[cx + pts[:, 0] * lattice.pitch_x / 2, cy + pts[:, 1] * lattice.pitch_y / 2]
-        return _project(to_canvas, rect)
+        return project_points(to_canvas, rect)
 
     square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
     # Largest groups: a translucent fill in the zone's colour.

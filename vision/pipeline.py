@@ -41,7 +41,7 @@ from vision.colour import balance_whites, lattice_box
 from vision.decode import decode_image
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
 from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city
-from vision.rectify import Periods, Rectification, measure_periods, rectify_city, warp
+from vision.rectify import Periods, Rectification, measure_periods, project_points, rectify_city, warp
 from vision.zone_colour import SURE_BLOCK, apply_zone_map, cell_ab, fit_zone_map, worth_applying
 
 __all__ = ["CellReading", "Geometry", "NoCityFound", "ScanResult", "read_geometry", "scan_image", "scan_rgb"]
@@ -697,14 +697,9 @@ def _px_per_mm(geometry: Geometry) -> float:
         np.array([xs.mean() * w / mask_w, ys.mean() * h / mask_h]) if len(xs) else np.array([w / 2, h / 2])
     )
     pts = np.array([centre, centre + (1.0, 0.0), centre + (0.0, 1.0)])
-    mapped = _apply(geometry.to_rectified, pts)
+    mapped = project_points(geometry.to_rectified, pts)
     jacobian = np.stack([mapped[1] - mapped[0], mapped[2] - mapped[0]], axis=1)
     return PX_PER_MM / float(np.sqrt(abs(np.linalg.det(jacobian))))
-
-
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return p[:, :2] / p[:, 2:3]
 
 
 def scan_rgb(

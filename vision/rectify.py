@@ -67,7 +67,8 @@ class Rectification:
         return self.homography @ np.diag([1.0 / scale, 1.0 / scale, 1.0])
 
 
-def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def project_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points (N × 2) mapped through the 3 × 3 homography ``h``."""
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
     return p[:, :2] / p[:, 2:3]
 
@@ -106,8 +107,8 @@ def axis_frame(families: tuple[LineFamily, LineFamily], centre: tuple[float, flo
 
 def _positions(frame: np.ndarray, seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
     """Where segments cross ``axis`` in the frame (mean of their mapped end points) and their lengths."""
-    a = _apply(frame, seg[:, :2].astype(np.float64))
-    b = _apply(frame, seg[:, 2:].astype(np.float64))
+    a = project_points(frame, seg[:, :2].astype(np.float64))
+    b = project_points(frame, seg[:, 2:].astype(np.float64))
     pos = (a[:, axis] + b[:, axis]) / 2
     length = np.linalg.norm(b - a, axis=1)
     return pos, length
@@ -218,7 +219,7 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
     centre = (x + w / 2, y + h / 2)
     frame = axis_frame(located.families, centre)
     pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
-    corners = _apply(frame, pts)
+    corners = project_points(frame, pts)
     lo_corner, hi_corner = corners.min(axis=0), corners.max(axis=0)
     extent = hi_corner - lo_corner
     to_frame = np.array([[1.0, 0.0, -lo_corner[0]], [0.0, 1.0, -lo_corner[1]], [0.0, 0.0, 1.0]]) @ frame
@@ -275,8 +276,8 @@ def rectify_city(
     metric = scale @ frame
     # Of the two half-turns, keep the one whose x axis points most to the photo's right / down.
     inv = np.linalg.inv(metric)
-    c = _apply(metric, np.array([centre]))[0]
-    ex = _apply(inv, np.array([c, c + [10.0, 0.0], c + [0.0, 10.0]]))
+    c = project_points(metric, np.array([centre]))[0]
+    ex = project_points(inv, np.array([c, c + [10.0, 0.0], c + [0.0, 10.0]]))
     photo_x = ex[1] - ex[0]
     photo_y = ex[2] - ex[0]
     # Upright cities keep the photo's axes; for a quarter-turned one the tie-break reads the photo
@@ -286,7 +287,7 @@ def rectify_city(
         metric = np.diag([-1.0, -1.0, 1.0]) @ metric
     # Translate the city's bounding box to the margin.
     pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
-    mapped = _apply(metric, pts)
+    mapped = project_points(metric, pts)
     lo, hi = mapped.min(axis=0), mapped.max(axis=0)
     margin = MARGIN_MM * PX_PER_MM
     size = (int(np.ceil(hi[0] - lo[0] + 2 * margin)), int(np.ceil(hi[1] - lo[1] + 2 * margin)))
