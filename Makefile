@@ -53,7 +53,7 @@ model: $(VENV)/.train
 	$(PY) -m models.train_numbers
 
 synth-sheet: $(VENV)/.base
-	$(PY) -m vision.synth.sheet --out out/synth-sheet.png
+	$(PY) -m models.synth.sheet --out out/synth-sheet.png
 
 # Pin what the working .venv holds (after a deliberate upgrade there) for every later install.
 constraints: $(VENV)/.dev

@@ -1,7 +1,7 @@
 """``sprawlscan synth``: write simulated photos of finished cities with their ground truth.
 
 ``sprawlscan synth --count N --seed S --out DIR`` renders photos ``S .. S+N-1`` as ``DIR/photo-NNNN.jpg``
-(NNNN counts from 0) with ``DIR/photo-NNNN.json`` beside each (the truth, ``vision.synth.truth``). The same
+(NNNN counts from 0) with ``DIR/photo-NNNN.json`` beside each (the truth, ``models.synth.truth``). The same
 arguments always write the same bytes, so an evaluation set is regenerated rather than stored.
 ``--set KEY=VALUE`` fixes a condition for every photo (``--set table=wood --set tilt=30``), and
 ``--long-side PX`` renders smaller images than the phone's 12 MP; ``--heic`` writes HEIC files (upright,
@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.synth.scene import render_photo  # heavy imports only when the command runs
+    from models.synth.scene import render_photo  # heavy imports only when the command runs
 
     overrides = dict(parse_setting(s) for s in args.set)
     if args.long_side is not None:

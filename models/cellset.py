@@ -1,7 +1,7 @@
 """Labelled cell crops for training and held-out measurement, cut from rendered top-down cities.
 
 For every play seed: simulate a game (:func:`scoring.placement.simulate_play`), then ``variants`` times
-render the city top-down with fresh look-alike art (:func:`vision.synth.art.render_city_topdown`), replace the
+render the city top-down with fresh look-alike art (:func:`models.synth.art.render_city_topdown`), replace the
 table by one of our own surfaces half of the time (so the classifier sees more tables than the renderer
 draws), disturb the whole image like a phone photo (:func:`models.augment.photo_effects`), and cut a
 jittered crop (:func:`models.augment.random_jitter`) of every cell of the grid plus about half of the ring
@@ -33,7 +33,7 @@ from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
 from vision.lattice import PX_PER_MM
 
 if TYPE_CHECKING:
-    from vision.synth.art import TopDown
+    from models.synth.art import TopDown
 
 # Bump when the way crops are made changes, so stale caches are not reused.
 DATA_VERSION = 5
@@ -76,7 +76,7 @@ def _scoring_cards(rng: np.random.Generator, td: TopDown) -> list[np.ndarray]:
     """Lay three scoring-card backs in a row beside the city, closer than players usually do (3–45 mm), so
     that ring cells learn that graph paper, the number circle and the back's road band are not blocks.
     Draws into ``td.image`` in place and returns the cards' pixel corners."""
-    from vision.synth.art import CARD_H, CARD_W, CardPose, paste, render_scoring_back
+    from models.synth.art import CARD_H, CARD_W, CardPose, paste, render_scoring_back
 
     ppm = td.px_per_mm
     corners = np.vstack(td.card_corners) / ppm  # table mm, with the image origin at (0, 0)
@@ -124,7 +124,7 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         poi=prng.random() < 0.2,
         construction=prng.choice([0, 0, 1, 2, 3]),
     )
-    from vision.synth.art import render_city_topdown  # the renderer is only needed to build data
+    from models.synth.art import render_city_topdown  # the renderer is only needed to build data
 
     # Rendering the art is the slow part, so one render serves several photo-like looks.
     td = render_city_topdown(play, rng, PX_PER_MM, margin_mm=55.0)

@@ -1,7 +1,7 @@
 """Labelled cell crops cut from rendered photos exactly as the scanner cuts them (extra training data).
 
 The top-down crops of :mod:`models.cellset` imitate a photo; these are the real thing for our renderer:
-a whole 12 MP photo (:func:`vision.synth.scene.render_photo`), decoded, located, rectified and fitted by
+a whole 12 MP photo (:func:`models.synth.scene.render_photo`), decoded, located, rectified and fitted by
 the pipeline itself (:func:`vision.pipeline.read_geometry`), white-balanced and cut by the run-time code,
 so they carry every artefact of the pipeline (resampling, JPEG, a lattice a few mm off). Each lattice cell
 takes the label of the true cell whose centre lies within a third of a block of its own; a cell farther
@@ -28,7 +28,7 @@ from vision.colour import balance_whites, lattice_box
 from vision.crops import CONTEXT, CROP_H, CROP_W, lattice_crops
 
 if TYPE_CHECKING:
-    from vision.synth.scene import SynthPhoto
+    from models.synth.scene import SynthPhoto
 
 NEAR = 1 / 3  # of a block's height: a lattice cell this close to a true cell's centre shows that cell
 FAR = 2 / 3  # of a block's height: farther than this from every true cell, the cell shows table
@@ -43,7 +43,7 @@ def training_photo(seed: int) -> SynthPhoto:
     """Rendered photo ``seed`` whose city holds expansion marks more often than a photo's own conditions
     would (a Point of Interest in 40 % of them, construction zones in 80 %): they are rare and small, and
     the model needs many to learn them."""
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     marks = random.Random(seed)
     return render_photo(seed, poi=marks.random() < 0.4, construction=marks.choice([0, 1, 2, 3, 3]))

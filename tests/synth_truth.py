@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 import vision.pipeline as pipeline
+from models.synth.scene import SynthPhoto
 from scoring.city import EMPTY, City, parse_city
 from vision.assemble import Reading, assemble_city
 from vision.lattice import Lattice
 from vision.pipeline import Geometry
-from vision.synth.scene import SynthPhoto
 
 ORIGINAL_READ_GEOMETRY = pipeline.read_geometry
 ORIGINAL_WITH_LATTICE = pipeline.geometry_with_lattice

@@ -420,7 +420,7 @@ def test_scan_image_too_small(client: TestClient) -> None:
 
 @pytest.fixture(scope="module")
 def city_photo() -> bytes:
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     return render_photo(3).jpeg
 

@@ -154,7 +154,7 @@ def test_typed_city_score_correct_and_check_tally(server: str, page) -> None:  #
 
 
 def test_photo_upload_breakdown_and_correction(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     path = tmp_path / "city.jpg"
     path.write_bytes(render_photo(3).jpeg)  # a 12 MP phone-like JPEG of a synthetic finished city
@@ -212,7 +212,7 @@ def _get(url: str, token: str) -> dict:
 
 
 def test_scan_save_reload_history_and_stats(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     path = tmp_path / "city.jpg"
     path.write_bytes(render_photo(5).jpeg)

@@ -26,7 +26,7 @@ TEST_SEEDS = (70_000_001, 70_000_002)
 
 
 def _topdown(seed: int):
-    from vision.synth.art import render_city_topdown
+    from models.synth.art import render_city_topdown
 
     play = simulate_play(random.Random(seed), 15)
     return render_city_topdown(play, np.random.default_rng(seed), PX_PER_MM)

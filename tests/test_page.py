@@ -254,7 +254,7 @@ XMLHttpRequest.prototype.send = function (body) {
 def test_photo_is_shrunk_and_the_overlay_follows_corrections(session: Session, tmp_path: Path) -> None:
     from PIL import Image
 
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     photo = render_photo(3)  # a 12 MP phone-like photo of a synthetic finished city
     path = tmp_path / "city.jpg"

@@ -1,4 +1,4 @@
-"""The whole scan, file bytes to City, on the project's simulated photos (vision/synth) and edge cases.
+"""The whole scan, file bytes to City, on the project's simulated photos (models/synth) and edge cases.
 
 The cell classifier is replaced by a stand-in that answers from each photo's ground truth *at the place
 the pipeline asks about*: the stand-in maps every lattice centre back into the photo and reads the true
@@ -17,13 +17,13 @@ import pytest
 from PIL import Image
 
 import vision.pipeline as pipeline
+from models.synth.scene import SynthPhoto, render_photo
 from scoring.city import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
 from vision.assemble import assemble_city
 from vision.decode import NotAnImage, TruncatedImage, decode_image
 from vision.lattice import Lattice
 from vision.pipeline import NoCityFound, scan_image
-from vision.synth.scene import SynthPhoto, render_photo
 
 pytestmark = pytest.mark.slow
 
@@ -194,7 +194,7 @@ def test_blank_photo_is_no_city(image: np.ndarray) -> None:
 
 @pytest.mark.parametrize("kind", ["cloth", "wood", "white", "dark"])
 def test_bare_table_is_no_city(kind: str) -> None:
-    from vision.synth.tables import render_table
+    from models.synth.tables import render_table
 
     table = render_table(kind, np.random.default_rng(5), 400.0, 300.0, 5.0)
     with pytest.raises(NoCityFound):

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from models.synth.scene import render_photo
 from vision.numbers import (
     PATCH,
     NumberModelError,
@@ -25,7 +26,6 @@ from vision.numbers import (
     use_reader,
 )
 from vision.scorecards import ScoringCardReading, find_scoring_cards, recognised_numbers
-from vision.synth.scene import render_photo
 
 CARD_MM = (88.9, 63.5)
 

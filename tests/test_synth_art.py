@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from models.synth import palette as pal
+from models.synth.art import render_city_topdown, render_scoring_back
+from models.synth.measure import REFERENCE_LAB, block_lab_percentiles
+from models.synth.tables import TABLE_KINDS, render_table
 from scoring.placement import simulate_play
-from vision.synth import palette as pal
-from vision.synth.art import render_city_topdown, render_scoring_back
-from vision.synth.measure import REFERENCE_LAB, block_lab_percentiles
-from vision.synth.tables import TABLE_KINDS, render_table
 
 
 def _zone_of(patch: np.ndarray) -> str:

@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
+from models.synth.art import render_city_topdown
 from scoring.placement import simulate_play
 from vision.classify import classify_cells
 from vision.colour import balance_whites, lattice_box
 from vision.lattice import PX_PER_MM
-from vision.synth.art import render_city_topdown
 from vision.zone_colour import REFERENCE_AB, apply_zone_map, cell_ab, fit_zone_map, worth_applying
 
 # b* shift per zone measured in a real photo under warm light, after the white balance (real-cards.md).

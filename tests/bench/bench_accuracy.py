@@ -5,7 +5,7 @@
 Part 1, classifier only: held-out top-down crops (play seeds disjoint from training), cut and disturbed the
 way training data is (``models.cellset``), read by the shipped ONNX model.
 
-Part 2, end to end: simulated 12 MP photos (``vision.synth.scene.render_photo``, consecutive seeds from
+Part 2, end to end: simulated 12 MP photos (``models.synth.scene.render_photo``, consecutive seeds from
 ``EVAL_SEED_BASE``, never used in training), each read by ``vision.pipeline.scan_image`` from its JPEG bytes,
 until ``--photos`` of them show the whole city. The targets are judged on those: a photo that cuts the city
 cannot be read whole, and what it must get is the warning that the city runs off the edge, which is reported
@@ -101,13 +101,13 @@ PINNED_RENDERER: str | None = None
 
 def eval_photo(seed: int) -> tuple[bytes, Any]:
     """The JPEG bytes and truth of evaluation photo ``seed``, rendered once and cached under data/."""
-    from vision.synth.truth import PhotoTruth
+    from models.synth.truth import PhotoTruth
 
     folder = DATA / f"eval_photos_{PINNED_RENDERER or renderer_fingerprint()}"
     jpg, js = folder / f"{seed}.jpg", folder / f"{seed}.json"
     if jpg.is_file() and js.is_file():
         return jpg.read_bytes(), PhotoTruth.from_json(json.loads(js.read_text()))
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     photo = render_photo(seed)
     folder.mkdir(parents=True, exist_ok=True)

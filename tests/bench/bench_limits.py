@@ -143,7 +143,7 @@ def deadlines(photo: bytes) -> bool:
 
 
 def main() -> int:
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     ok = True
     with tempfile.TemporaryDirectory() as tmp:

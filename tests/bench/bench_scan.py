@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402  # MonkeyPatch swaps the truth stand-in into the pipeline and back
 
 import vision.pipeline as pipeline  # noqa: E402
+from models.synth.scene import render_photo  # noqa: E402
 from scoring.engine import score_city  # noqa: E402
 from scoring.errors import InputError  # noqa: E402
 from tests.synth_truth import (  # noqa: E402
@@ -38,7 +39,6 @@ from tests.synth_truth import (  # noqa: E402
 )
 from vision.classify import MODEL_PATH, ModelError  # noqa: E402
 from vision.lattice import PX_PER_MM  # noqa: E402
-from vision.synth.scene import render_photo  # noqa: E402
 
 STAGES = (
     "decode",

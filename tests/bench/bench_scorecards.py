@@ -2,7 +2,7 @@
 
 Run: ``python tests/bench/bench_scorecards.py [--photos 120] [--first-seed 70000] [--long-side 2016]``.
 
-Photos come from :func:`vision.synth.scene.render_photo` at the pipeline's working size (2016 px on the
+Photos come from :func:`models.synth.scene.render_photo` at the pipeline's working size (2016 px on the
 long side, what a 12 MP photo is decoded to), conditions drawn from each seed as for real photos. The
 number classifier never saw these photos: it is trained on its own rendered circles. A card counts when
 it lies wholly in the frame; a reading is matched to the card whose outline contains its circle.
@@ -27,9 +27,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from models.synth.scene import render_photo  # noqa: E402
 from vision.numbers import NumberReader, get_reader, use_reader  # noqa: E402
 from vision.scorecards import find_scoring_cards, recognised_numbers  # noqa: E402
-from vision.synth.scene import render_photo  # noqa: E402
 
 
 def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:

@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=300.0, help="seconds for the whole load run")
     args = parser.parse_args()
 
-    from vision.synth.scene import render_photo
+    from models.synth.scene import render_photo
 
     photo = render_photo(args.seed)
     jpeg = photo.jpeg

@@ -14,10 +14,10 @@ import time
 import cv2
 import numpy as np
 
+from models.synth.art import render_city_topdown
+from models.synth.measure import REFERENCE_LAB, block_lab_percentiles
+from models.synth.scene import render_photo
 from scoring.placement import simulate_play
-from vision.synth.art import render_city_topdown
-from vision.synth.measure import REFERENCE_LAB, block_lab_percentiles
-from vision.synth.scene import render_photo
 
 
 def bench_photos(n: int) -> tuple[list[float], list[float]]:

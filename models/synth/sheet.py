@@ -1,6 +1,6 @@
 """Contact sheet of simulated photos beside their truth, for people to look at.
 
-``python -m vision.synth.sheet --out out/synth-sheet.png [--count 8] [--seed 0] [--long-side 1600]``
+``python -m models.synth.sheet --out out/synth-sheet.png [--count 8] [--seed 0] [--long-side 1600]``
 renders ``count`` photos and writes one PNG: each photo (with the truth's card outlines in red, scoring
 cards in green and cell centres as dots) beside the truth city drawn as a grid of zone-coloured cells
 with their roads, and a caption of the conditions.
@@ -15,11 +15,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.synth import palette as pal
+from models.synth.blocks import BLOCK_H, BLOCK_W, road_path
+from models.synth.draw import Pen
+from models.synth.scene import SynthPhoto, render_photo
 from scoring.city import City, parse_city
-from vision.synth import palette as pal
-from vision.synth.blocks import BLOCK_H, BLOCK_W, road_path
-from vision.synth.draw import Pen
-from vision.synth.scene import SynthPhoto, render_photo
 
 _THUMB = 520  # thumbnail height in px
 _DOT = {"R": (230, 120, 40), "C": (40, 110, 230), "I": (120, 120, 120), "P": (40, 190, 60)}
@@ -122,7 +122,7 @@ def contact_sheet(count: int, seed: int, long_side: int = 1600, per_row: int = 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.synth.sheet", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m models.synth.sheet", description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="PNG file to write")
     parser.add_argument("--count", type=int, default=8, help="number of photos (default 8)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first photo (default 0)")

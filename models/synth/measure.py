@@ -9,9 +9,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from models.synth.art import render_city_card
+from models.synth.blocks import BLOCK_H, BLOCK_W
 from scoring.layouts import LAYOUTS, card_blocks
-from vision.synth.art import render_city_card
-from vision.synth.blocks import BLOCK_H, BLOCK_W
 
 #: ``shared/reference/real-cards.md``, "Colour": zone → ((L10, L50, L90), (a10, a50, a90), (b10, b50, b90)).
 REFERENCE_LAB: dict[str, tuple[tuple[float, float, float], ...]] = {

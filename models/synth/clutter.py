@@ -1,6 +1,6 @@
 """Things other than cards that lie on the table in real photos: the game's box, a cup, a phone, a hand.
 
-Each object is drawn top-down as a :class:`~vision.synth.art.CardArt`-like picture (RGB plus an alpha
+Each object is drawn top-down as a :class:`~models.synth.art.CardArt`-like picture (RGB plus an alpha
 mask) in its own millimetre frame, so that the photo simulator can paste it with the same homography code
 as the cards. The drawings are generic; the box is our own design, not the publisher's.
 """
@@ -13,9 +13,9 @@ from typing import Literal
 
 import numpy as np
 
-from vision.synth import palette as pal
-from vision.synth.art import CardArt, CardPose
-from vision.synth.draw import Pen, rounded_rect_mask
+from models.synth import palette as pal
+from models.synth.art import CardArt, CardPose
+from models.synth.draw import Pen, rounded_rect_mask
 
 ObjectKind = Literal["box", "cup", "phone", "hand"]
 OBJECT_KINDS: tuple[ObjectKind, ...] = ("box", "cup", "phone", "hand")

@@ -11,7 +11,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from vision.synth.draw import Pen
+from models.synth.draw import Pen
 
 TableKind = Literal["cloth", "wood", "white", "dark"]
 TABLE_KINDS: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")

@@ -12,9 +12,9 @@ import math
 import cv2
 import numpy as np
 
+from models.synth import palette as pal
+from models.synth.draw import Color, Pen, Point
 from scoring.city import Cell
-from vision.synth import palette as pal
-from vision.synth.draw import Color, Pen, Point
 
 BLOCK_W = 44.45
 BLOCK_H = 31.75

@@ -1,6 +1,6 @@
 """Look-alike card art and the top-down render of a finished city.
 
-Cards are drawn procedurally (``vision.synth.blocks``) at any resolution; :func:`render_city_topdown` lays
+Cards are drawn procedurally (``models.synth.blocks``) at any resolution; :func:`render_city_topdown` lays
 the cards of a :class:`~scoring.placement.Play` on a table the way hands do (small shifts and turns, gaps,
 shadows along covering edges) and returns the exact centre of every lattice cell with its label: the
 training source of the cell classifier.
@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from models.synth import palette as pal
+from models.synth.blocks import BLOCK_H, BLOCK_W, draw_block
+from models.synth.draw import Pen, rounded_rect_mask
+from models.synth.tables import TABLE_KINDS, TableKind, render_table
 from scoring.city import EMPTY, Cell, City
 from scoring.placement import Placement, Play, card_cell
 from vision.lattice import Lattice
-from vision.synth import palette as pal
-from vision.synth.blocks import BLOCK_H, BLOCK_W, draw_block
-from vision.synth.draw import Pen, rounded_rect_mask
-from vision.synth.tables import TABLE_KINDS, TableKind, render_table
 
 CARD_W = 2 * BLOCK_W  # 88.9 mm
 CARD_H = 2 * BLOCK_H  # 63.5 mm

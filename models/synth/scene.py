@@ -23,9 +23,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from scoring.city import format_city
-from scoring.placement import Play, simulate_play
-from vision.synth.art import (
+from models.synth.art import (
     CARD_CORNERS_MM,
     CARD_H,
     CARD_W,
@@ -37,10 +35,12 @@ from vision.synth.art import (
     render_card_art,
     render_scoring_back,
 )
-from vision.synth.camera import local_scale, look_at_table, project
-from vision.synth.clutter import TableObject, place_objects, render_object
-from vision.synth.tables import TABLE_KINDS, TableKind, render_table
-from vision.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
+from models.synth.camera import local_scale, look_at_table, project
+from models.synth.clutter import TableObject, place_objects, render_object
+from models.synth.tables import TABLE_KINDS, TableKind, render_table
+from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
+from scoring.city import format_city
+from scoring.placement import Play, simulate_play
 
 Orientation = Literal["landscape", "portrait"]
 #: EXIF orientation tags a phone writes: 1 upright, 3 turned 180°, 6 and 8 turned by a quarter.

@@ -1,0 +1,13 @@
+"""Synthetic Sprawlopolis cities and photos with ground truth (no publisher art is used).
+
+- :mod:`scoring.placement` plays random legal games (the cities).
+- :mod:`models.synth.blocks`, :mod:`~models.synth.art`: look-alike card art drawn procedurally, and
+  :func:`~models.synth.art.render_city_topdown`, a top-down render with exact cell centres and labels (the
+  cell classifier's training source).
+- :mod:`models.synth.tables`, :mod:`~models.synth.clutter`: table surfaces and objects on the table.
+- :mod:`models.synth.camera`, :mod:`~models.synth.scene`: the phone photo simulator,
+  :func:`~models.synth.scene.render_photo`, with :class:`~models.synth.scene.Conditions`.
+- :mod:`models.synth.truth`: the truth of a photo and its JSON file.
+- :mod:`models.synth.measure`: colour statistics of the art against ``real-cards.md``.
+- :mod:`models.synth.sheet`: the contact sheet (``python -m models.synth.sheet --out PATH``).
+"""
