@@ -2,7 +2,7 @@
 
 The top-down crops of :mod:`models.cellset` imitate a photo; these are the real thing for our renderer:
 a whole 12 MP photo (:func:`models.synth.scene.render_photo`), decoded, located, rectified and fitted by
-the pipeline itself (:func:`vision.pipeline.read_geometry`), white-balanced and cut by the run-time code,
+the pipeline itself (:func:`vision.arbitrate.read_geometry`), white-balanced and cut by the run-time code,
 so they carry every artefact of the pipeline (resampling, JPEG, a lattice a few mm off). Each lattice cell
 takes the label of the true cell whose centre lies within a third of a block of its own; a cell farther
 than that from every true cell is table ("empty"); one in between is left out, as no label would be honest
@@ -51,9 +51,10 @@ def training_photo(seed: int) -> SynthPhoto:
 
 def photo_cells(seed: int) -> CellSet:
     """The labelled crops of :func:`training_photo` ``seed`` (empty when the pipeline finds no city)."""
+    from vision.arbitrate import read_geometry
     from vision.decode import decode_image
     from vision.locate import NoCityFound
-    from vision.pipeline import WORK_LONG_SIDE, read_geometry
+    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
 
     photo = training_photo(seed)
     truth = photo.truth
@@ -61,7 +62,7 @@ def photo_cells(seed: int) -> CellSet:
     none = np.zeros(0, np.uint8)
     empty = CellSet(np.zeros((0, CROP_H, CROP_W, 3), np.uint8), none, none, none, none)
     try:
-        geometry = read_geometry(rgb)
+        geometry = read_geometry(rgb, shipped_classifier()).geometry
     except NoCityFound:
         return empty
     lattice = geometry.lattice

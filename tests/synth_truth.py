@@ -7,36 +7,36 @@ whose centre lies nearest there, so a scan comes out right only if the geometry 
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
-from typing import Any
 
 import numpy as np
 
-import vision.pipeline as pipeline
 from models.synth.scene import SynthPhoto
 from scoring.city import EMPTY, City, parse_city
-from vision.assemble import Reading, assemble_city
-from vision.lattice import Lattice
-from vision.pipeline import Geometry
-
-ORIGINAL_READ_GEOMETRY = pipeline.read_geometry
-ORIGINAL_WITH_LATTICE = pipeline.geometry_with_lattice
+from vision.assemble import assemble_city
+from vision.cells import CellReading
+from vision.pipeline import WORK_LONG_SIDE
+from vision.rectify import project_points
+from vision.topdown import TopDown
 
 
 def visible_truth(p: SynthPhoto) -> City:
     """The truth city as the scanner can read it: blocks only (Wrecktar and marks are not geometry)."""
     truth = parse_city(p.truth.city)
-    grid = [[Reading(((c.zone, c.road, 1.0),)) if c.is_block else None for c in row] for row in truth.grid]
+    grid = [[CellReading.certain(c.zone, c.road) if c.is_block else None for c in row] for row in truth.grid]
     return assemble_city(grid).city
 
 
 class TruthClassifier:
-    """Answers each lattice cell with the true cell whose centre lies nearest in the photo (within a
-    third of a block), turned by 180° when the lattice runs the other way round."""
+    """Answers each cell centre with the true cell whose centre lies nearest in the photo (within a third
+    of a block), turned by 180° when the view runs the other way round (the
+    :class:`vision.cells.Classifier` interface)."""
 
-    def __init__(self, p: SynthPhoto) -> None:
+    def __init__(self, p: SynthPhoto, long_side: int = WORK_LONG_SIDE) -> None:
         self.photo = p
-        self.geometry: Geometry | None = None
+        # The scan works on the photo decoded at most ``long_side`` px: truth pixels → working pixels.
+        self.scale = (
+            round(p.truth.width * min(1.0, long_side / max(p.truth.width, p.truth.height))) / p.truth.width
+        )
         self.keys = [(r, c) for r, c, *_ in p.truth.cells]
         self.points = np.array([(x, y) for _, _, x, y, _ in p.truth.cells])
         self.tokens = {(r, c): tok for r, c, _, _, tok in p.truth.cells}
@@ -48,49 +48,25 @@ class TruthClassifier:
         ]
         self.tolerance = float(np.median(step)) / 1.4 / 3  # a third of a block's height
 
-    def install(self, monkeypatch: Any) -> None:
-        """Follow the pipeline's geometry (its first fit and every regrown lattice) to answer for it."""
-        monkeypatch.setattr(pipeline, "read_geometry", self.read_geometry)
-        monkeypatch.setattr(pipeline, "geometry_with_lattice", self.geometry_with_lattice)
+    def _nearest(self, view: TopDown, points: np.ndarray) -> list[tuple[int, int] | None]:
+        xy = project_points(np.linalg.inv(view.to_rectified), points) / self.scale
+        d = np.hypot(*(self.points[None, :, :] - xy[:, None, :]).transpose(2, 0, 1))
+        i = np.argmin(d, axis=1)
+        return [self.keys[k] if d[n, k] < self.tolerance else None for n, k in enumerate(i)]
 
-    def read_geometry(self, image: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
-        self.geometry = ORIGINAL_READ_GEOMETRY(image, timings)
-        return self.geometry
-
-    def geometry_with_lattice(self, geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> Geometry:
-        self.geometry = ORIGINAL_WITH_LATTICE(geometry, lattice, occupied)
-        return self.geometry
-
-    def __call__(self, rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
-        assert self.geometry is not None
-        scale = self.geometry.photo.shape[1] / self.photo.truth.width
-        to_photo = np.linalg.inv(self.geometry.to_rectified)
-        found: dict[tuple[int, int], tuple[int, int] | None] = {}
-        for r in range(lattice.rows):
-            for c in range(lattice.cols):
-                p = to_photo @ np.array([*lattice.center(r, c), 1.0])
-                xy = p[:2] / p[2] / scale
-                d = np.hypot(*(self.points - xy).T)
-                i = int(np.argmin(d))
-                found[r, c] = self.keys[i] if d[i] < self.tolerance else None
-        steps = [
-            b[1] - a[1]
-            for (r, c), a in found.items()
-            if a is not None and (b := found.get((r, c + 1))) is not None and a[0] == b[0]
-        ]
+    def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        centres = np.asarray(centres, float).reshape(-1, 2)
+        found = self._nearest(view, centres)
+        # One block to the right in the view is one column to the left in the truth when it is turned.
+        right = self._nearest(view, centres + (pitch[0], 0.0))
+        steps = [b[1] - a[1] for a, b in zip(found, right, strict=True) if a and b and a[0] == b[0]]
         turned = sum(steps) < 0
         out = []
-        for r in range(lattice.rows):
-            row = []
-            for c in range(lattice.cols):
-                key = found[r, c]
-                cell = parse_city(self.tokens[key] + "\n").grid[0][0] if key else EMPTY
-                cell = replace(cell, poi=False, construction=False) if cell.is_block else EMPTY
-                cell = cell.rotated() if turned else cell
-                row.append(
-                    SimpleNamespace(zone=cell.zone, road=cell.road, confidence=0.99, label=cell.token())
-                )
-            out.append(row)
+        for key in found:
+            cell = parse_city(self.tokens[key] + "\n").grid[0][0] if key else EMPTY
+            cell = replace(cell, poi=False, construction=False) if cell.is_block else EMPTY
+            cell = cell.rotated() if turned else cell
+            out.append(CellReading.certain(cell.zone, cell.road, 0.99))
         return out
 
 

@@ -203,11 +203,13 @@ def test_an_empty_grid_and_cells_beyond_the_frame() -> None:
 
 
 def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -> None:
-    from vision.assemble import Reading
     from vision.card_decoding import CardDecoding, CellDecoding
+    from vision.cells import CellReading
     from vision.city_as_cards import apply_decoding
 
-    readings = [[Reading((("C", "NS", 0.6),)), Reading((("I", "EW", 0.9),))]]
+    readings = [
+        [CellReading.from_options((("C", "NS", 0.6),)), CellReading.from_options((("I", "EW", 0.9),))]
+    ]
     cells = {(0, 0): CellDecoding(("I", "NS"), "card", 8, 0.4), (0, 1): CellDecoding(("I", "EW"), "kept")}
     weak = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=0.5))
     assert not weak.used and weak.readings == readings and weak.warnings == []

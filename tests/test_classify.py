@@ -10,10 +10,10 @@ import pytest
 
 from scoring.placement import simulate_play
 from vision import classify
+from vision.cells import CellReading
 from vision.classify import (
     META_PATH,
     MODEL_PATH,
-    CellPrediction,
     classify_cells,
     default_threads,
     get_classifier,
@@ -123,7 +123,7 @@ def test_predictions_are_always_legal_cells() -> None:
     grid = classify_cells(noise, Lattice((10, 10), 89, 64, 4, 4))
     for row in grid:
         for p in row:
-            assert isinstance(p, CellPrediction)
+            assert isinstance(p, CellReading)
             assert 0.0 < p.confidence <= 1.0
             if p.zone in (None, "P"):
                 assert p.road is None

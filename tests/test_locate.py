@@ -13,8 +13,11 @@ import pytest
 from scoring.city import EMPTY, City, block, parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of
-from vision.assemble import Reading, assemble_city
+from vision.arbitrate import lattice_evidence, read_geometry
+from vision.assemble import assemble_city
+from vision.cells import CellReading, read_lattice
 from vision.colour import lattice_box
+from vision.geometry import Geometry
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -28,61 +31,40 @@ from vision.lattice import (
     position_profile,
 )
 from vision.locate import NoCityFound, locate_city
-from vision.pipeline import Geometry, lattice_evidence, read_geometry, scan_rgb
-from vision.rectify import Periods
+from vision.pipeline import scan_rgb, shipped_classifier
+from vision.rectify import Periods, project_points
+from vision.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
+from vision.topdown import TopDown
 
 
-def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
+class MmTruthClassifier:
     """A stand-in for the cell classifier that answers from the painting's ground truth: it maps each
-    lattice centre back to table millimetres, so the answer is right only if the geometry is right."""
+    cell centre back to table millimetres, so the answer is right only if the geometry is right."""
 
-    def classify(rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
-        to_mm = np.linalg.inv(drawn.mm_to_photo) @ np.linalg.inv(holder["g"].to_rectified)
+    def __init__(self, drawn: DrawnPhoto) -> None:
+        self.drawn = drawn
 
-        def mm(x: float, y: float) -> np.ndarray:
-            p = to_mm @ np.array([x, y, 1.0])
-            return p[:2] / p[2]
-
-        x0, y0 = lattice.center(0, 0)
-        turned = (mm(x0 + 10, y0) - mm(x0, y0))[0] < 0  # the rectified view is the city turned 180°
+    def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        to_mm = np.linalg.inv(self.drawn.mm_to_photo) @ np.linalg.inv(view.to_rectified)
+        mm = project_points(to_mm, np.asarray(centres, float))
+        step = project_points(to_mm, np.asarray(centres, float) + (10.0, 0.0))
         out = []
-        for r in range(lattice.rows):
-            row = []
-            for c in range(lattice.cols):
-                x, y = mm(*lattice.center(r, c))
-                cell = drawn.city.cell(int(np.floor(y / BLOCK_H_MM)), int(np.floor(x / BLOCK_W_MM)))
-                if x < 0 or y < 0:
-                    cell = EMPTY
-                cell = cell.rotated() if turned else cell
-                row.append(
-                    SimpleNamespace(zone=cell.zone, road=cell.road, confidence=0.99, label=cell.token())
-                )
-            out.append(row)
+        for (x, y), (x1, _) in zip(mm, step, strict=True):
+            turned = x1 < x  # the rectified view is the city turned 180°
+            cell = self.drawn.city.cell(int(np.floor(y / BLOCK_H_MM)), int(np.floor(x / BLOCK_W_MM)))
+            if x < 0 or y < 0:
+                cell = EMPTY
+            cell = cell.rotated() if turned else cell
+            out.append(CellReading.certain(cell.zone, cell.road, 0.99))
         return out
-
-    return classify
 
 
 def scan_drawn(drawn: DrawnPhoto) -> tuple[City, Geometry]:
-    holder: dict[str, Geometry] = {}
-
-    def classify(rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
-        return mm_truth_classifier(drawn, holder)(rectified, lattice)
-
-    import vision.pipeline as pipeline
-
-    original = pipeline.read_geometry
-
-    def spy(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
-        holder["g"] = original(photo, timings)
-        return holder["g"]
-
-    pipeline.read_geometry = spy
-    try:
-        result = scan_rgb(drawn.photo, classifier=classify)
-    finally:
-        pipeline.read_geometry = original
-    return result.city, holder["g"]
+    """The painted photo scanned with the truth reading the cells (the shipped model judges the lattice,
+    as in a real scan)."""
+    result = scan_rgb(drawn.photo, classifier=MmTruthClassifier(drawn), judge=shipped_classifier())
+    assert result.geometry is not None
+    return result.city, result.geometry
 
 
 def same_city(a: City, b: City) -> bool:
@@ -147,22 +129,7 @@ def test_locate_finds_the_two_line_directions() -> None:
 
 def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     drawn = draw_city_photo(12, turn_deg=90.0, tilt_deg=5.0, fill=0.9, shift=(0.45, 0.0))
-    holder: dict[str, Geometry] = {}
-    import vision.pipeline as pipeline
-
-    original = pipeline.read_geometry
-
-    def spy(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
-        holder["g"] = original(photo, timings)
-        return holder["g"]
-
-    pipeline.read_geometry = spy
-    try:
-        result = scan_rgb(
-            drawn.photo, classifier=lambda img, lat, **_: mm_truth_classifier(drawn, holder)(img, lat)
-        )
-    finally:
-        pipeline.read_geometry = original
+    result = scan_rgb(drawn.photo, classifier=MmTruthClassifier(drawn), judge=shipped_classifier())
     assert any("runs off the right edge" in w for w in result.warnings)
     # What is read is exactly the visible part: a block of the true grid, and less than all of it.
     read = result.city
@@ -181,7 +148,7 @@ def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
 )
 def test_no_city_in_plain_or_noisy_pictures(image: np.ndarray) -> None:
     with pytest.raises(NoCityFound) as err:
-        read_geometry(image)
+        read_geometry(image, shipped_classifier())
     assert err.value.code == "no_city_found" and err.value.status == 422
 
 
@@ -197,7 +164,7 @@ def test_lines_on_a_table_are_not_a_city() -> None:
     for y in range(40, 900, 30):
         cv2.line(page, (0, y), (1199, y + 40), (60, 60, 160), 2)
     with pytest.raises(NoCityFound):
-        read_geometry(page)
+        read_geometry(page, shipped_classifier())
 
 
 # ---- lattice pieces -----------------------------------------------------------------------------------
@@ -322,12 +289,9 @@ def test_period_hypotheses_start_with_the_best_and_skip_near_duplicates() -> Non
     assert unranked.hypotheses(6) == [(64.0, 45.0)]
 
 
-def _predictions(conf: np.ndarray, zones: np.ndarray) -> list[list[SimpleNamespace]]:
+def _predictions(conf: np.ndarray, zones: np.ndarray) -> list[list[CellReading]]:
     return [
-        [
-            SimpleNamespace(zone=z if z != "." else None, confidence=float(c))
-            for c, z in zip(cr, zr, strict=True)
-        ]
+        [CellReading.certain(z if z != "." else None, None, float(c)) for c, z in zip(cr, zr, strict=True)]
         for cr, zr in zip(conf, zones, strict=True)
     ]
 
@@ -364,7 +328,7 @@ def _readings(
         line = []
         for c, cell in enumerate(row):
             options = (conf or {}).get((r, c), [(cell.zone, cell.road, 0.99)])
-            line.append(Reading(tuple(options)))
+            line.append(CellReading.from_options(tuple(options)))
         out.append(line)
     return out
 
@@ -409,9 +373,9 @@ def test_off_region_cells_are_empty() -> None:
 
 def test_wrecktar_and_expansion_marks_are_carried_into_the_city() -> None:
     readings = _readings("R:EW  C:EW\nI  P\n")
-    readings[0][1] = Reading((("C", "EW", 0.97),), "block", poi=True, confidence=0.95)
-    readings[1][0] = Reading((("I", None, 0.98),), "block", construction=True)
-    readings[1][1] = Reading(((None, None, 0.02),), "wrecktar", confidence=0.93)
+    readings[0][1] = CellReading.from_options((("C", "EW", 0.97),), "block", poi=True, confidence=0.95)
+    readings[1][0] = CellReading.from_options((("I", None, 0.98),), "block", construction=True)
+    readings[1][1] = CellReading.from_options(((None, None, 0.02),), "wrecktar", confidence=0.93)
     out = assemble_city(readings)
     assert out.labels == [["R:EW", "C:EW*"], ["I!", "W"]]
     assert out.confidence[0, 1] == pytest.approx(0.95) and out.confidence[1, 1] == pytest.approx(0.93)
@@ -419,91 +383,87 @@ def test_wrecktar_and_expansion_marks_are_carried_into_the_city() -> None:
 
 def test_a_repaired_road_keeps_the_blocks_mark() -> None:
     readings = _readings("R:NS  C:EW\n", {(0, 0): [("R", "NS", 0.5), ("R", "EW", 0.45)]})
-    readings[0][0] = Reading(readings[0][0].options, "block", poi=True)
+    readings[0][0] = CellReading.from_options(readings[0][0].options, "block", poi=True)
     out = assemble_city(readings)
     assert out.city.cell(0, 0) == block("R", "EW", poi=True)
 
 
 def test_a_city_of_wrecktar_alone_is_not_trimmed_away() -> None:
-    readings = [[Reading(((None, None, 0.9),), "empty"), Reading(((None, None, 0.1),), "wrecktar")]]
+    readings = [
+        [
+            CellReading.from_options(((None, None, 0.9),), "empty"),
+            CellReading.from_options(((None, None, 0.1),), "wrecktar"),
+        ]
+    ]
     out = assemble_city(readings)
     assert out.labels == [["W"]]
 
 
 def _geometry(lattice: Lattice, occupied: np.ndarray) -> Geometry:
-    """Just enough of a Geometry for the stages after the lattice fit: every cell visible, a blank image."""
+    """Just enough of a Geometry for the stages after the lattice fit: every cell visible, a blank view."""
     height = int(lattice.origin[1] + lattice.rows * lattice.pitch_y) + 40
     width = int(lattice.origin[0] + lattice.cols * lattice.pitch_x) + 40
+    view = TopDown(np.zeros((height, width, 3), np.uint8), np.eye(3), lattice_box(lattice))
     return cast(
         Geometry,
         SimpleNamespace(
             lattice=lattice,
-            rectified=np.zeros((height, width, 3), np.uint8),
+            view=view,
             visible=np.ones((lattice.rows, lattice.cols), bool),
             occupied=np.asarray(occupied, bool),
-            colour_ready=False,
         ),
     )
 
 
 def test_doubtful_cells_are_read_again_a_little_shifted_and_the_clearest_reading_kept() -> None:
-    import vision.pipeline as pipeline
-
     lattice = Lattice((0.0, 0.0), 89.0, 63.5, 2, 3)
     # Cell (0, 1)'s block sits 4 px right of its lattice centre, and reads doubtfully there.
     true_centres = {(r, c): lattice.center(r, c) for r in range(2) for c in range(3)}
     true_centres[0, 1] = (true_centres[0, 1][0] + 4.0, true_centres[0, 1][1])
+    seen: dict[int, tuple[float, float]] = {}
+    views: list[TopDown] = []
 
-    white_boxes: list[object] = []
-
-    def classify(image: np.ndarray, lat: Lattice, **kw: object) -> list[list[SimpleNamespace]]:
-        white_boxes.append(kw.get("white_box"))
+    def classify(view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        views.append(view)
         out = []
-        for r in range(lat.rows):
-            row = []
-            for c in range(lat.cols):
-                x, y = lat.center(r, c)
-                nearest = min(true_centres.items(), key=lambda kv: np.hypot(kv[1][0] - x, kv[1][1] - y))
-                cell, (tx, ty) = nearest
-                off = np.hypot(tx - x, ty - y)
-                zone = None if cell == (1, 2) else "R"
-                conf = max(0.05, 0.97 - 0.12 * off)
-                label = zone or "."
-                row.append(SimpleNamespace(zone=zone, road=None, confidence=conf, label=label, seen=(x, y)))
-            out.append(row)
+        for x, y in centres:
+            nearest = min(true_centres.items(), key=lambda kv: np.hypot(kv[1][0] - x, kv[1][1] - y))
+            cell, (tx, ty) = nearest
+            off = np.hypot(tx - x, ty - y)
+            zone = None if cell == (1, 2) else "R"
+            reading = CellReading.certain(zone, None, max(0.05, 0.97 - 0.12 * off))
+            seen[id(reading)] = (x, y)
+            out.append(reading)
         return out
 
     geometry = _geometry(lattice, np.array([[True, True, True], [True, True, False]]))
-    first = classify(geometry.rectified, lattice)
-    assert first[0][1].confidence < pipeline.REFINE_BELOW <= first[0][0].confidence
-    refined = pipeline.refine_doubtful(geometry, first, classify)
-    # The re-reads are balanced on the city's whites, not on the strip of table their row of crops spans.
-    assert white_boxes[-1] == lattice_box(lattice)
-    assert refined[0][1].confidence > first[0][1].confidence + pipeline.REFINE_MARGIN
-    assert refined[0][1].seen[0] > lattice.center(0, 1)[0]  # the reading taken to the right
+    first = read_lattice(classify, geometry.view, lattice)
+    assert first[0][1].confidence < REFINE_BELOW <= first[0][0].confidence
+    refined = refine_doubtful(geometry, first, classify)
+    # The re-reads see the city's own view (and so its white balance), not a strip of table.
+    assert views[-1] is geometry.view
+    assert refined[0][1].confidence > first[0][1].confidence + REFINE_MARGIN
+    assert seen[id(refined[0][1])][0] > lattice.center(0, 1)[0]  # the reading taken to the right
     # Clear cells, and the empty cell off the card region, keep their first reading.
     assert all(refined[r][c] is first[r][c] for r in range(2) for c in range(3) if (r, c) != (0, 1))
 
 
 def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
-    import vision.pipeline as pipeline
-    from vision.classify import CellPrediction
-
     lattice = Lattice((0.0, 0.0), 89.0, 63.5, 1, 2)
     # A0: zone and road clear, only its construction mark in doubt: not read again.
-    sure_place = CellPrediction("R", "EW", 0.5, "R:EW!", (("R", "EW", 0.95),), construction=True)
+    sure_place = CellReading("R", "EW", 0.5, "R:EW!", (("R", "EW", 0.95),), construction=True)
     # B0: the place itself in doubt (a road half seen); read again, the shifted crops see it clearly
     # but not the mark, which stays.
-    doubtful = CellPrediction("C", "NS", 0.4, "C:NS*", (("C", "NS", 0.45), ("C", "NE", 0.4)), poi=True)
-    clear = CellPrediction("C", "NE", 0.9, "C:NE", (("C", "NE", 0.9),))
+    doubtful = CellReading("C", "NS", 0.4, "C:NS*", (("C", "NS", 0.45), ("C", "NE", 0.4)), poi=True)
+    clear = CellReading("C", "NE", 0.9, "C:NE", (("C", "NE", 0.9),))
     calls: list[int] = []
 
-    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[CellPrediction]]:
-        calls.append(lat.cols)
-        return [[clear] * lat.cols]
+    def classify(view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        calls.append(len(centres))
+        return [clear] * len(centres)
 
     geometry = _geometry(lattice, np.ones((1, 2), bool))
-    refined = pipeline.refine_doubtful(geometry, [[sure_place, doubtful]], classify)
+    refined = refine_doubtful(geometry, [[sure_place, doubtful]], classify)
     assert calls == [8]  # one cell, eight shifts
     assert refined[0][0] is sure_place
     assert (refined[0][1].zone, refined[0][1].road, refined[0][1].poi) == ("C", "NE", True)
@@ -511,26 +471,19 @@ def test_refining_judges_the_place_not_the_mark_and_keeps_the_marks() -> None:
 
 
 def test_a_block_the_lattice_missed_on_the_card_region_is_found_nearby() -> None:
-    import vision.pipeline as pipeline
-    from vision.classify import CellPrediction
-
     lattice = Lattice((0.0, 0.0), 89.0, 63.5, 1, 3)
     # A0's block lies 0.2 pitch to the right of its lattice centre; B0 is a true hole; C0 is off the region.
     block_at = (lattice.center(0, 0)[0] + 0.2 * 89.0, lattice.center(0, 0)[1])
-    empty = CellPrediction(None, None, 0.9, ".", ((None, None, 0.9),), kind="empty", empty_probability=0.9)
-    block = CellPrediction("I", "EW", 0.95, "I:EW", (("I", "EW", 0.95),))
+    empty = CellReading(None, None, 0.9, ".", ((None, None, 0.9),), kind="empty", empty_probability=0.9)
+    block = CellReading("I", "EW", 0.95, "I:EW", (("I", "EW", 0.95),))
     searched: list[tuple[float, float]] = []
 
-    def classify(image: np.ndarray, lat: Lattice, **_: object) -> list[list[CellPrediction]]:
-        row = []
-        for c in range(lat.cols):
-            x, y = lat.center(0, c)
-            searched.append((x, y))
-            row.append(block if np.hypot(x - block_at[0], y - block_at[1]) < 6.0 else empty)
-        return [row]
+    def classify(view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        searched.extend((float(x), float(y)) for x, y in centres)
+        return [block if np.hypot(x - block_at[0], y - block_at[1]) < 6.0 else empty for x, y in centres]
 
     geometry = _geometry(lattice, np.array([[True, True, False]]))
-    found = pipeline.find_lost_blocks(geometry, [[empty, empty, empty]], classify)
+    found = find_lost_blocks(geometry, [[empty, empty, empty]], classify)
     assert found[0][0] is block
     assert found[0][1] is empty and found[0][2] is empty
     assert len(searched) == 2 * 16  # A0 and B0, two rings of eight; C0 is not searched

@@ -20,10 +20,15 @@ import vision.pipeline as pipeline
 from models.synth.scene import SynthPhoto, render_photo
 from scoring.city import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
+from vision.arbitrate import read_geometry
 from vision.assemble import assemble_city
+from vision.cells import Grid, read_lattice
 from vision.decode import NotAnImage, TruncatedImage, decode_image
+from vision.geometry import Geometry, with_lattice
 from vision.lattice import Lattice
-from vision.pipeline import NoCityFound, scan_image
+from vision.pipeline import NoCityFound, scan_image, shipped_classifier
+from vision.rereads import grow_to_blocks
+from vision.result import OVERLAY_LONG_SIDE
 
 pytestmark = pytest.mark.slow
 
@@ -39,8 +44,9 @@ def truth_scan(monkeypatch: pytest.MonkeyPatch):
 
     def scan(p: SynthPhoto, data: bytes | None = None, **kw: object):
         stand_in = TruthClassifier(p)
-        stand_in.install(monkeypatch)
-        return scan_image(p.jpeg if data is None else data, classifier=stand_in, **kw)
+        return scan_image(
+            p.jpeg if data is None else data, classifier=stand_in, judge=shipped_classifier(), **kw
+        )
 
     return scan
 
@@ -113,7 +119,7 @@ def test_backs_and_the_city_agree_or_the_warning_names_the_cards(truth_scan, mon
     in_city = next(n for n in range(1, 19) if n not in true_cards)
     misread = [*true_cards[:2], in_city]
     fake = [pipeline.BackNumber(n, 0.7, ((n, 0.7),), {"corners": [[0, 0]] * 4}) for n in misread]
-    monkeypatch.setattr(pipeline, "_read_backs", lambda geometry: (fake, []))
+    monkeypatch.setattr(pipeline, "read_backs", lambda geometry: (fake, []))
     result = truth_scan(p)
     assert result.city.cards == tuple(true_cards)  # the surer reading: the city
     warning = next(w for w in result.warnings if "please check" in w)
@@ -170,7 +176,7 @@ def test_overlay_is_drawn_on_the_photo(truth_scan) -> None:
     result = truth_scan(p, overlay=True)
     assert result.overlay is not None and result.overlay.dtype == np.uint8
     h, w = result.overlay.shape[:2]
-    assert max(h, w) <= pipeline.OVERLAY_LONG_SIDE and abs(w / h - p.image.shape[1] / p.image.shape[0]) < 0.01
+    assert max(h, w) <= OVERLAY_LONG_SIDE and abs(w / h - p.image.shape[1] / p.image.shape[0]) < 0.01
     small = np.asarray(Image.fromarray(p.image).resize((w, h)))
     assert np.abs(result.overlay.astype(int) - small).mean() > 2  # something is drawn
 
@@ -215,13 +221,12 @@ def test_not_a_photo_and_truncated_photo() -> None:
 @pytest.fixture
 def cli_with_truth(monkeypatch: pytest.MonkeyPatch, tmp_path):
     """Run ``sprawlscan scan`` in-process on a synthetic photo, the classifier that reads the cells
-    replaced by the truth (the shipped one still judges the lattice, as in a real scan)."""
+    replaced by the truth (which then also judges the lattice)."""
     from api.cli import main
 
     def run(p: SynthPhoto, *args: str) -> tuple[int, str]:
         stand_in = TruthClassifier(p)
-        stand_in.install(monkeypatch)
-        monkeypatch.setattr(pipeline, "_default_classifier", lambda: stand_in)
+        monkeypatch.setattr(pipeline, "shipped_classifier", lambda: stand_in)
         path = tmp_path / "photo.jpg"
         path.write_bytes(p.jpeg)
         return main(["scan", str(path), *args]), str(path)
@@ -277,15 +282,19 @@ def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys) -> None:
     assert "99" in capsys.readouterr().err
 
 
-def test_the_lattice_grows_to_blocks_the_card_region_missed(monkeypatch: pytest.MonkeyPatch) -> None:
+def _counted(g: Geometry, readings: Grid) -> list:
+    counts = g.counts(readings)
+    return [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
+
+
+def test_the_lattice_grows_to_blocks_the_card_region_missed() -> None:
     p = photo(101, partial=False)
     stand_in = TruthClassifier(p)
-    stand_in.install(monkeypatch)
     rgb = decode_image(p.jpeg, long_side=pipeline.WORK_LONG_SIDE).rgb
-    g = pipeline.read_geometry(rgb)
-    full = stand_in(g.rectified, g.lattice)
+    g = read_geometry(rgb, shipped_classifier()).geometry
+    full = read_lattice(stand_in, g.view, g.lattice)
     # Nothing to grow into: the first lattice already has an empty ring round the city.
-    assert pipeline.grow_to_blocks(g, full, stand_in)[0].lattice == g.lattice
+    assert grow_to_blocks(g, full, stand_in)[0].lattice == g.lattice
     # As if the card region had missed the city's first column and row of blocks.
     lat = g.lattice
     offsets = None if lat.offsets is None else lat.offsets[2:, 2:]
@@ -297,9 +306,9 @@ def test_the_lattice_grows_to_blocks_the_card_region_missed(monkeypatch: pytest.
         lat.cols - 2,
         offsets,
     )
-    small = pipeline.geometry_with_lattice(g, cut, g.occupied[2:, 2:])
-    before = assemble_city(pipeline._readings(small, stand_in(small.rectified, small.lattice))).city
+    small = with_lattice(g, cut, g.occupied[2:, 2:])
+    before = assemble_city(_counted(small, read_lattice(stand_in, small.view, small.lattice))).city
     truth = visible_truth(p)
     assert sum(1 for _ in before.blocks()) < sum(1 for _ in truth.blocks())
-    grown, predictions = pipeline.grow_to_blocks(small, stand_in(small.rectified, small.lattice), stand_in)
-    assert same_city(assemble_city(pipeline._readings(grown, predictions)).city, truth)
+    grown, readings = grow_to_blocks(small, read_lattice(stand_in, small.view, small.lattice), stand_in)
+    assert same_city(assemble_city(_counted(grown, readings)).city, truth)

@@ -16,47 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.city import EMPTY, OPPOSITE, STEP, Cell, City, block, cell_name
-
-WRECKTAR = Cell("wrecktar")
+from vision.cells import CellReading
 
 LOW_CONFIDENCE = 0.8
 # A second reading is considered only when it is at least this likely relative to the first.
 CLOSE_SECOND = 0.35
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One cell as read: ranked alternatives ``(zone or None, road or None, probability)``, best first.
-
-    ``kind`` is what the classifier read in the cell: ``"block"`` or ``"empty"`` (then the first option is
-    that answer) or ``"wrecktar"`` (the cell is under a Wrecktar card; the options are the best readings
-    that are not, kept for the record). A block's expansion marks (``poi``, ``construction``) and the
-    confidence of the whole answer (zone, road and marks; by default the first option's probability) come
-    with it.
-    """
-
-    options: tuple[tuple[str | None, str | None, float], ...]
-    kind: str = "block"
-    poi: bool = False
-    construction: bool = False
-    confidence: float | None = None
-
-    @property
-    def best(self) -> tuple[str | None, str | None, float]:
-        return self.options[0]
-
-    @property
-    def probability(self) -> float:
-        return self.best[2] if self.confidence is None else self.confidence
-
-    def cell(self) -> Cell:
-        """The cell this reading stands for."""
-        if self.kind == "wrecktar":
-            return WRECKTAR
-        zone, road, _ = self.best
-        if zone is None:
-            return EMPTY
-        return block(zone, road, poi=self.poi, construction=self.construction)
 
 
 @dataclass
@@ -68,7 +32,7 @@ class Assembled:
     origin: tuple[int, int] = (0, 0)  # where the city's cell (0, 0) lies in the grid of readings
 
 
-def _cell(zone: str | None, road: str | None, like: Reading) -> Cell:
+def _cell(zone: str | None, road: str | None, like: CellReading) -> Cell:
     """``zone`` and ``road`` as a cell, keeping the expansion marks read in it."""
     return EMPTY if zone is None else block(zone, road, poi=like.poi, construction=like.construction)
 
@@ -98,7 +62,7 @@ def _mismatches(grid: list[list[Cell]]) -> set[frozenset[tuple[int, int]]]:
 
 
 def assemble_city(
-    readings: Sequence[Sequence[Reading | None]],
+    readings: Sequence[Sequence[CellReading | None]],
     *,
     cards: Sequence[int] | None = None,
     low_confidence: float = LOW_CONFIDENCE,

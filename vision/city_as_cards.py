@@ -12,14 +12,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from scoring.city import cell_name
-from vision.assemble import Reading
 from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_cards
+from vision.cells import CellReading
 
 __all__ = ["CardReading", "apply_decoding", "evidence_grid", "read_as_cards"]
 
@@ -34,7 +33,7 @@ CERTAIN_EMPTY = CellEvidence({EMPTY_LABEL: 0.0})
 class CardReading:
     """The readings after decoding, which card shows in each cell (grid of the readings), and what to say."""
 
-    readings: list[list[Reading | None]]
+    readings: list[list[CellReading | None]]
     cards: list[list[int | None]]
     decoding: CardDecoding
     warnings: list[str]
@@ -42,7 +41,7 @@ class CardReading:
 
 
 def evidence_grid(
-    predictions: Sequence[Sequence[Any]], counts: np.ndarray, visible: np.ndarray
+    predictions: Sequence[Sequence[CellReading]], counts: np.ndarray, visible: np.ndarray
 ) -> list[list[CellEvidence | None]]:
     """The decoder's view of a lattice: ``None`` beyond the frame, certainly empty where the reading does
     not count (``counts`` false), else the classifier's distribution."""
@@ -53,25 +52,24 @@ def evidence_grid(
             if not visible[r, c]:
                 line.append(None)
                 continue
-            dist = getattr(pred, "distribution", None)
+            dist = pred.distribution
             if not counts[r, c] or not dist:
                 line.append(CERTAIN_EMPTY if not counts[r, c] else _from_label(pred))
                 continue
             log_p = {k: math.log(max(v, PROBABILITY_FLOOR)) for k, v in dist.items() if k[0] != "W"}
-            marked = bool(getattr(pred, "poi", False) or getattr(pred, "construction", False))
-            line.append(CellEvidence(log_p, wrecktar=getattr(pred, "kind", "") == "wrecktar", marked=marked))
+            marked = pred.poi or pred.construction
+            line.append(CellEvidence(log_p, wrecktar=pred.kind == "wrecktar", marked=marked))
         grid.append(line)
     return grid
 
 
-def _from_label(pred: Any) -> CellEvidence:
+def _from_label(pred: CellReading) -> CellEvidence:
     """Evidence from a reading without a distribution (a stand-in classifier): sure of its answer."""
-    kind = getattr(pred, "kind", "block" if pred.zone is not None else "empty")
-    label = (pred.zone, pred.road) if kind == "block" else EMPTY_LABEL
-    return CellEvidence({label: 0.0}, wrecktar=kind == "wrecktar")
+    label = (pred.zone, pred.road) if pred.kind == "block" else EMPTY_LABEL
+    return CellEvidence({label: 0.0}, wrecktar=pred.kind == "wrecktar")
 
 
-def apply_decoding(readings: list[list[Reading | None]], decoding: CardDecoding) -> CardReading:
+def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecoding) -> CardReading:
     """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
     cards: list[list[int | None]] = [[None] * len(row) for row in readings]
     if decoding.explained < MIN_EXPLAINED:
@@ -87,15 +85,9 @@ def apply_decoding(readings: list[list[Reading | None]], decoding: CardDecoding)
         confidence = _confidence(rd, cell.label, cell.margin)
         if cell.doubtful:
             doubtful.append((r, c))
-        if zone is None:
-            out[r][c] = Reading(((None, None, confidence),), "empty", confidence=confidence)
-            continue
         # A card settles the cell: no second reading is left for the road repair to swap in, unless the
         # decoding itself is in doubt there.
-        others = tuple(o for o in rd.options if (o[0], o[1]) != (zone, road)) if cell.doubtful else ()
-        out[r][c] = replace(
-            rd, options=((zone, road, confidence), *others), kind="block", confidence=confidence
-        )
+        out[r][c] = rd.settled(zone, road, confidence, others=cell.doubtful)
     warnings = []
     if doubtful:
         warnings.append(
@@ -106,7 +98,7 @@ def apply_decoding(readings: list[list[Reading | None]], decoding: CardDecoding)
     return CardReading(out, cards, decoding, warnings, True)
 
 
-def _confidence(reading: Reading, label: tuple[str | None, str | None], margin: float | None) -> float:
+def _confidence(reading: CellReading, label: tuple[str | None, str | None], margin: float | None) -> float:
     """How sure the decoded label is: from its margin over the next explanation where it was checked,
     else the classifier's own probability of it."""
     own = next((p for z, r, p in reading.options if (z, r) == label), 0.0)
@@ -116,8 +108,8 @@ def _confidence(reading: Reading, label: tuple[str | None, str | None], margin: 
 
 
 def read_as_cards(
-    readings: list[list[Reading | None]],
-    predictions: Sequence[Sequence[Any]],
+    readings: list[list[CellReading | None]],
+    predictions: Sequence[Sequence[CellReading]],
     counts: np.ndarray,
     visible: np.ndarray,
     exclude: Sequence[int] = (),

@@ -13,17 +13,17 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from scoring.city import rotate_road
-from vision.colour import balance_whites, lattice_box
-from vision.crops import lattice_crops
+from vision.cells import CellReading, Grid, read_lattice
+from vision.colour import lattice_box
+from vision.crops import extract_crops
 from vision.lattice import Lattice
+from vision.topdown import TopDown
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "cells.onnx"
@@ -35,6 +35,9 @@ _NO_ROAD = ("empty", "P", "W")
 # Inference in chunks keeps memory flat for very large lattices.
 _BATCH = 256
 _ALTERNATIVES = 3
+# The view is shrunk for the crops only when they see it at under this share of its resolution (as in
+# vision.crops.extract_crops, which would otherwise shrink it for every read).
+CROP_RESIZE_BELOW = 0.9
 # An expansion mark changes the score (a construction penalty, a Point of Interest bonus), so a block carries
 # one only when the mark head is at least this sure: on photos of real cards, which carry no marks, 14 of
 # 8 580 crops read a mark at 0.5–0.8 and put 6 false marks into 24 cities; the marks of rendered
@@ -43,35 +46,6 @@ MARK_CONFIDENCE = 0.7
 # Read every crop also turned by 180° and average (test-time augmentation). On the real-art development set
 # the same photo turned round read 1131 of 1143 blocks against 1140 upright with a single reading.
 TURNS = True
-
-
-@dataclass(frozen=True)
-class CellPrediction:
-    """What the classifier read in one lattice cell.
-
-    ``zone`` is R, C, I or P, or ``None`` for an empty cell or one covered by Wrecktar (``kind`` tells them
-    apart: "block", "empty" or "wrecktar"); ``road`` is a canonical segment (``"EW"``) or ``None``;
-    ``poi``/``construction`` are the expansion marks of a block; ``confidence`` is the probability of this
-    answer (zone, road and mark) among all legal answers (0–1); ``label`` is the cell's token in the city
-    format (``"R:EW"``, ``"P*"``, ``"W"``, ``"."``). ``alternatives`` lists the most probable legal
-    ``(zone, road, probability)`` pairs of blocks and empty cells, best first, so a later stage can make
-    roads agree across neighbouring cells; for a block or an empty cell the first is the answer itself.
-    ``empty_probability`` is the probability that the cell holds no card at all (neither a block nor
-    Wrecktar), whatever block it would be otherwise. ``distribution`` holds the probability of every legal
-    ``(zone, road)`` pair, ``(None, None)`` for an empty cell and ``("W", None)`` for Wrecktar (marks left
-    out): what the joint card decoding (:mod:`vision.card_decoding`) weighs.
-    """
-
-    zone: str | None
-    road: str | None
-    confidence: float
-    label: str
-    alternatives: tuple[tuple[str | None, str | None, float], ...] = ()
-    kind: str = "block"
-    poi: bool = False
-    construction: bool = False
-    empty_probability: float = 0.0
-    distribution: Mapping[tuple[str | None, str | None], float] = field(default_factory=dict, compare=False)
 
 
 class ModelError(RuntimeError):
@@ -117,6 +91,31 @@ class CellClassifier:
             [0 if rd == "none" else self.roads.index(rotate_road(rd)) for rd in self.roads]
         )
 
+    def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        """Read the cells centred at ``centres`` (N × 2, view pixels) of a view whose blocks measure
+        ``pitch`` px (the :class:`~vision.cells.Classifier` interface).
+
+        The crops are cut from the view shrunk once to about the crops' resolution (the same area
+        averaging :func:`vision.crops.extract_crops` applies) and colour-corrected as the model learned:
+        white-balanced on the city's own whites, when the model was trained so."""
+        centres = np.asarray(centres, np.float64).reshape(-1, 2)
+        if len(centres) == 0:
+            return []
+        factor = min(1.0, self.input_h / (self.context * pitch[1]))
+        factor = 1.0 if factor >= CROP_RESIZE_BELOW else factor
+        source = view.colours(factor, corrected=self.balanced)
+        fx = source.shape[1] / view.image.shape[1]
+        fy = source.shape[0] / view.image.shape[0]
+        crops = extract_crops(
+            source,
+            centres * (fx, fy),
+            pitch[0] * fx,
+            pitch[1] * fy,
+            size=(self.input_h, self.input_w),
+            context=self.context,
+        )
+        return self.predict(crops)
+
     def probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Zone, road and mark probabilities for uint8 crops (N, H, W, 3): float32 (N, 6), (N, 7), (N, 3).
 
@@ -151,9 +150,9 @@ class CellClassifier:
         )
         return z, r, m
 
-    def predict(self, crops: np.ndarray) -> list[CellPrediction]:
-        """One :class:`CellPrediction` per crop: the most probable legal (zone, road) pair, and for a block
-        its most probable mark."""
+    def predict(self, crops: np.ndarray) -> list[CellReading]:
+        """One :class:`~vision.cells.CellReading` per crop: the most probable legal (zone, road) pair,
+        and for a block its most probable mark."""
         pz, pr, pm = self.probabilities(crops)
         # Joint probability of every legal pair, assuming the heads are independent given the crop.
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
@@ -177,7 +176,7 @@ class CellClassifier:
             )[:_ALTERNATIVES]
             if zone_name == "W":
                 out.append(
-                    CellPrediction(
+                    CellReading(
                         None,
                         None,
                         p,
@@ -190,7 +189,7 @@ class CellClassifier:
                 )
             elif zone_name == "empty":
                 out.append(
-                    CellPrediction(
+                    CellReading(
                         None, None, p, ".", alternatives, kind="empty", empty_probability=p, distribution=dist
                     )
                 )
@@ -207,7 +206,7 @@ class CellClassifier:
                     + ("!" if construction else "")
                 )
                 out.append(
-                    CellPrediction(
+                    CellReading(
                         zone_name,
                         road,
                         p * float(pm[i, mark]),
@@ -287,27 +286,16 @@ def get_classifier() -> CellClassifier:
     return _classifier
 
 
-def classify_cells(
-    rectified: np.ndarray,
-    lattice: Lattice,
-    *,
-    white_box: tuple[int, int, int, int] | None = None,
-    balance: bool = True,
-) -> list[list[CellPrediction]]:
-    """Classify every cell of ``lattice`` in the rectified RGB uint8 image.
+def classify_cells(image: np.ndarray, lattice: Lattice, *, balance: bool = True) -> Grid:
+    """Classify every cell of ``lattice`` in a top-down RGB uint8 view with the shipped model.
 
-    ``rectified`` is a top-down view at ``vision.lattice.PX_PER_MM`` with blocks wider than tall. The colour
-    cast is measured on the whites inside ``white_box`` (``(x0, y0, x1, y1)`` px), by default the box the
-    lattice covers: re-reads of a few cells pass the city's box, so that they see the city's balance.
-    ``balance=False`` says the image's colours are already corrected (:mod:`vision.zone_colour`). Returns
-    ``lattice.rows`` lists of ``lattice.cols`` predictions, in reading order. Raises ``ValueError`` naming the
-    problem for a malformed image or lattice.
+    ``image`` is at ``vision.lattice.PX_PER_MM`` with blocks wider than tall; its colour cast is measured on
+    the whites inside the lattice's box, unless ``balance=False`` says the colours are corrected already.
+    Returns ``lattice.rows`` lists of ``lattice.cols`` readings. Raises ``ValueError`` naming the problem
+    for a malformed image or lattice.
     """
     if not isinstance(lattice, Lattice):
         raise TypeError(f"expected a vision.lattice.Lattice, got {type(lattice).__name__}")
     clf = get_classifier()
-    if clf.balanced and balance:
-        rectified = balance_whites(rectified, white_box or lattice_box(lattice))
-    crops = lattice_crops(rectified, lattice, size=(clf.input_h, clf.input_w), context=clf.context)
-    flat = clf.predict(crops)
-    return [flat[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]
+    view = TopDown(image, np.eye(3), lattice_box(lattice), ready=not balance)
+    return read_lattice(clf, view, lattice)

@@ -189,11 +189,24 @@ def decode_image(
     rgb = _upright(rgb, orientation)
     # A 90° EXIF turn swaps the sides.
     upright_size = (original[1], original[0]) if orientation in (5, 6, 7, 8) else original
-    if long_side is not None and max(rgb.shape[:2]) > long_side:
-        f = long_side / max(rgb.shape[:2])
-        size = (max(1, round(rgb.shape[1] * f)), max(1, round(rgb.shape[0] * f)))
-        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    if long_side is not None:
+        rgb, _ = fit_long_side(rgb, long_side)
     return DecodedImage(rgb, upright_size, rgb.shape[1] / upright_size[0], fmt)
+
+
+def fit_long_side(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """``image`` shrunk (area-averaged, never enlarged) so its longer side is at most ``long_side`` px,
+    and the scale applied (≤ 1).
+
+    >>> small, scale = fit_long_side(np.zeros((300, 400, 3), np.uint8), 200)
+    >>> small.shape, scale
+    ((150, 200, 3), 0.5)
+    """
+    scale = min(1.0, long_side / max(image.shape[:2]))
+    if scale >= 1.0:
+        return image, 1.0
+    size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
 
 
 class _BytePool:

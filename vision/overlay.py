@@ -19,7 +19,7 @@ from vision.rectify import project_points
 
 if TYPE_CHECKING:
     from vision.assemble import Assembled
-    from vision.pipeline import Geometry
+    from vision.geometry import Geometry
 
 ZONE_BGR = {"R": (60, 120, 235), "C": (220, 150, 60), "I": (150, 150, 150), "P": (70, 190, 70)}
 ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}

@@ -9,7 +9,7 @@ Geometry accuracy replaces the classifier with the ground-truth stand-in of ``te
 photo counts as read when the city comes out exactly (for photos that cut the city: exactly the part in
 view, with a warning), which isolates the geometric stages from the classifier's own accuracy (that is
 ``tests/bench/bench_accuracy.py``'s job). The shipped classifier still judges between period hypotheses
-inside the geometry (``vision.pipeline.read_geometry``), as it does in a real scan; the ``arbitrate`` stage
+inside the geometry (``vision.arbitrate.read_geometry``), as it does in a real scan; the ``arbitrate`` stage
 is the time spent on the other hypotheses when the first lattice reads doubtfully.
 """
 
@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
-import pytest  # noqa: E402  # MonkeyPatch swaps the truth stand-in into the pipeline and back
 
 import vision.pipeline as pipeline  # noqa: E402
 from models.synth.scene import render_photo  # noqa: E402
@@ -137,11 +136,9 @@ def main() -> int:
     for p in photos:
         stand_in = TruthClassifier(p)
         try:
-            with pytest.MonkeyPatch.context() as patch:
-                stand_in.install(patch)
-                t = time.perf_counter()
-                result = pipeline.scan_image(p.jpeg, classifier=stand_in)
-                geo_times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            result = pipeline.scan_image(p.jpeg, classifier=stand_in, judge=pipeline.shipped_classifier())
+            geo_times.append(time.perf_counter() - t)
         except InputError as exc:
             refused += 1
             failures.append(f"{p.truth.seed}: refused ({exc})")
@@ -154,8 +151,8 @@ def main() -> int:
             partial_ok += 1
         else:
             failures.append(f"{p.truth.seed}: misread ({p.conditions.table}, tilt {p.conditions.tilt:.0f}°)")
-        if stand_in.geometry is not None:
-            errors.append(lattice_error_mm(p, stand_in.geometry))
+        if result.geometry is not None:
+            errors.append(lattice_error_mm(p, result.geometry))
     n = len(photos)
     print("\ngeometry (cells answered from the ground truth at the fitted lattice centres)")
     print(f"read exactly:            {exact}/{n}")

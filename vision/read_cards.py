@@ -1,0 +1,88 @@
+"""The cards stage: the scoring cards' backs beside the city, and the city read as the known cards.
+
+The city is decoded on its own first (:mod:`vision.city_as_cards`), so that its three missing cards are a
+reading independent of the backs; the backs and that reading are weighed (:mod:`vision.card_sources`);
+and the city is decoded again without the chosen scoring cards only when it used one of them (had it not,
+the result would be the same).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.card_program import CITY_CARDS
+from vision.card_sources import BackNumber, ScoringCards, choose_scoring_cards
+from vision.cells import Grid
+from vision.city_as_cards import CardReading, read_as_cards
+from vision.geometry import Geometry, px_per_mm
+from vision.numbers import NumberModelError
+from vision.scorecards import find_scoring_cards
+
+__all__ = ["CityCards", "decode_city", "read_backs"]
+
+#: How much worse (log-probability) the city must be explained without the cards three backs name before
+#: it counts as contradicting them: twice the decoding's own doubt margin.
+CITY_AGAINST_BACKS = 3.0
+
+
+@dataclass(frozen=True)
+class CityCards:
+    """The city as cards (its readings settled by the decoding), the scoring cards chosen, the three cards
+    the city lacks with how sure that is, and the warnings for the player."""
+
+    as_cards: CardReading
+    scoring: ScoringCards
+    from_city: tuple[int, ...] | None
+    certainty: float
+    warnings: tuple[str, ...]
+
+
+def read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
+    """The numbers on the scoring cards' backs beside the city (:mod:`vision.scorecards`), and warnings."""
+    try:
+        found = find_scoring_cards(
+            geometry.photo, city_mask=geometry.located.mask, px_per_mm=px_per_mm(geometry)
+        )
+    except NumberModelError as exc:  # the number reader is not installed: the city can still be read
+        return [], [f"scoring cards not read from their backs: {exc}"]
+    return [BackNumber(r.number, r.confidence, r.alternatives, r.to_json()) for r in found], []
+
+
+def decode_city(
+    geometry: Geometry,
+    readings: Grid,
+    backs: Sequence[BackNumber],
+    given: Sequence[int] | None,
+) -> CityCards:
+    """Decode the city as cards and choose its scoring cards from the backs, the city and ``given``."""
+    counts = geometry.counts(readings)
+    settled = [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
+    as_cards = read_as_cards(settled, readings, counts, geometry.visible)
+    from_city, certainty = missing_cards(as_cards)
+    scoring = choose_scoring_cards(backs, from_city, certainty, given=given)
+    placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()
+    if scoring.cards and placed & set(scoring.cards):
+        honoured = read_as_cards(settled, readings, counts, geometry.visible, exclude=scoring.cards)
+        if scoring.source == "backs" and scoring.in_doubt and as_cards.used and honoured.used:
+            # The city disagreed with three backs read surely; it only contradicts them if it is explained
+            # much worse without their cards (two cards that show the same blocks can swap for free).
+            cost = as_cards.decoding.objective - honoured.decoding.objective
+            if cost < CITY_AGAINST_BACKS:
+                scoring = replace(scoring, in_doubt=(), warnings=())
+        as_cards = honoured
+    return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings))
+
+
+def missing_cards(as_cards: CardReading) -> tuple[tuple[int, ...] | None, float]:
+    """The three cards no placement uses, when the decoding placed 15 distinct known cards, and how sure
+    that is (0–1, from how much worse the city is explained with another card among the fifteen; below
+    0.82 the decoding itself says "in doubt", see vision.card_decoding.DOUBT_MARGIN)."""
+    decoding = as_cards.decoding
+    if not as_cards.used or len(decoding.placements) != CITY_CARDS or decoding.missing_margin is None:
+        return None, 0.0
+    missing = decoding.missing_cards()
+    certainty = 1.0 / (1.0 + float(np.exp(-decoding.missing_margin)))
+    return (missing, certainty) if len(missing) == 3 else (None, 0.0)

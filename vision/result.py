@@ -1,0 +1,130 @@
+"""The assemble stage and what a scan returns: the city, each cell with its card, the placements, the
+scoring cards and the warnings, and the overlay when asked for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scoring.city import City, cell_name
+from vision.assemble import Assembled, assemble_city
+from vision.card_sources import CITY_SURE, ScoringCards
+from vision.city_as_cards import name_cells
+from vision.geometry import MIN_BLOCKS, Geometry
+from vision.locate import NoCityFound
+from vision.overlay import cell_outlines, draw_overlay
+from vision.read_cards import CityCards
+
+__all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
+
+OVERLAY_LONG_SIDE = 1400
+
+
+@dataclass
+class CityCell:
+    """One cell of the city read: its label in the city format (``"."`` for no block), how sure, the card
+    whose block shows there (when the card decoding placed one) and, when the overlay is drawn, the
+    cell's corners as fractions of the photo (see :func:`vision.overlay.cell_outlines`)."""
+
+    row: int
+    col: int
+    label: str
+    confidence: float
+    card: int | None = None
+    outline: list[list[float]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "row": self.row,
+            "col": self.col,
+            "name": cell_name(self.row, self.col),
+            "label": self.label,
+            "confidence": round(self.confidence, 4),
+            "card": self.card,
+        }
+        if self.outline is not None:
+            out["outline"] = self.outline
+        return out
+
+
+@dataclass
+class ScanResult:
+    city: City
+    cells: list[CityCell]
+    warnings: list[str]
+    timings: dict[str, float]
+    overlay: np.ndarray | None  # RGB, drawn on a downscaled copy of the photo
+    # The cards the decoding placed, in the city's grid: {"card", "rotated", "row", "col"} (top-left block).
+    placements: list[dict[str, Any]] = field(default_factory=list)
+    # The three cards missing from a city decoded as 15 known cards: a reading of the scoring cards.
+    cards_from_city: tuple[int, ...] | None = None
+    # The scoring cards chosen from the backs, the city and the player (see vision.card_sources).
+    scoring_cards: ScoringCards | None = None
+    # What the overlay and the cell outlines are drawn from (not part of the JSON).
+    geometry: Geometry | None = field(default=None, repr=False)
+    assembled: Assembled | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
+        return {
+            "cells": [cell.to_json() for cell in self.cells],
+            "placements": list(self.placements),
+            "scoring_cards_from_city": list(self.cards_from_city) if self.cards_from_city else None,
+            "cards_source": self.scoring_cards.source if self.scoring_cards else None,
+            "scoring_cards": self.scoring_cards.to_json() if self.scoring_cards else None,
+            "warnings": [str(w) for w in self.warnings],
+        }
+
+
+def assemble_scan(
+    geometry: Geometry, cards: CityCards, extra_warnings: list[str], timings: dict[str, float]
+) -> ScanResult:
+    """Build the city from the settled readings (road consistency, warnings) and the scan's result.
+    Raises :class:`~vision.locate.NoCityFound` when fewer than MIN_BLOCKS blocks were read."""
+    as_cards, scoring = cards.as_cards, cards.scoring
+    assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
+    blocks = sum(1 for _ in assembled.city.blocks())
+    if blocks < MIN_BLOCKS:
+        raise NoCityFound(
+            f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
+            f"(a city to score has at least {MIN_BLOCKS})"
+        )
+    r0, c0 = assembled.origin
+    cells = [
+        CityCell(
+            r, c, assembled.labels[r][c], float(assembled.confidence[r, c]), as_cards.cards[r + r0][c + c0]
+        )
+        for r in range(assembled.city.n_rows)
+        for c in range(assembled.city.n_cols)
+    ]
+    placements = [
+        {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
+        for p in (as_cards.decoding.placements if as_cards.used else ())
+    ]
+    card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
+    warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *card_doubts, *assembled.warnings]
+    sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
+    return ScanResult(
+        assembled.city, cells, warnings, timings, None, placements, sure_city, scoring, geometry, assembled
+    )
+
+
+def with_overlay(result: ScanResult) -> ScanResult:
+    """``result`` with the overlay drawn (the lattice, labels, groups, roads and the scoring cards' boxes)
+    and each cell's outline in the photo."""
+    assert result.geometry is not None and result.assembled is not None
+    scoring = result.scoring_cards
+    boxes = (
+        [(b.number, np.array(b.where["corners"])) for b in scoring.backs if "corners" in b.where]
+        if scoring
+        else []
+    )
+    result.overlay = draw_overlay(
+        result.geometry, result.assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes
+    )
+    outlines = cell_outlines(result.geometry, result.assembled)
+    for cell in result.cells:
+        cell.outline = outlines[(cell.row, cell.col)]
+    return result
