@@ -339,10 +339,9 @@ def scan_and_score(
 
 def encode_jpeg(rgb: np.ndarray, long_side: int, quality: int = 85) -> bytes:
     """Encode an RGB uint8 image as JPEG, shrunk so its longer side is at most ``long_side`` pixels."""
-    h, w = rgb.shape[:2]
-    if max(h, w) > long_side:
-        f = long_side / max(h, w)
-        rgb = cv2.resize(rgb, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+    from vision.decode import fit_long_side
+
+    rgb, _ = fit_long_side(rgb, long_side)
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("could not encode the overlay image")

@@ -15,11 +15,11 @@ from vision.classify import (
     META_PATH,
     MODEL_PATH,
     classify_cells,
-    default_threads,
     get_classifier,
 )
 from vision.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
 from vision.lattice import PX_PER_MM, Lattice
+from vision.onnx_models import default_threads
 
 # Play seeds far from the training (1e6..) and held-out (9e6..) ranges of models/train.py.
 TEST_SEEDS = (70_000_001, 70_000_002)

@@ -10,19 +10,16 @@ set explicitly from ``SPRAWLSCAN_THREADS`` (default: 2, or fewer on a smaller ma
 
 from __future__ import annotations
 
-import json
-import os
-import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from scoring.city import rotate_road
 from vision.cells import CellReading, Grid, read_lattice
 from vision.colour import lattice_box
-from vision.crops import extract_crops
+from vision.crops import SHRINK_BELOW, extract_crops
 from vision.lattice import Lattice
+from vision.onnx_models import ProcessWide, load_model, softmax
 from vision.topdown import TopDown
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -35,9 +32,7 @@ _NO_ROAD = ("empty", "P", "W")
 # Inference in chunks keeps memory flat for very large lattices.
 _BATCH = 256
 _ALTERNATIVES = 3
-# The view is shrunk for the crops only when they see it at under this share of its resolution (as in
-# vision.crops.extract_crops, which would otherwise shrink it for every read).
-CROP_RESIZE_BELOW = 0.9
+
 # An expansion mark changes the score (a construction penalty, a Point of Interest bonus), so a block carries
 # one only when the mark head is at least this sure: on photos of real cards, which carry no marks, 14 of
 # 8 580 crops read a mark at 0.5–0.8 and put 6 false marks into 24 cities; the marks of rendered
@@ -52,37 +47,38 @@ class ModelError(RuntimeError):
     """The shipped model is missing or does not match what this code expects (a build problem)."""
 
 
+def _check_meta(meta: dict) -> None:
+    zones, roads, marks = tuple(meta["zones"]), tuple(meta["roads"]), tuple(meta.get("marks", ()))
+    # Models from before the Wrecktar class and the mark head (5 zones, no marks) still load.
+    known = {(ZONES_WITH_EMPTY, MARKS), (ZONES_WITH_EMPTY[:5], ())}
+    if roads != ROADS_WITH_NONE or (zones, marks) not in known:
+        raise ModelError(
+            f"{META_PATH.name} lists classes {zones} / {roads} / {marks}, not the expected"
+            f" {ZONES_WITH_EMPTY} / {ROADS_WITH_NONE} / {MARKS}; run `make model`"
+        )
+
+
 class CellClassifier:
     """A loaded cell model: its metadata (``cells.json``) and an onnxruntime session."""
 
     def __init__(
         self, model_path: Path = MODEL_PATH, meta_path: Path = META_PATH, threads: int | None = None
     ):
-        if not model_path.is_file() or not meta_path.is_file():
-            raise ModelError(
-                f"cell classifier not found ({model_path.name} / {meta_path.name} in {model_path.parent}); "
-                "run `make model` to train it"
-            )
-        self.meta: dict = json.loads(meta_path.read_text())
+        loaded = load_model(
+            model_path, meta_path, "cell classifier", ModelError, "make model", threads, check=_check_meta
+        )
+        self.meta: dict = loaded.meta
         self.zones: tuple[str, ...] = tuple(self.meta["zones"])
         self.roads: tuple[str, ...] = tuple(self.meta["roads"])
         self.marks: tuple[str, ...] = tuple(self.meta.get("marks", ()))
-        # Models from before the Wrecktar class and the mark head (5 zones, no marks) still load.
-        known = {(ZONES_WITH_EMPTY, MARKS), (ZONES_WITH_EMPTY[:5], ())}
-        if self.roads != ROADS_WITH_NONE or (self.zones, self.marks) not in known:
-            raise ModelError(
-                f"{meta_path.name} lists classes {self.zones} / {self.roads} / {self.marks}, not the expected"
-                f" {ZONES_WITH_EMPTY} / {ROADS_WITH_NONE} / {MARKS}; run `make model`"
-            )
         self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
         self.context = float(self.meta["context"])
         # Models trained on crops of white-balanced cities (vision.colour) want the same at run time.
         self.balanced = self.meta.get("white_balance") == "city whites"
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
-        self.threads = threads if threads is not None else default_threads()
-        self.session = cpu_session(model_path, self.threads)
-        self.input_name = self.session.get_inputs()[0].name
+        self.session, self.input_name = loaded.session, loaded.input_name
+        self.threads: int = loaded.session.get_session_options().intra_op_num_threads
         self._legal = _legal_pairs(self.zones, self.roads)
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
         self._empty = self._legal.index((self.zones.index("empty"), 0))
@@ -101,9 +97,9 @@ class CellClassifier:
         centres = np.asarray(centres, np.float64).reshape(-1, 2)
         if len(centres) == 0:
             return []
+        # Shrunk as vision.crops.extract_crops would for every read, but once per view.
         factor = min(1.0, self.input_h / (self.context * pitch[1]))
-        factor = 1.0 if factor >= CROP_RESIZE_BELOW else factor
-        source = view.colours(factor, corrected=self.balanced)
+        source = view.colours(factor if factor < SHRINK_BELOW else 1.0, corrected=self.balanced)
         fx = source.shape[1] / view.image.shape[1]
         fy = source.shape[0] / view.image.shape[0]
         crops = extract_crops(
@@ -140,7 +136,7 @@ class CellClassifier:
             x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
             x = (x - self.mean) / self.std
             for k, logits in enumerate(self.session.run(None, {self.input_name: x})):
-                heads[k].append(_softmax(logits))
+                heads[k].append(softmax(logits))
         if not self.marks:
             heads[2] = [np.zeros((len(h), 1), np.float32) + 1 for h in heads[0]]
         sizes = (len(self.zones), len(self.roads), max(1, len(self.marks)))
@@ -241,49 +237,12 @@ def _legal_pairs(zones: tuple[str, ...], roads: tuple[str, ...]) -> list[tuple[i
     return pairs
 
 
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
-
-
-def cpu_session(model_path: Path, threads: int) -> Any:
-    """An onnxruntime session on the CPU with ``threads`` threads inside each operator and operators run
-    one after another (the models are small chains; parallel operators would only contend)."""
-    import onnxruntime as ort  # imported here so that importing this module stays cheap
-
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
-
-
-def default_threads() -> int:
-    """Threads for onnxruntime: ``SPRAWLSCAN_THREADS`` if set (a positive integer), else min(2, CPUs)."""
-    raw = os.environ.get("SPRAWLSCAN_THREADS")
-    if raw is not None:
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError(f"SPRAWLSCAN_THREADS must be a positive integer, got {raw!r}") from None
-        if value < 1:
-            raise ValueError(f"SPRAWLSCAN_THREADS must be a positive integer, got {raw!r}")
-        return value
-    return max(1, min(2, os.cpu_count() or 1))
-
-
-_lock = threading.Lock()
-_classifier: CellClassifier | None = None
+_shipped: ProcessWide[CellClassifier] = ProcessWide(CellClassifier)
 
 
 def get_classifier() -> CellClassifier:
     """The process-wide classifier, loaded on first call and reused afterwards (thread-safe)."""
-    global _classifier
-    if _classifier is None:
-        with _lock:
-            if _classifier is None:
-                _classifier = CellClassifier()
-    return _classifier
+    return _shipped.get()
 
 
 def classify_cells(image: np.ndarray, lattice: Lattice, *, balance: bool = True) -> Grid:

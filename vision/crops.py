@@ -21,6 +21,9 @@ CROP_H = 40
 CROP_W = 56
 # Window size relative to the pitch: 1.25 shows an eighth of a block of context on every side.
 CONTEXT = 1.25
+# The image is shrunk (area-averaged) before the crops are cut when they see it at under this share of its
+# resolution, so the per-crop warps do not alias.
+SHRINK_BELOW = 0.9
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ def extract_crops(
     out_h, out_w = size
     # Downsample the whole image once with area averaging so the per-crop warps do not alias.
     factor = min(1.0, out_h / (context * pitch_y))
-    if factor < 0.9:
+    if factor < SHRINK_BELOW:
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
         fx = small.shape[1] / image.shape[1]
         fy = small.shape[0] / image.shape[0]

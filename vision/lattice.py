@@ -74,6 +74,30 @@ def position_profile(
     return np.convolve(hist, kernel / kernel.sum(), mode="same")
 
 
+def _autocorrelation(profile: np.ndarray) -> np.ndarray:
+    """The autocorrelation of ``profile`` minus its mean at lags 0 .. len - 1 (zero padded, by FFT)."""
+    x = profile - profile.mean()
+    spectrum = np.fft.rfft(x, 2 * len(x))
+    return np.fft.irfft(spectrum * np.conj(spectrum))[: len(x)]
+
+
+def _lag_peaks(ac: np.ndarray, lo: float, hi: float) -> list[int]:
+    """Lags in [lo, hi] where ``ac`` has a positive local maximum."""
+    lo_i, hi_i = max(2, int(np.floor(lo))), min(len(ac) - 2, int(np.ceil(hi)))
+    return [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
+
+
+def subpixel_offset(a: float, b: float, c: float) -> float:
+    """Where a parabola through three equally spaced samples peaks, relative to the middle one (−0.5 to
+    0.5; 0 when the samples do not bend down).
+
+    >>> subpixel_offset(1.0, 2.0, 1.0), subpixel_offset(1.0, 2.0, 2.0)
+    (0.0, 0.5)
+    """
+    denom = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5)) if denom < 0 else 0.0
+
+
 def estimate_period(profile: np.ndarray, lo: float, hi: float) -> tuple[float, float]:
     """The fundamental period of ``profile`` within [lo, hi] and its strength (normalised autocorrelation
     at that lag, 0..1).
@@ -81,44 +105,26 @@ def estimate_period(profile: np.ndarray, lo: float, hi: float) -> tuple[float, f
     Multiples of the true period also correlate, so the smallest lag whose peak reaches 70% of the
     strongest one is taken; a parabola through the peak gives sub-pixel precision.
     """
-    x = profile - profile.mean()
-    n = len(x)
-    spectrum = np.fft.rfft(x, 2 * n)
-    ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
+    ac = _autocorrelation(profile)
     if ac[0] <= 0:
         return float("nan"), 0.0
     ac = ac / ac[0]
-    lo_i, hi_i = max(2, int(np.floor(lo))), min(n - 2, int(np.ceil(hi)))
-    if hi_i <= lo_i:
-        return float("nan"), 0.0
-    peaks = [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
+    peaks = _lag_peaks(ac, lo, hi)
     if not peaks:
         return float("nan"), 0.0
     top = max(ac[i] for i in peaks)
     best = next(i for i in peaks if ac[i] >= 0.7 * top)
-    a, b, c = ac[best - 1], ac[best], ac[best + 1]
-    denom = a - 2 * b + c
-    shift = 0.5 * (a - c) / denom if denom < 0 else 0.0
-    return best + float(np.clip(shift, -0.5, 0.5)), float(b)
+    return best + subpixel_offset(ac[best - 1], ac[best], ac[best + 1]), float(ac[best])
 
 
 def period_candidates(profile: np.ndarray, lo: float, hi: float, count: int = 4) -> list[float]:
-    """Up to ``count`` lags in [lo, hi] where the autocorrelation of ``profile`` peaks, strongest first."""
-    x = profile - profile.mean()
-    n = len(x)
-    spectrum = np.fft.rfft(x, 2 * n)
-    ac = np.fft.irfft(spectrum * np.conj(spectrum))[:n]
+    """Up to ``count`` lags in [lo, hi] where the autocorrelation of ``profile`` peaks, strongest first
+    (each to sub-pixel precision)."""
+    ac = _autocorrelation(profile)
     if ac[0] <= 0:
         return []
-    lo_i, hi_i = max(2, int(np.floor(lo))), min(n - 2, int(np.ceil(hi)))
-    peaks = [i for i in range(lo_i, hi_i + 1) if ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] > 0]
-    peaks.sort(key=lambda i: -ac[i])
-    out = []
-    for i in peaks[:count]:  # a parabola through the peak gives sub-pixel precision
-        a, b, c = ac[i - 1], ac[i], ac[i + 1]
-        denom = a - 2 * b + c
-        out.append(i + float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5)) if denom < 0 else float(i))
-    return out
+    peaks = sorted(_lag_peaks(ac, lo, hi), key=lambda i: -ac[i])
+    return [i + subpixel_offset(ac[i - 1], ac[i], ac[i + 1]) for i in peaks[:count]]
 
 
 def occupied_cells(mask: np.ndarray, lattice: Lattice, threshold: float = 0.5) -> np.ndarray:
@@ -224,10 +230,8 @@ def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
     if width > 1:
         folded = np.convolve(np.tile(folded, 3), np.ones(width) / width, mode="same")[n : 2 * n]
     best = int(np.argmax(folded))
-    a, b, c = folded[(best - 1) % n], folded[best], folded[(best + 1) % n]
-    denom = a - 2 * b + c
-    shift = 0.5 * (a - c) / denom if denom < 0 else 0.0
-    return float((start + best + np.clip(shift, -0.5, 0.5)) % period)
+    shift = subpixel_offset(folded[(best - 1) % n], folded[best], folded[(best + 1) % n])
+    return float((start + best + shift) % period)
 
 
 def _axis_fit(

@@ -15,12 +15,12 @@ The classifier runs with onnxruntime: one session per process, created on first 
 
 from __future__ import annotations
 
-import json
-import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.onnx_models import ProcessWide, load_model, softmax
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "numbers.onnx"
@@ -104,34 +104,27 @@ class NumberModelError(RuntimeError):
     """The shipped number model is missing or does not match this code (a build problem)."""
 
 
+def _check_meta(meta: dict) -> None:
+    if int(meta["patch"]) != PATCH or float(meta["reach"]) != REACH or list(meta["classes"]) != [0, *NUMBERS]:
+        raise NumberModelError(f"{META_PATH.name} describes a different patch or class list than this code")
+
+
 class NumberReader:
     """The loaded number classifier (``numbers.onnx`` with its ``numbers.json``)."""
 
     def __init__(
         self, model_path: Path = MODEL_PATH, meta_path: Path = META_PATH, threads: int | None = None
     ):
-        from vision.classify import cpu_session, default_threads
-
-        if not model_path.is_file() or not meta_path.is_file():
-            raise NumberModelError(
-                f"number classifier not found ({model_path.name} / {meta_path.name} in {model_path.parent}); "
-                "run `python -m models.train_numbers` to train it"
-            )
-        meta = json.loads(meta_path.read_text())
-        if (
-            int(meta["patch"]) != PATCH
-            or float(meta["reach"]) != REACH
-            or list(meta["classes"])
-            != [
-                0,
-                *NUMBERS,
-            ]
-        ):
-            raise NumberModelError(
-                f"{meta_path.name} describes a different patch or class list than this code"
-            )
-        self.session = cpu_session(model_path, threads if threads is not None else default_threads())
-        self.input_name = self.session.get_inputs()[0].name
+        loaded = load_model(
+            model_path,
+            meta_path,
+            "number classifier",
+            NumberModelError,
+            "python -m models.train_numbers",
+            threads,
+            check=_check_meta,
+        )
+        self.session, self.input_name = loaded.session, loaded.input_name
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 19) for uint8 patches (N, PATCH, PATCH); column 0 is "no number"."""
@@ -144,27 +137,18 @@ class NumberReader:
         if len(patches) == 0:
             return np.zeros((0, N_CLASSES), np.float32)
         (logits,) = self.session.run(None, {self.input_name: normalise(patches)})
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        return softmax(logits)
 
 
-_lock = threading.Lock()
-_reader: NumberReader | None = None
+_shipped: ProcessWide[NumberReader] = ProcessWide(NumberReader)
 
 
 def get_reader() -> NumberReader:
     """The process-wide number reader, loaded on first call and reused afterwards (thread-safe)."""
-    global _reader
-    if _reader is None:
-        with _lock:
-            if _reader is None:
-                _reader = NumberReader()
-    return _reader
+    return _shipped.get()
 
 
 def use_reader(reader: NumberReader | None) -> None:
     """Make ``reader`` the process-wide number reader (benchmarks comparing models); ``None`` goes back to
     loading the shipped model on next use."""
-    global _reader
-    with _lock:
-        _reader = reader
+    _shipped.set(reader)

@@ -15,6 +15,7 @@ import numpy as np
 
 from scoring.city import STEP, ZONES, City
 from scoring.geometry import largest_groups, roads
+from vision.decode import fit_long_side
 from vision.rectify import project_points
 
 if TYPE_CHECKING:
@@ -73,14 +74,13 @@ def draw_overlay(
     box round each scoring card found (``scoring_cards``: its number, or None when unread, and its four
     corners in photo pixels)."""
     photo = geometry.photo
-    k = min(1.0, long_side / max(photo.shape[:2]))
-    size = (round(photo.shape[1] * k), round(photo.shape[0] * k))
-    canvas = cv2.resize(photo, size, interpolation=cv2.INTER_AREA) if k < 1 else photo.copy()
+    canvas, k = fit_long_side(photo, long_side)
+    canvas = canvas.copy() if canvas is photo else canvas
     to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
     lattice = geometry.lattice
     city: City = assembled.city
     r0, c0 = assembled.origin
-    line = max(1, round(max(size) / 700))
+    line = max(1, round(max(canvas.shape[:2]) / 700))
 
     def cell_points(r: int, c: int, pts: np.ndarray) -> np.ndarray:
         """Cell-unit points (centre 0, sides ±1) of city cell (r, c) → canvas pixels."""

@@ -29,33 +29,38 @@ class TopDown:
     zone_map: ZoneMap | None = None
     # The image's colours are corrected already (a test's or a training set's): read it as it is.
     ready: bool = False
-    _cache: dict[tuple[float, bool], np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[object, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
     def colours(self, scale: float = 1.0, *, corrected: bool = True) -> np.ndarray:
-        """The view at ``scale`` (area-averaged) with its white balance and zone colours applied, or as
-        warped (``corrected=False``); computed once per scale."""
-        key = (round(scale, 4), corrected)
+        """The view with its white balance and zone colours applied (or as warped, ``corrected=False``),
+        then shrunk by ``scale`` with area averaging; each computed once.
+
+        The colours are corrected at full resolution and then shrunk, the order the training crops were
+        made in (:mod:`models.photoset`), so a crop's pixels do not depend on how many cells are read."""
+        key: tuple[str, float] = ("corrected" if corrected and not self.ready else "raw", round(scale, 6))
         if key not in self._cache:
-            image = self.image
             if scale < 1.0:
-                size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
-                image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-            if corrected and not self.ready:
-                gains = self._cache_gains()
-                image = np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+                full = self.colours(1.0, corrected=corrected)
+                image = cv2.resize(full, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            elif key[0] == "corrected":
+                image = np.clip(self.image.astype(np.float32) * self.gains, 0, 255).astype(np.uint8)
                 if self.zone_map is not None:
                     image = apply_zone_map(image, self.zone_map)
+            else:
+                image = self.image
             self._cache[key] = image
         return self._cache[key]
 
-    def _cache_gains(self) -> np.ndarray:
-        key = (-1.0, True)  # the white gains, measured on the full-resolution view
-        if key not in self._cache:
-            self._cache[key] = white_gains(self.image, self.white_box)
-        return self._cache[key]
+    @property
+    def gains(self) -> np.ndarray:
+        """The per-channel gains that make the whites in :attr:`white_box` grey (see
+        :func:`vision.colour.white_gains`), measured once."""
+        if "gains" not in self._cache:
+            self._cache["gains"] = white_gains(self.image, self.white_box)
+        return self._cache["gains"]
 
     def recoloured(self, zone_map: ZoneMap) -> TopDown:
         """The same view with ``zone_map`` applied after the white balance."""
         view = TopDown(self.image, self.to_rectified, self.white_box, zone_map)
-        view._cache[(-1.0, True)] = self._cache_gains()
+        view._cache["gains"] = self.gains
         return view

@@ -15,9 +15,10 @@ import numpy as np
 from models.synth import palette as pal
 from models.synth.draw import Color, Pen, Point
 from scoring.city import Cell
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM
 
-BLOCK_W = 44.45
-BLOCK_H = 31.75
+BLOCK_W = BLOCK_W_MM  # the printed block, mm: one number for the renderer and the scanner
+BLOCK_H = BLOCK_H_MM
 ROAD_W = 0.2 * BLOCK_H  # the asphalt band, about 6 mm
 _GRID = 0.5  # mm per cell of the free-space grid used to scatter drawings
 
