@@ -55,6 +55,7 @@ def photo_cells(seed: int) -> CellSet:
     from vision.decode import decode_image
     from vision.locate import NoCityFound
     from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
+    from vision.rectify import project_points
 
     photo = training_photo(seed)
     truth = photo.truth
@@ -71,8 +72,7 @@ def photo_cells(seed: int) -> CellSet:
     tokens = [tok for *_, tok in truth.cells]
     to_photo = np.linalg.inv(geometry.to_rectified)
     grid = np.array([[lattice.center(r, c) for c in range(lattice.cols)] for r in range(lattice.rows)])
-    mapped = np.c_[grid.reshape(-1, 2), np.ones(grid.shape[0] * grid.shape[1])] @ to_photo.T
-    mapped = mapped[:, :2] / mapped[:, 2:]
+    mapped = project_points(to_photo, grid.reshape(-1, 2))
     # A block's height in photo pixels, from neighbouring true cells along a row (width / 1.4).
     index = {k: i for i, k in enumerate(keys)}
     steps = [

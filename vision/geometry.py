@@ -107,10 +107,9 @@ def inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...])
     half = np.array([0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y])
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * half
     pts = (centres[:, None, :] + corners[None]).reshape(-1, 2)
-    p = np.hstack([pts, np.ones((len(pts), 1))]) @ to_photo.T
-    xy = p[:, :2] / p[:, 2:3]
+    xy, in_front = project_points(to_photo, pts, in_front=True)
     h, w = shape[:2]
-    ok = (p[:, 2] > 0) & (xy >= 0).all(axis=1) & (xy[:, 0] < w) & (xy[:, 1] < h)
+    ok = in_front & (xy >= 0).all(axis=1) & (xy[:, 0] < w) & (xy[:, 1] < h)
     return ok.reshape(-1, 4).all(axis=1).reshape(lattice.rows, lattice.cols)
 
 

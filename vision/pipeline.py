@@ -31,6 +31,7 @@ import numpy as np
 from vision.arbitrate import read_geometry
 from vision.card_sources import BackNumber
 from vision.cells import Classifier, Grid, read_lattice
+from vision.classify import get_classifier
 from vision.decode import DecodedImage, decode_image
 from vision.geometry import Geometry
 from vision.locate import NoCityFound
@@ -51,8 +52,6 @@ T = TypeVar("T")
 
 def shipped_classifier() -> Classifier:
     """The shipped ONNX cell classifier (loaded once per process; raises ``ModelError`` when missing)."""
-    from vision.classify import get_classifier  # the ONNX runtime loads only when a photo is scanned
-
     return get_classifier()
 
 

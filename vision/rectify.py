@@ -67,10 +67,16 @@ class Rectification:
         return self.homography @ np.diag([1.0 / scale, 1.0 / scale, 1.0])
 
 
-def project_points(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Points (N × 2) mapped through the 3 × 3 homography ``h``."""
+def project_points(h: np.ndarray, pts: np.ndarray, *, in_front: bool = False) -> np.ndarray:
+    """Points (N × 2) mapped through the 3 × 3 homography ``h``; with ``in_front``, also whether each lies
+    in front of the camera (a positive homogeneous weight), as a second result.
+
+    >>> project_points(np.diag([2.0, 3.0, 1.0]), np.array([[1.0, 1.0]])).tolist()
+    [[2.0, 3.0]]
+    """
     p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
-    return p[:, :2] / p[:, 2:3]
+    mapped = p[:, :2] / p[:, 2:3]
+    return (mapped, p[:, 2] > 0) if in_front else mapped  # type: ignore[return-value]
 
 
 def axis_frame(families: tuple[LineFamily, LineFamily], centre: tuple[float, float]) -> np.ndarray:
