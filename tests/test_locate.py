@@ -25,13 +25,11 @@ from vision.lattice import (
     Lattice,
     cell_offsets,
     drift_offsets,
-    estimate_period,
-    folded_peak,
     occupied_cells,
-    position_profile,
 )
 from vision.locate import NoCityFound, locate_city
 from vision.pipeline import scan_rgb, shipped_classifier
+from vision.profiles import estimate_period, folded_peak, position_profile
 from vision.rectify import Periods, project_points
 from vision.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
 from vision.topdown import TopDown
