@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.arbitrate import read_geometry
 from vision.card_sources import BackNumber
-from vision.cells import Classifier, Grid, read_lattice
+from vision.cells import Classifier, read_lattice
 from vision.classify import get_classifier
 from vision.decode import DecodedImage, decode_image
 from vision.geometry import Geometry
@@ -85,7 +85,7 @@ def scan_rgb(
     verdict = read_geometry(photo, judge or classify, timings)
     geometry, readings = verdict.geometry, verdict.readings
     if judge is not None and judge is not classify:
-        readings = _timed(timings, "classify", _read_first, classify, geometry)
+        readings = _timed(timings, "classify", read_lattice, classify, geometry.view, geometry.lattice)
     backs = _BACKS.submit(_backs, geometry, cards)
     geometry, readings = _timed(timings, "grow", grow_to_blocks, geometry, readings, classify)
     geometry, readings = _timed(timings, "colour", normalise_zone_colours, geometry, readings, classify)
@@ -97,10 +97,6 @@ def scan_rgb(
     city_cards = _timed(timings, "decode cards", decode_city, geometry, readings, found, cards)
     result = _timed(timings, "assemble", assemble_scan, geometry, city_cards, back_warnings, timings)
     return _timed(timings, "overlay", with_overlay, result) if overlay else result
-
-
-def _read_first(classify: Classifier, geometry: Geometry) -> Grid:
-    return read_lattice(classify, geometry.view, geometry.lattice)
 
 
 def _decode(data: bytes) -> DecodedImage:
