@@ -77,11 +77,21 @@ class CellClassifier:
         self.balanced = self.meta.get("white_balance") == "city whites"
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
+        self._scale, self._shift = 1.0 / (255.0 * self.std), -self.mean / self.std
         self.session, self.input_name = loaded.session, loaded.input_name
         self.threads: int = loaded.session.get_session_options().intra_op_num_threads
         self._legal = _legal_pairs(self.zones, self.roads)
         self._wrecktar = self.zones.index("W") if "W" in self.zones else -1
         self._empty = self._legal.index((self.zones.index("empty"), 0))
+        # Per legal pair: (zone name, road), the reading's zone (None for empty), the distribution's key, and
+        # whether it is a reading at all (Wrecktar is a kind, not an alternative).
+        self._pairs = [self._pair(k) for k in range(len(self._legal))]
+        self._zones = [self._zone(k) for k in range(len(self._legal))]
+        self._keys = [
+            ("W" if zi == self._wrecktar else self._zones[k], self._pairs[k][1])
+            for k, (zi, _) in enumerate(self._legal)
+        ]
+        self._reading_order = [zi != self._wrecktar for zi, _ in self._legal]
         # Road class of a crop turned by 180°, for each road class of the crop as it is.
         self._turned_roads = np.array(
             [0 if rd == "none" else self.roads.index(rotate_road(rd)) for rd in self.roads]
@@ -120,9 +130,10 @@ class CellClassifier:
         unlike the renders (see :data:`TURNS`)."""
         if not TURNS:
             return self._probabilities(crops)
-        z, r, m = self._probabilities(crops)
-        zt, rt, mt = self._probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))
-        return (z + zt) / 2, (r + rt[:, self._turned_roads]) / 2, (m + mt) / 2
+        n = len(crops)
+        # Both ways round in one batch: the model runs once, on twice the crops.
+        z, r, m = self._probabilities(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+        return (z[:n] + z[n:]) / 2, (r[:n] + r[n:][:, self._turned_roads]) / 2, (m[:n] + m[n:]) / 2
 
     def _probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
@@ -133,8 +144,9 @@ class CellClassifier:
             )
         heads: list[list[np.ndarray]] = [[], [], []]
         for start in range(0, len(crops), _BATCH):
-            x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-            x = (x - self.mean) / self.std
+            x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32)
+            x *= self._scale  # (x / 255 - mean) / std in two passes
+            x += self._shift
             for k, logits in enumerate(self.session.run(None, {self.input_name: x})):
                 heads[k].append(softmax(logits))
         if not self.marks:
@@ -155,21 +167,17 @@ class CellClassifier:
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
         ranked = np.argsort(-joint, axis=1)
         p_empty = joint[:, self._empty]
-        keys = [
-            (self._zone(k) if self._legal[k][0] != self._wrecktar else "W", self._pair(k)[1])
-            for k in range(len(self._legal))
-        ]
+        keys, pairs, zones, reading = self._keys, self._pairs, self._zones, self._reading_order
         out = []
         for i, order in enumerate(ranked):
             best = int(order[0])
-            zone_name, road = self._pair(best)
+            zone_name, road = pairs[best]
             p = float(joint[i, best])
-            dist = dict(zip(keys, joint[i].tolist(), strict=True))
-            alternatives = tuple(
-                (self._zone(k), self._pair(int(k))[1], float(joint[i, k]))
-                for k in order
-                if self._legal[k][0] != self._wrecktar
-            )[:_ALTERNATIVES]
+            row = joint[i].tolist()
+            dist = dict(zip(keys, row, strict=True))
+            alternatives = tuple((zones[k], pairs[k][1], row[k]) for k in order.tolist() if reading[k])[
+                :_ALTERNATIVES
+            ]
             if zone_name == "W":
                 out.append(
                     CellReading(
