@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 from collections.abc import Mapping, Sequence
 
 import pytest
 
+from scoring import engine
 from scoring.base import base_items
 from scoring.breakdown import Breakdown, LineItem
 from scoring.cards import RULING_EDGE, RULING_TIES, UnknownCardError
@@ -163,9 +162,7 @@ def test_expansion_items_are_appended_after_base_and_cards(monkeypatch: pytest.M
         seen.update(names=tuple(names), options=dict(options), base=[i.key for i in base])
         return [LineItem("wrecktar", "Wrecktar", 3, "no commercial block in its rows and columns")], ["fake"]
 
-    fake = types.ModuleType("scoring.expansions")
-    fake.expansion_items = expansion_items  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "scoring.expansions", fake)
+    monkeypatch.setattr(engine, "expansion_items", expansion_items)
     text = "expansions: Wrecktar\npenalty: 2\n" + EXAMPLE
     bd = score_city(parse_city(text), options={"roadwork-unplayed": "1"})
     assert seen["names"] == ("wrecktar",)
@@ -182,21 +179,10 @@ def test_interstate_is_scored_by_its_own_module(monkeypatch: pytest.MonkeyPatch)
         calls.append(args)
         return expected
 
-    package = types.ModuleType("scoring.expansions")
-    module = types.ModuleType("scoring.expansions.interstate")
-    module.score_interstate = score_interstate  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "scoring.expansions", package)
-    monkeypatch.setitem(sys.modules, "scoring.expansions.interstate", module)
+    monkeypatch.setattr(engine, "score_interstate", score_interstate)
     example = parse_city(EXAMPLE)
     assert score_city(example, [8], ["Interstate"], variant="harder") is expected
     assert calls == [(example, (8,), ("interstate",), "harder", {})]
-
-
-def test_missing_expansion_package_is_an_input_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "scoring.expansions", None)
-    with pytest.raises(InputError, match="wrecktar"):
-        score_city(parse_city(EXAMPLE), expansions=["wrecktar"])
-    assert score_city(parse_city(EXAMPLE), expansions=[]).total == 4  # no expansion: no import needed
 
 
 def test_tied_largest_groups_are_noted_in_the_line() -> None:
@@ -216,9 +202,9 @@ def test_harder_variant_with_equal_zones_keeps_one() -> None:
 
 def test_expansions_given_as_one_string_are_split(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = []
-    fake = types.ModuleType("scoring.expansions")
-    fake.expansion_items = lambda c, names, options, base: (seen.append(names), ([], []))[1]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "scoring.expansions", fake)
+    monkeypatch.setattr(
+        engine, "expansion_items", lambda c, names, options, base: (seen.append(names), ([], []))[1]
+    )
     score_city(parse_city(EXAMPLE), expansions="Wrecktar, poi")  # type: ignore[arg-type]
     score_city(parse_city(EXAMPLE), expansions=["", " "])
     assert seen == [("wrecktar", "poi")]

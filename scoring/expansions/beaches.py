@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from scoring.breakdown import LineItem
 from scoring.city import SIDES, City, cell_name, cell_names
-from scoring.expansions import ExpansionOptionError, Options, norm_name, option
+from scoring.expansions.errors import ExpansionOptionError
+from scoring.expansions.options import Options, norm_name, option
+from scoring.expansions.roads import road_groups
 from scoring.geometry import Pos, largest_groups
 
 CARDS = {
@@ -132,8 +134,6 @@ def lookout_point(city: City) -> LineItem:
 
 def scenic_route(city: City, base_items: Sequence[LineItem]) -> LineItem:
     """``beach:scenic-route``: cancels the ``roads`` line if one road passes every block bordering a beach."""
-    from scoring.expansions.interstate import road_groups
-
     key, label = "beach:scenic-route", "Scenic Route"
     roads_line = next((item for item in base_items if item.key == "roads"), None)
     front = beachfront(city)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from scoring.breakdown import LineItem
 from scoring.city import City, cell_name, cell_names
-from scoring.expansions import ExpansionOptionError, Options, int_option, norm_name, option
+from scoring.expansions.errors import ExpansionOptionError
+from scoring.expansions.options import Options, int_option, norm_name, option
 
 KEY = "construction"
 LABEL = "Construction Zones"

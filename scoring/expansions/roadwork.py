@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scoring.breakdown import LineItem
 from scoring.city import City
-from scoring.expansions import Options, int_option
+from scoring.expansions.options import Options, int_option
 
 KEY = "roadwork"
 LABEL = "Roadwork"

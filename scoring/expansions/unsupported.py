@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.expansions import UnsupportedExpansionError
+from scoring.expansions.errors import UnsupportedExpansionError
 
 
 def unsupported_error(title: str) -> UnsupportedExpansionError:
