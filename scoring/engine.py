@@ -107,4 +107,3 @@ class UnknownOptionError(InputError):
     """An option key that no expansion reads."""
 
     code = "unknown_option"
-
