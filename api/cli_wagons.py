@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import replace
 
-from api.cli_score import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
+from api.cli_input import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, score_town

@@ -237,12 +237,10 @@ def metadata() -> dict[str, Any]:
     }
 
 
-def _photo_long_side() -> int | None:
+def _photo_long_side() -> int:
     """The scanner's working size: it shrinks larger photos to this long side, so the page does it first."""
-    try:
-        from vision.pipeline import WORK_LONG_SIDE
-    except ImportError:
-        return None
+    from vision.pipeline import WORK_LONG_SIDE
+
     return WORK_LONG_SIDE
 
 
@@ -259,13 +257,13 @@ class Scanned:
 
 
 def scanner_available() -> bool:
-    """Whether photos can be scanned in this process: the scanner imports and its cell model loads."""
-    try:
-        import vision.pipeline  # noqa: F401
-        from vision.classify import get_classifier
+    """Whether photos can be scanned in this process: the scanner's cell model loads."""
+    import vision.pipeline  # noqa: F401  (the scanner itself, loaded once per process)
+    from vision.classify import get_classifier
 
+    try:
         get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
-    except (ImportError, RuntimeError, OSError):
+    except (RuntimeError, OSError):
         return False
     return True
 
@@ -313,11 +311,9 @@ def scan_and_score(
     left = left or threading.Event()
     if left.is_set():
         raise ScanCancelled("the client left before its scan started")
-    try:
-        from vision.classify import ModelError
-        from vision.pipeline import scan_image
-    except ImportError as exc:
-        raise ScannerUnavailable("the photo scanner is not available in this build") from exc
+    from vision.classify import ModelError
+    from vision.pipeline import scan_image
+
     try:
         cards = list(opts.cards) if opts.cards else None
         scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from api.cli import main
-from api.cli_score import is_photo
+from api.cli_input import is_photo
 from scoring.city import parse_city
 
 CITY = """cards: 3 6
@@ -204,29 +204,3 @@ def test_check_reads_a_photo_with_the_scanner(
     code, out, _ = _run(capsys, "check", str(photo), "--tally", str(tally), "--cards", "3", "6")
     assert code == 0 and "agree: [Largest residential group]" in out
     assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6)}
-
-
-def test_game_wagons_is_delegated(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls: list[tuple[str, Any]] = []
-    fake = types.ModuleType("api.cli_wagons")
-
-    def add_arguments(parser: Any) -> None:
-        parser.add_argument("--opponent", default="none")
-
-    fake.add_arguments = add_arguments  # type: ignore[attr-defined]
-    fake.run_score = lambda args: calls.append(("score", args.opponent)) or 0  # type: ignore[attr-defined]
-    fake.run_check = lambda args: calls.append(("check", args.tally)) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "api.cli_wagons", fake)
-    assert main(["score", "town.txt", "--game", "wagons", "--opponent", "boomtown"]) == 0
-    assert main(["check", "town.txt", "--tally", "t.txt", "--game", "wagons"]) == 0
-    assert calls == [("score", "boomtown"), ("check", "t.txt")]
-
-
-def test_game_wagons_without_its_module_exits_2(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "api.cli_wagons", None)
-    code, _, err = _run(capsys, "score", "town.txt", "--game", "wagons")
-    assert code == 2 and "not available" in err
