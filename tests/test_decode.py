@@ -161,7 +161,7 @@ def test_decompression_bomb_refused_from_the_header(size: tuple[int, int]) -> No
     assert len(data) < 200
     with pytest.raises(ImageTooLarge) as err:
         decode_image(data)
-    assert err.value.code == "image_too_large" and err.value.status == 413
+    assert err.value.code == "image_too_large"
 
 
 def test_pixel_and_byte_limits_are_parameters() -> None:
