@@ -183,7 +183,7 @@ def score_request(body: CityRequest) -> dict[str, Any]:
 
 
 def _score_town(body: CityRequest, text: str | None = None) -> dict[str, Any]:
-    from scoring.wagons.score import score_town_request
+    from api.wagons_request import score_town_request
 
     return score_town_request(body, text)
 
@@ -196,8 +196,8 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     lines = parse_tally(text)
     if body.game == "wagons":
         # The Wagons checker also sends "opponent …" lines to the opponent's breakdown.
+        from api.wagons_request import town_request_breakdown
         from scoring.wagons.check import check_town_tally
-        from scoring.wagons.score import town_request_breakdown
 
         town = town_request_breakdown(body, stored_city)
         return {**check_town_tally(town, lines).to_json(), "breakdown": town.to_json()}
