@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth
+from api.flag_words import flag_words
 from scoring.errors import InputError
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
@@ -48,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InputError as exc:
-        print(f"sprawlscan: error: {exc}", file=sys.stderr)
+        print(f"sprawlscan: error: {flag_words(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""

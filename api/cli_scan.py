@@ -17,6 +17,7 @@ from typing import Any
 
 from api.cli_input import in_file
 from api.cli_numbers import whole
+from api.flag_words import breakdown_in_flag_words
 from scoring.errors import InputError
 
 
@@ -75,7 +76,7 @@ def run_scan(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"sprawlscan: warning: {warning}", file=sys.stderr)
         return 0
-    breakdown = score_city(city)
+    breakdown = breakdown_in_flag_words(score_city(city))
     if args.format == "json":
         out = breakdown.to_json()
         out.update(result.to_json())

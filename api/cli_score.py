@@ -18,6 +18,7 @@ from typing import Any
 from api import cli_wagons
 from api.cli_input import in_file, is_photo, parse_options, read_input, read_tally, text_input
 from api.cli_numbers import whole
+from api.flag_words import breakdown_in_flag_words
 from scoring.city import City, parse_city
 from scoring.errors import InputError
 
@@ -82,7 +83,8 @@ def _score(city: City, args: argparse.Namespace) -> Any:
         # Expansions named on the command line add to those in the file's header.
         expansions = list(dict.fromkeys([*city.expansions, *(e.lower() for e in args.expansion)]))
     variant = None if args.variant is None else args.variant
-    return score_city(city, args.cards, expansions, variant=variant, options=parse_options(args.option))
+    breakdown = score_city(city, args.cards, expansions, variant=variant, options=parse_options(args.option))
+    return breakdown_in_flag_words(breakdown)
 
 
 def _emit(text: str) -> None:

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from api import service
+from api.flag_words import flag_words
 from api.guards import RequestTimeout, error_response
 from api.service_errors import ServiceError
 from scoring.errors import InputError
@@ -90,11 +91,11 @@ class ClientGone(InputError):
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(InputError)
     async def _inputerror_response(request: Request, exc: InputError) -> JSONResponse:
-        status = http_status(exc)
-        _client_fault(request, status, exc.code, str(exc))
+        status, message = http_status(exc), flag_words(str(exc))  # the page rewords the flags for itself
+        _client_fault(request, status, exc.code, message)
         # A slow client has not finished its body: close rather than read the rest.
         headers = {"Connection": "close"} if isinstance(exc, RequestTimeout) else None
-        return error_response(status, exc.code, str(exc), headers)
+        return error_response(status, exc.code, message, headers)
 
     @app.exception_handler(ClientDisconnect)
     async def _client_left(request: Request, exc: ClientDisconnect) -> JSONResponse:

@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from api.flag_words import breakdown_in_flag_words
 from api.models import CheckRequest, CityRequest
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
@@ -172,7 +173,8 @@ def score_city_json(city: City, opts: ScoreOptions) -> dict[str, Any]:
     """Score a Sprawlopolis city; return the JSON breakdown."""
     from scoring.engine import score_city
 
-    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options).to_json()
+    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    return breakdown_in_flag_words(breakdown).to_json()
 
 
 def score_request(body: CityRequest) -> dict[str, Any]:
@@ -183,9 +185,9 @@ def score_request(body: CityRequest) -> dict[str, Any]:
 
 
 def _score_town(body: CityRequest, text: str | None = None) -> dict[str, Any]:
-    from api.wagons_request import score_town_request
+    from api.wagons_request import town_request_breakdown
 
-    return score_town_request(body, text)
+    return breakdown_in_flag_words(town_request_breakdown(body, text)).to_json()
 
 
 def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]:
@@ -199,7 +201,7 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
         from api.wagons_request import town_request_breakdown
         from scoring.wagons.check import check_town_tally
 
-        town = town_request_breakdown(body, stored_city)
+        town = breakdown_in_flag_words(town_request_breakdown(body, stored_city))
         return {**check_town_tally(town, lines).to_json(), "breakdown": town.to_json()}
     breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
     return {**check_tally(breakdown, lines).to_json(), "breakdown": breakdown.to_json()}
@@ -208,7 +210,8 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
 def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
     from scoring.engine import score_city
 
-    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    return breakdown_in_flag_words(breakdown)
 
 
 def metadata() -> dict[str, Any]:

@@ -188,7 +188,8 @@ def test_cards_explain_themselves_and_no_command_line_words(session: Session) ->
 
 
 def _engine_advice() -> list[str]:
-    """Every line and note in which the engine (or the scanner) gives command-line advice."""
+    """Every line and note in which the engine (or the scanner) gives advice, as the service sends it."""
+    from api.flag_words import breakdown_in_flag_words
     from scoring.city import parse_city
     from scoring.engine import score_city
 
@@ -203,7 +204,7 @@ def _engine_advice() -> list[str]:
         ("R:EW C P\nP I C\n", ["roadwork"]),
         ("R:EW* C P\nP I C\n", []),
     ):
-        bd = score_city(parse_city(city), [], expansions).to_json()
+        bd = breakdown_in_flag_words(score_city(parse_city(city), [], expansions)).to_json()
         out += [i["detail"] for i in bd["items"] if "--" in i["detail"]] + [
             n for n in bd.get("notes", []) if "--" in n
         ]

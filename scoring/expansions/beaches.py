@@ -188,11 +188,11 @@ def beach_items(
     cards = chosen_cards(city, named, options)
     if not cards:
         detail = (
-            "no beach scoring card was named, so nothing scores (pass --option beach-cards=peninsula, "
-            "or --expansion beach:waterfront, …)."
+            "no beach scoring card was named, so nothing scores (set option beach-cards=peninsula, "
+            "or choose expansion beach:waterfront, …)."
         )
         return [LineItem("beach", "Beaches", 0, detail)], [
-            f"Beaches: name the beach scoring card in play with --option {OPTION}=CARD "
+            f"Beaches: name the beach scoring card in play with option {OPTION}=CARD "
             f"(one of {', '.join(CARDS)})."
         ]
     if not any(cell.kind == "beach" for _, _, cell in city.cells()):

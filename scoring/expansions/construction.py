@@ -54,12 +54,12 @@ def construction_item(city: City, options: Options) -> tuple[list[LineItem], lis
     if penalty is None:
         detail = (
             f"{count}; the penalty printed{on} was not given, so this line scores 0 "
-            f"(pass --option {PENALTY_OPTION}=N, or a '{PENALTY_OPTION}: N' header, N being the points "
+            f"(set option {PENALTY_OPTION}=N, or a '{PENALTY_OPTION}: N' header, N being the points "
             "lost per zone)."
         )
         note = (
             f"Construction Zones: {count}, but no penalty was given; the total leaves it out. "
-            f"Pass --option {PENALTY_OPTION}=N with the penalty printed{on}."
+            f"Set option {PENALTY_OPTION}=N with the penalty printed{on}."
         )
         return [LineItem(KEY, LABEL, 0, detail, cells)], [note]
     per = abs(penalty)

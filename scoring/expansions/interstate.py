@@ -129,8 +129,8 @@ def _mode_and_card(city: City, args: Sequence[str], options: Options) -> tuple[s
         mode = "competitive" if card else "cooperative"
         if card is None:
             notes.append(
-                f"Interstate: no mode given, so the city is scored as a cooperative game (pass --option "
-                f"{MODE_OPTION}=competitive and --option {CARD_OPTION}=CARD for a competitive one)."
+                f"Interstate: no mode given, so the city is scored as a cooperative game (set option "
+                f"{MODE_OPTION}=competitive and option {CARD_OPTION}=CARD for a competitive one)."
             )
     if mode != "competitive" and card is not None:
         raise InterstateError(
@@ -138,7 +138,7 @@ def _mode_and_card(city: City, args: Sequence[str], options: Options) -> tuple[s
         )
     if mode == "competitive" and card is None:
         raise InterstateError(
-            f"a competitive Interstate game is scored by its interstate scoring card: pass --option "
+            f"a competitive Interstate game is scored by its interstate scoring card: set option "
             f"{CARD_OPTION}=CARD (one of {', '.join(CARDS)})"
         )
     return mode, card, notes

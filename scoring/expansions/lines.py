@@ -29,7 +29,7 @@ def _marks_without_expansion(city: City, selection: Selection) -> list[str]:
     marks = {"poi": "'*'", "construction": "'!'", "wrecktar": "'W'", "beaches": "'~'"}
     return [
         f"the city has {marks[name]} cells but the {name} expansion is not selected, so they score nothing "
-        f"(add it with --expansion {name} or an 'expansions: {name}' header)."
+        f"(add expansion {name}, or an 'expansions: {name}' header)."
         for name, found in present.items()
         if found and name not in selection
     ]

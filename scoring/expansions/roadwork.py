@@ -21,10 +21,10 @@ def roadwork_item(city: City, options: Options) -> tuple[list[LineItem], list[st
     if unplayed is None:
         detail = (
             "the number of Roadwork cards that could not be played was not given, so this line scores 0 "
-            f"(pass --option {OPTION}=N)."
+            f"(set option {OPTION}=N)."
         )
         return [LineItem(KEY, LABEL, 0, detail)], [
-            f"Roadwork: pass --option {OPTION}=N with the number of Roadwork cards that could not be played "
+            f"Roadwork: set option {OPTION}=N with the number of Roadwork cards that could not be played "
             "(−1 each); the total leaves them out."
         ]
     if unplayed == 0:

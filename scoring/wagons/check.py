@@ -61,7 +61,7 @@ def check_town_tally(breakdown: Breakdown, lines: Sequence[TallyLine]) -> TownCh
     if theirs and opponent is None:
         raise MissingInputError(
             f"tally line {theirs[0].line} is about the opponent, but no opponent was given "
-            "(--opponent-pile or --opponent-town)"
+            "(opponent-pile or opponent-town)"
         )
     report = check_tally(breakdown, mine)
     return TownCheck(report, check_tally(opponent, theirs) if theirs and opponent is not None else None)

@@ -178,7 +178,7 @@ def _defensible_position(pile: Pile, options: Mapping[str, int]) -> OpponentScor
         points, detail = 0, "not scored: Undiscovered cannot be counted in a pile"
         missing.append(
             f"Undiscovered cannot be counted in a pile: give the opponent's Undiscovered spaces "
-            f"with --option {UNDISCOVERED_OPTION}=N (or a '{UNDISCOVERED_OPTION}: N' header line)."
+            f"with option {UNDISCOVERED_OPTION}=N (or a '{UNDISCOVERED_OPTION}: N' header line)."
         )
     else:
         spaces = options[UNDISCOVERED_OPTION]

@@ -50,7 +50,7 @@ from scoring.wagons.scenarios import (
 from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town
 
 GAME = "wagons"
-#: Options a player may set (``--option KEY=VALUE`` or a header line), with what each means.
+#: Options a player may set (given with the town, or as a header line), with what each means.
 OPTIONS = {
     UNDISCOVERED_OPTION: "Defensible Position: the opponent's Undiscovered spaces, which a pile cannot show",
 }
@@ -277,15 +277,15 @@ def _setup(
         )
     if chosen and pile is None:
         raise MissingInputError(
-            f"{chosen.name} scores the opponent's pile: give it as card numbers (--opponent-pile 1 4 7) "
-            "or counts (--opponent-pile prairie=5 wagon=3)"
+            f"{chosen.name} scores the opponent's pile: give it as card numbers (opponent-pile 1 4 7) "
+            "or counts (opponent-pile prairie=5 wagon=3)"
         )
     setup = _Setup(goal_ids, chosen, pile, opponent_town, opts, cards)
     two_town = [g for g in goal_ids if g in GOAL_CARDS and GOAL_CARDS[g].two_town]
     if two_town and setup.opponent is None:
         raise MissingInputError(
-            f"{GOALS[two_town[0]]} compares two towns: give the opponent's town (--opponent-town FILE) "
-            "or pile (--opponent-pile N …)"
+            f"{GOALS[two_town[0]]} compares two towns: give the opponent's town (opponent-town) "
+            "or pile (opponent-pile N …)"
         )
     return setup
 
