@@ -41,7 +41,13 @@ RULING_SCENIC = (
 
 
 def beach_card_name(value: str) -> str:
-    """A beach card's canonical name: ``peninsula``, ``lookout-point``, ``scenic-route`` or ``waterfront``."""
+    """A beach card's canonical name: ``peninsula``, ``lookout-point``, ``scenic-route`` or ``waterfront``.
+
+    Examples
+    --------
+    >>> beach_card_name("Lookout Point"), beach_card_name("beach:waterfront")
+    ('lookout-point', 'waterfront')
+    """
     name = norm_name(value).removeprefix("beach:")
     name = _ALIASES.get(name, name)
     if name not in CARDS:

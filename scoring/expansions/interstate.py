@@ -92,7 +92,13 @@ def roads_item(city: City, parts: Sequence[str], variant: str) -> LineItem:
 
 
 def card_name(value: str) -> str:
-    """The canonical name of an interstate scoring card from any spelling; raise :class:`InterstateError`."""
+    """The canonical name of an interstate scoring card from any spelling; raise :class:`InterstateError`.
+
+    Examples
+    --------
+    >>> card_name("Boulevard"), card_name("Central Highway")
+    ('main-boulevard', 'central-highway')
+    """
     name = norm_name(value)
     name = _CARD_ALIASES.get(name, name)
     if name not in CARDS:

@@ -12,12 +12,28 @@ Options = Mapping[str, str] | None
 
 
 def norm_name(name: str) -> str:
-    """Lower-case a user-written name, word breaks as ``-``: ``"Lookout Point"`` → ``"lookout-point"``."""
+    """Lower-case a user-written name, word breaks as ``-``: ``"Lookout Point"`` → ``"lookout-point"``.
+
+    Examples
+    --------
+    >>> norm_name(" Lookout_Point "), norm_name("Fungus Among Us")
+    ('lookout-point', 'fungus-among-us')
+    """
     return "-".join(name.strip().lower().replace("_", " ").replace("'", "").split())
 
 
 def option(city: City, options: Options, key: str) -> str | None:
-    """The value of expansion option ``key``: from ``options`` first, else from the city's header lines."""
+    """The value of expansion option ``key``: from ``options`` first, else from the city's header lines.
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> city = parse_city("construction-penalty: 2\\nR\\n")
+    >>> option(city, None, "construction-penalty")
+    '2'
+    >>> option(city, {"Construction Penalty": "3"}, "construction-penalty")
+    '3'
+    """
     if options:
         for k, v in options.items():
             if norm_name(k) == key:
@@ -27,7 +43,14 @@ def option(city: City, options: Options, key: str) -> str | None:
 
 
 def int_option(city: City, options: Options, key: str, *, minimum: int | None = None) -> int | None:
-    """An option holding a whole number, ``None`` when absent; raise :class:`ExpansionOptionError` if bad."""
+    """An option holding a whole number, ``None`` when absent; raise :class:`ExpansionOptionError` if bad.
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> int_option(parse_city("roadwork-unplayed: 2\\nR\\n"), None, "roadwork-unplayed")
+    2
+    """
     value = option(city, options, key)
     if value is None or value == "":
         return None

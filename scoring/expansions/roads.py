@@ -39,7 +39,15 @@ class RoadGroup:
 
 
 def side_of(city: City, pos: Pos) -> str:
-    """``"north"`` or ``"south"``: which side of the interstate the cell at ``pos`` lies on."""
+    """``"north"`` or ``"south"``: which side of the interstate the cell at ``pos`` lies on.
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> city = parse_city("R  C\\n====\\nP  I\\n")
+    >>> side_of(city, (0, 1)), side_of(city, (1, 0))
+    ('north', 'south')
+    """
     if city.interstate is None:
         raise InterstateError("this city has no interstate line (a row of '=' between two rows)")
     return "north" if pos[0] < city.interstate else "south"

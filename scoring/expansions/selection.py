@@ -72,6 +72,12 @@ def select(expansions: Iterable[str] | None) -> Selection:
     Accepts the canonical names (``poi construction wrecktar beaches interstate roadwork``), the spelled-out
     forms (``points-of-interest``, ``construction-zones``), ``beach:<card>`` to choose a beach scoring card
     and ``interstate:<mode or card>``. Case, spaces and underscores do not matter.
+
+    Examples
+    --------
+    >>> chosen = select(["POI", "beach:Lookout Point", "interstate:competitive"])
+    >>> sorted(chosen.names), chosen.beach_cards, chosen.interstate_args
+    (['beaches', 'interstate', 'poi'], ('lookout-point',), ('competitive',))
     """
     names: set[str] = set()
     beach_cards: list[str] = []

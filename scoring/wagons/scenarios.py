@@ -143,7 +143,13 @@ def _cattle_drive(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
 
 
 def last_stand_fort_points(forts: int) -> int:
-    """The Last Stand: 7 / 14 / 21 points for 4 / 6 / 8 Forts (the highest step reached)."""
+    """The Last Stand: 7 / 14 / 21 points for 4 / 6 / 8 Forts (the highest step reached).
+
+    Examples
+    --------
+    >>> [last_stand_fort_points(n) for n in (3, 4, 6, 9)]
+    [0, 7, 14, 21]
+    """
     return 21 if forts >= 8 else 14 if forts >= 6 else 7 if forts >= 4 else 0
 
 

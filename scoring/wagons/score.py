@@ -62,7 +62,13 @@ _READING_NOTE = (
 
 
 def resolve_goals(names: Iterable[str]) -> tuple[str, ...]:
-    """Goal ids for the given names (any case, spaces or dashes); raises for unknown or repeated ones."""
+    """Goal ids for the given names (any case, spaces or dashes); raises for unknown or repeated ones.
+
+    Examples
+    --------
+    >>> resolve_goals(["Cool Water", "badlands"])
+    ('cool-water', 'badlands')
+    """
     ids = tuple(resolve_name(n, "goal card", GOALS, GOAL_ALIASES) for n in names)
     repeated = sorted({g for g in ids if ids.count(g) > 1})
     if repeated:
@@ -71,12 +77,24 @@ def resolve_goals(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def resolve_scenario(name: str) -> str:
-    """The scenario id for a name (any case, spaces or dashes); raises UnknownNameError listing them all."""
+    """The scenario id for a name (any case, spaces or dashes); raises UnknownNameError listing them all.
+
+    Examples
+    --------
+    >>> resolve_scenario("Boomtown")
+    'boomtown'
+    """
     return resolve_name(name, "scenario", SCENARIOS, SCENARIO_ALIASES)
 
 
 def parse_options(options: Mapping[str, object]) -> dict[str, int]:
-    """Check option names and turn their values into whole numbers ≥ 0."""
+    """Check option names and turn their values into whole numbers ≥ 0.
+
+    Examples
+    --------
+    >>> parse_options({"Opponent_Undiscovered": "3"})
+    {'opponent-undiscovered': 3}
+    """
     out: dict[str, int] = {}
     for key, value in options.items():
         name = key.strip().lower().replace("_", "-")
