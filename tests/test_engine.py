@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 
 import pytest
@@ -14,6 +13,7 @@ from scoring.cards import RULING_EDGE, RULING_TIES, UnknownCardError
 from scoring.city import City, parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError
+from tests.conftest import city, points_by_key
 
 # The example city of shared/rules/city-format.md, worked by hand:
 #   residential A1, C1, F2 are single blocks → 1; commercial B2+B3 → 2; industrial all single → 1;
@@ -29,17 +29,9 @@ P     C:SE  I:SW  P     P     R:SE
 """
 
 
-def city(text: str) -> City:
-    return parse_city(textwrap.dedent(text))
-
-
-def points(bd: Breakdown) -> dict[str, int]:
-    return {i.key: i.points for i in bd.items}
-
-
 def test_example_city_breakdown() -> None:
     bd = score_city(parse_city(EXAMPLE))
-    assert points(bd) == {
+    assert points_by_key(bd) == {
         "largest:R": 1,
         "largest:C": 2,
         "largest:I": 1,
@@ -111,8 +103,8 @@ def test_easier_variant_drops_the_road_penalty() -> None:
 
 def test_harder_variant_counts_only_the_best_zone() -> None:
     bd = score_city(parse_city(EXAMPLE), variant="harder")
-    assert points(bd)["largest:P"] == 5
-    assert all(points(bd)[f"largest:{z}"] == 0 for z in "RCI")
+    assert points_by_key(bd)["largest:P"] == 5
+    assert all(points_by_key(bd)[f"largest:{z}"] == 0 for z in "RCI")
     commercial = bd.item("largest:C")
     assert commercial is not None and "harder variant" in commercial.detail and "B2, B3" in commercial.detail
     assert bd.total == 4 - 1 - 2 - 1

@@ -4,15 +4,15 @@ geometry, plus the small pieces (period, phase, assembly) on hand-made inputs.""
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import cv2
 import numpy as np
 import pytest
 
-from scoring.city import EMPTY, City, block, parse_city
+from scoring.city import EMPTY, block, parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
-from tests.synth_truth import is_part_of
+from tests.synth_truth import is_part_of, same_city
 from vision.assemble import Reading, assemble_city
 from vision.colour import lattice_box
 from vision.lattice import (
@@ -63,12 +63,9 @@ def mm_truth_classifier(drawn: DrawnPhoto, holder: dict[str, Geometry]):
     return classify
 
 
-def scan_drawn(drawn: DrawnPhoto) -> tuple[City, Geometry]:
+def scan_drawn(drawn: DrawnPhoto) -> tuple[Any, Geometry]:
+    """Scan a painted photo with :func:`mm_truth_classifier`; return the scan and the geometry it used."""
     holder: dict[str, Geometry] = {}
-
-    def classify(rectified: np.ndarray, lattice: Lattice, **_: object) -> list[list[SimpleNamespace]]:
-        return mm_truth_classifier(drawn, holder)(rectified, lattice)
-
     import vision.pipeline as pipeline
 
     original = pipeline.read_geometry
@@ -79,14 +76,12 @@ def scan_drawn(drawn: DrawnPhoto) -> tuple[City, Geometry]:
 
     pipeline.read_geometry = spy
     try:
-        result = scan_rgb(drawn.photo, classifier=classify)
+        result = scan_rgb(
+            drawn.photo, classifier=lambda img, lat, **_: mm_truth_classifier(drawn, holder)(img, lat)
+        )
     finally:
         pipeline.read_geometry = original
-    return result.city, holder["g"]
-
-
-def same_city(a: City, b: City) -> bool:
-    return a.grid == b.grid or a.grid == b.rotated().grid
+    return result, holder["g"]
 
 
 @pytest.mark.parametrize(
@@ -95,7 +90,8 @@ def same_city(a: City, b: City) -> bool:
 )
 def test_geometry_reads_the_painted_city_exactly(seed: int, turn: float | None, tilt: float) -> None:
     drawn = draw_city_photo(seed, turn_deg=turn, tilt_deg=tilt)
-    city, geometry = scan_drawn(drawn)
+    result, geometry = scan_drawn(drawn)
+    city = result.city
     assert same_city(city, drawn.city), f"read\n{city}\nexpected\n{drawn.city}"
     # The rectified view is at the contract's scale: the fitted pitch is the block size within 4%.
     assert geometry.lattice.pitch_x == pytest.approx(PX_PER_MM * BLOCK_W_MM, rel=0.04)
@@ -106,7 +102,7 @@ def test_geometry_reads_the_painted_city_exactly(seed: int, turn: float | None, 
 def test_a_long_city_of_eighteen_blocks_in_a_row_is_read_exactly() -> None:
     drawn = draw_city_photo(489, turn_deg=10.0, tilt_deg=25.0, compact=0.0)
     assert max(drawn.city.n_rows, drawn.city.n_cols) == 18  # the seed's city: 18 × 7 blocks
-    city, _ = scan_drawn(drawn)
+    city = scan_drawn(drawn)[0].city
     assert same_city(city, drawn.city), f"read\n{city}\nexpected\n{drawn.city}"
 
 
@@ -147,22 +143,7 @@ def test_locate_finds_the_two_line_directions() -> None:
 
 def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     drawn = draw_city_photo(12, turn_deg=90.0, tilt_deg=5.0, fill=0.9, shift=(0.45, 0.0))
-    holder: dict[str, Geometry] = {}
-    import vision.pipeline as pipeline
-
-    original = pipeline.read_geometry
-
-    def spy(photo: np.ndarray, timings: dict[str, float] | None = None) -> Geometry:
-        holder["g"] = original(photo, timings)
-        return holder["g"]
-
-    pipeline.read_geometry = spy
-    try:
-        result = scan_rgb(
-            drawn.photo, classifier=lambda img, lat, **_: mm_truth_classifier(drawn, holder)(img, lat)
-        )
-    finally:
-        pipeline.read_geometry = original
+    result, _ = scan_drawn(drawn)
     assert any("runs off the right edge" in w for w in result.warnings)
     # What is read is exactly the visible part: a block of the true grid, and less than all of it.
     read = result.city

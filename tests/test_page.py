@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from scoring.cards import CARD_NAMES
-from tests.test_browser import ARTIFACTS, CHROMIUM, FLAGS, ROOT, _find_correction, _grid_rows, _post, server
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, ROOT
+from tests.test_browser import ARTIFACTS, _find_correction, _grid_rows, _post
 
 pytestmark = pytest.mark.browser
-__all__ = ["server"]  # the module-scoped server fixture, shared with test_browser
 
 WIDTHS = (320, 390, 768, 1280)
 DEMO = "".join(line for line in (ROOT / "samples" / "demo.city").open() if not line.startswith("#"))
@@ -34,7 +34,7 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         yield b
         b.close()
 
