@@ -84,6 +84,7 @@ def scan_drawn(drawn: DrawnPhoto) -> tuple[Any, Geometry]:
     return result, holder["g"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seed", "turn", "tilt"),
     [(0, 0.0, 0.0), (1, 90.0, 20.0), (2, 180.0, 25.0), (3, 33.0, 15.0), (4, 270.0, 30.0), (5, None, 10.0)],
@@ -99,6 +100,7 @@ def test_geometry_reads_the_painted_city_exactly(seed: int, turn: float | None, 
     assert 1.25 < geometry.rectification.aspect < 1.6
 
 
+@pytest.mark.slow
 def test_a_long_city_of_eighteen_blocks_in_a_row_is_read_exactly() -> None:
     drawn = draw_city_photo(489, turn_deg=10.0, tilt_deg=25.0, compact=0.0)
     assert max(drawn.city.n_rows, drawn.city.n_cols) == 18  # the seed's city: 18 × 7 blocks
@@ -106,6 +108,7 @@ def test_a_long_city_of_eighteen_blocks_in_a_row_is_read_exactly() -> None:
     assert same_city(city, drawn.city), f"read\n{city}\nexpected\n{drawn.city}"
 
 
+@pytest.mark.slow
 def test_rectified_lattice_centres_land_on_block_centres() -> None:
     drawn = draw_city_photo(7, turn_deg=120.0, tilt_deg=25.0)
     _, g = scan_drawn(drawn)
@@ -125,6 +128,7 @@ def test_rectified_lattice_centres_land_on_block_centres() -> None:
     assert np.median(errors) < 3.0 and max(errors) < 8.0
 
 
+@pytest.mark.slow
 def test_locate_finds_the_two_line_directions() -> None:
     drawn = draw_city_photo(11, turn_deg=25.0, tilt_deg=0.0)
     small = cv2.resize(drawn.photo, (1008, 756), interpolation=cv2.INTER_AREA)
@@ -141,6 +145,7 @@ def test_locate_finds_the_two_line_directions() -> None:
     assert located.touches_border == ()
 
 
+@pytest.mark.slow
 def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     drawn = draw_city_photo(12, turn_deg=90.0, tilt_deg=5.0, fill=0.9, shift=(0.45, 0.0))
     result, _ = scan_drawn(drawn)
@@ -166,6 +171,7 @@ def test_no_city_in_plain_or_noisy_pictures(image: np.ndarray) -> None:
     assert err.value.code == "no_city_found"
 
 
+@pytest.mark.slow
 def test_a_single_card_is_too_little_of_a_city() -> None:
     drawn = draw_city_photo(3, n_cards=1, fill=0.3)
     with pytest.raises(NoCityFound, match="no city found"):
