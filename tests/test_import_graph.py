@@ -1,9 +1,10 @@
 """No import cycle among the project's modules, counting the imports inside functions too.
 
 The graph is read from the source with :mod:`ast`, so an import hidden in a function body (run late, to
-dodge a cycle at load time) is an edge like any other. Imports under ``if TYPE_CHECKING:`` never run and
-are left out. A submodule's implicit import of its own package is not an edge: the package's
-``__init__`` may re-export its submodules without that being a cycle.
+dodge a cycle at load time) is an edge like any other, and so is ``importlib.import_module("name")``.
+Imports under ``if TYPE_CHECKING:`` never run and are left out. A submodule's implicit import of its own
+package is not an edge: the package's ``__init__`` may re-export its submodules without that being a
+cycle.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call) and _is_import_module(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value)
+        elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -54,6 +59,12 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 # ``from a import b`` imports module a.b when there is one, else a name from a.
                 found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
     return {m for m in found if m in modules and m != name}
+
+
+def _is_import_module(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+        isinstance(func, ast.Name) and func.id == "import_module"
+    )
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -120,6 +131,12 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     # api.service imports the scanner only when a photo comes in (inside a function).
     assert any(m.startswith("vision.") for m in graph["api.service"])
     assert "scoring.city" in graph["scoring.engine"]
+
+
+def test_a_call_to_import_module_is_an_edge(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text("import importlib\n\ndef f():\n    return importlib.import_module('scoring.city')\n")
+    assert imports_of("api.x", path, project_modules()) == {"scoring.city"}
 
 
 def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function() -> None:
