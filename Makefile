@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 # Every install is pinned by constraints.txt (regenerate it with `make constraints`).
 PIP_INSTALL := $(PIP) install -q -c constraints.txt
 
-.PHONY: demo test lint bench bench-real model synth-sheet browser postgres constraints clean
+.PHONY: demo test test-fast lint bench bench-real model synth-sheet browser postgres constraints clean
 
 $(VENV)/.base: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,7 +35,11 @@ postgres:
 
 test: $(VENV)/.dev browser postgres
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q --durations=15
+
+# The edit loop: everything but the slow end-to-end scans and the browser (no chromium needed).
+test-fast: $(VENV)/.dev postgres
+	$(VENV)/bin/pytest -q -m "not slow and not browser"
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

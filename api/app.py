@@ -22,20 +22,16 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import ClientDisconnect
 
 from api import docs_pages, service
+from api.errors import ClientGone, ScanNotFound, ServiceBusy, install_error_handlers
 from api.guards import (
     BodyGuard,
     CrossSiteGuard,
-    RequestTimeout,
     SecurityHeaders,
     ServerFaults,
-    error_response,
 )
 from api.models import (
     ERROR_RESPONSES,
@@ -51,7 +47,6 @@ from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
 from api.storage_games import GameStore
 from api.uploads import read_scan_form, sniff_image_type
-from scoring.errors import InputError
 
 log = logging.getLogger("sprawlscan.api")
 # What the page (and its service worker) may load: its own files, pictures it makes, the service's API.
@@ -61,93 +56,6 @@ PAGE_CSP = (
 )
 STATIC_DIR = Path(__file__).with_name("static")
 SCANS_PATH = "/api/v1/scans"
-
-
-class ScanNotFound(InputError):
-    code = "scan_not_found"
-    status = 404
-
-
-class ServiceBusy(Exception):
-    """Too many uploads in flight: the client should retry shortly (503, not a client mistake)."""
-
-
-_error = error_response
-
-_HTTP_CODES = {
-    400: "bad_request",
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "too_large",
-    415: "unsupported_media_type",
-}
-
-
-def _validation_message(exc: RequestValidationError) -> str:
-    """One line naming each bad field, e.g. ``body.cards.0: Input should be a valid integer``."""
-    parts = []
-    for err in exc.errors()[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        if err.get("type") == "json_invalid":
-            ctx = err.get("ctx") or {}
-            parts.append(f"the body is not valid JSON ({ctx.get('error', 'parse error')})")
-        else:
-            msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-            parts.append(f"{where}: {msg}")
-    return "; ".join(parts) or "invalid request"
-
-
-def _client_fault(request: Request, status: int, code: str, message: str) -> None:
-    """One log line per client mistake (no traceback: the traceback is for server faults)."""
-    log.info("client fault: %s %s %d %s: %s", request.method, request.url.path, status, code, message)
-
-
-class ClientGone(InputError):
-    """The client disconnected before its answer was ready (a phone losing signal mid-upload)."""
-
-    code = "client_disconnected"
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(InputError)
-    async def _input_error(request: Request, exc: InputError) -> JSONResponse:
-        _client_fault(request, exc.status, exc.code, str(exc))
-        # A slow client has not finished its body: close rather than read the rest.
-        headers = {"Connection": "close"} if isinstance(exc, RequestTimeout) else None
-        return _error(exc.status, exc.code, str(exc), headers)
-
-    @app.exception_handler(ClientDisconnect)
-    async def _client_left(request: Request, exc: ClientDisconnect) -> JSONResponse:
-        message = "the client disconnected before the request was complete"
-        _client_fault(request, 400, ClientGone.code, message)
-        return _error(400, ClientGone.code, message)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        message = _validation_message(exc)
-        _client_fault(request, 422, "invalid_request", message)
-        return _error(422, "invalid_request", message)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
-        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
-        if exc.status_code == 404 and message == "Not Found":
-            message = f"no such page or endpoint: {request.url.path}"
-        elif exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
-        _client_fault(request, exc.status_code, code, message)
-        return _error(exc.status_code, code, message, getattr(exc, "headers", None))
-
-    @app.exception_handler(service.ScannerUnavailable)
-    async def _no_scanner(request: Request, exc: service.ScannerUnavailable) -> JSONResponse:
-        log.warning("scan refused: %s", exc)
-        return _error(503, "scanner_unavailable", str(exc))
-
-    @app.exception_handler(ServiceBusy)
-    async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
-        log.info("busy: %s %s 503: %s", request.method, request.url.path, exc)
-        return _error(503, "busy", str(exc), {"Retry-After": "2"})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -184,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.games = GameStore(engine)
-    _install_error_handlers(app)
+    install_error_handlers(app)
     docs_pages.install(app)
     # Outermost last: every answer gets the security headers, server faults are caught inside them.
     app.add_middleware(

@@ -9,22 +9,16 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import importlib.metadata
 import sys
 from collections.abc import Sequence
 
+from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth
+from api.flag_words import flag_words
 from scoring.errors import InputError
 
-# Subcommand modules, imported when the parser is built; heavy libraries load inside the commands.
-SUBCOMMANDS = (
-    "api.cli_score",
-    "api.cli_scan",
-    "api.cli_cards",
-    "api.cli_synth",
-    "api.cli_serve",
-    "api.cli_games",
-)
+# Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
+SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,13 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sprawlscan", description="Score Sprawlopolis and Circle the Wagons cities.")
     parser.add_argument("--version", action="version", version=f"sprawlscan {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # a subcommand not built yet
+    for module in SUBCOMMANDS:
         module.register(sub)
     return parser
 
@@ -61,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InputError as exc:
-        print(f"sprawlscan: error: {exc}", file=sys.stderr)
+        print(f"sprawlscan: error: {flag_words(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""

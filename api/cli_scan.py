@@ -15,7 +15,9 @@ import sys
 from dataclasses import replace
 from typing import Any
 
+from api.cli_input import in_file
 from api.cli_numbers import whole
+from api.flag_words import breakdown_in_flag_words
 from scoring.errors import InputError
 
 
@@ -26,13 +28,6 @@ def _read(path: str) -> bytes:
         return sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     with open(path, "rb") as fh:
         return fh.read(MAX_FILE_BYTES + 1)  # anything longer is refused by the decoder, unread
-
-
-def _named(name: str, exc: InputError) -> InputError:
-    """``exc`` with the file name in front of its message, keeping its code and status."""
-    err = InputError(f"{name}: {exc}")
-    err.code, err.status = exc.code, exc.status
-    return err
 
 
 def _write_overlay(path: str, rgb: Any) -> None:
@@ -67,7 +62,7 @@ def run_scan(args: argparse.Namespace) -> int:
     try:
         result = scan_image(data, cards=cards, overlay=args.overlay is not None)
     except InputError as exc:
-        raise _named(name, exc) from None
+        raise in_file(name, exc) from None
     except ModelError as exc:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
@@ -81,7 +76,7 @@ def run_scan(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"sprawlscan: warning: {warning}", file=sys.stderr)
         return 0
-    breakdown = score_city(city)
+    breakdown = breakdown_in_flag_words(score_city(city))
     if args.format == "json":
         out = breakdown.to_json()
         out.update(result.to_json())

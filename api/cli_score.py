@@ -3,88 +3,27 @@
 ``score CITY`` reads a city in the text format (``-`` for standard input) and prints its breakdown as a
 table (``--format text``) or JSON. ``check CITY_OR_PHOTO --tally TALLY`` scores the city — read from a photo
 by the scanner when the file is a JPEG, PNG, WebP or HEIC image — and reports each tally line as agreeing or
-not. ``--game wagons`` (or a ``.town`` file, or a ``game: wagons`` header) hands both commands to the
-Circle the Wagons command module, when it is installed.
+not. ``--game wagons`` (or a ``.town`` file, or a ``game: wagons`` header) hands both commands to
+:mod:`api.cli_wagons`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import re
 import sys
-from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
+from api import cli_wagons
+from api.cli_input import in_file, is_photo, parse_options, read_input, read_tally, text_input
 from api.cli_numbers import whole
+from api.flag_words import breakdown_in_flag_words
 from scoring.city import City, parse_city
 from scoring.errors import InputError
-from scoring.tally import TallyLine, parse_tally
 
 GAMES = ("sprawlopolis", "wagons")
 VARIANTS = ("standard", "easier", "harder")
-WAGONS_MODULE = "api.cli_wagons"
-_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
-
-
-def is_photo(data: bytes) -> bool:
-    """True when ``data`` starts like a JPEG, PNG, WebP or HEIC/HEIF image (by magic bytes, not file name)."""
-    return (
-        data.startswith(b"\xff\xd8\xff")
-        or data.startswith(b"\x89PNG\r\n\x1a\n")
-        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
-        or (data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS)
-    )
-
-
-def _wagons() -> ModuleType | None:
-    """The Circle the Wagons command module, or ``None`` while it does not exist."""
-    try:
-        return importlib.import_module(WAGONS_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name != WAGONS_MODULE:
-            raise
-        return None
-
-
-def _wagons_call(name: str) -> Callable[[argparse.Namespace], int]:
-    module = _wagons()
-    if module is None or not hasattr(module, name):
-        raise InputError("Circle the Wagons is not available in this build (--game wagons)")
-    func: Callable[[argparse.Namespace], int] = getattr(module, name)
-    return func
-
-
-MAX_INPUT_BYTES = 40 * 1024 * 1024  # the largest photo the scanner accepts
-MAX_TEXT_BYTES = 1_000_000  # a city, town or tally file is a few kilobytes
-
-# Standard input read once and kept: the game is detected from it before the scorer reads it again.
-_stdin_read: tuple[object, bytes] | None = None
-
-
-def read_input(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of file ``path`` (``-``: standard input), at most ``limit`` of them (else
-    :class:`InputError`, before reading further); ``OSError`` for an unreadable file."""
-    global _stdin_read
-    if path == "-":
-        if _stdin_read is None or _stdin_read[0] is not sys.stdin.buffer:
-            _stdin_read = (sys.stdin.buffer, sys.stdin.buffer.read(MAX_INPUT_BYTES + 1))
-        data = _stdin_read[1][: limit + 1]
-    else:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
-    if len(data) > limit:
-        name = "standard input" if path == "-" else path
-        raise InputError(f"{name} is larger than {limit:,} bytes")
-    return data
-
-
-def _text(data: bytes, name: str) -> bytes:
-    if len(data) > MAX_TEXT_BYTES:
-        raise InputError(f"{name} is larger than {MAX_TEXT_BYTES:,} bytes; a text file here is far smaller")
-    return data
 
 
 _GAME_NAMES = {"sprawlopolis": "sprawlopolis", "wagons": "wagons", "circle-the-wagons": "wagons"}
@@ -118,36 +57,9 @@ def resolve_game(args: argparse.Namespace) -> None:
     args.game = "sprawlopolis" if is_photo(data) else detect_game(args.city, data)
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, str]:
-    """``--option KEY=VALUE`` pairs as a dict; raise :class:`InputError` for one without ``=``."""
-    out: dict[str, str] = {}
-    for pair in pairs or ():
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"--option expects KEY=VALUE (e.g. construction-penalty=2), got {pair!r}")
-        out[key.strip().lower()] = value.strip()
-    return out
-
-
-def in_file(name: str, exc: InputError) -> InputError:
-    """``exc`` again, its message prefixed with the file it is about (its ``code`` and ``status`` kept)."""
-    err = InputError(f"{name}: {exc}")
-    err.code, err.status = exc.code, exc.status
-    return err
-
-
-def read_tally(path: str) -> list[TallyLine]:
-    """Read and parse the tally file (``-`` = standard input); errors name the file."""
-    name = "standard input" if path == "-" else path
-    try:
-        return parse_tally(read_input(path, MAX_TEXT_BYTES))
-    except InputError as exc:
-        raise in_file(name, exc) from None
-
-
 def _city(data: bytes, name: str) -> City:
     try:
-        return parse_city(_text(data, name))
+        return parse_city(text_input(data, name))
     except InputError as exc:
         raise in_file(name, exc) from None
 
@@ -156,12 +68,8 @@ def load_city(data: bytes, name: str, cards: list[int] | None) -> City:
     """The city in ``data``: scanned from a photo (lazily importing the scanner) or parsed from text."""
     if not is_photo(data):
         return _city(data, name)
-    try:
-        from vision.pipeline import scan_image
-    except ModuleNotFoundError as exc:
-        if not (exc.name or "").startswith("vision"):
-            raise
-        raise InputError(f"{name} is a photo, but the photo scanner is not available in this build") from None
+    from vision.pipeline import scan_image
+
     result = scan_image(data, cards=tuple(cards) if cards else None)
     city: City = result.city
     return city
@@ -175,7 +83,8 @@ def _score(city: City, args: argparse.Namespace) -> Any:
         # Expansions named on the command line add to those in the file's header.
         expansions = list(dict.fromkeys([*city.expansions, *(e.lower() for e in args.expansion)]))
     variant = None if args.variant is None else args.variant
-    return score_city(city, args.cards, expansions, variant=variant, options=parse_options(args.option))
+    breakdown = score_city(city, args.cards, expansions, variant=variant, options=parse_options(args.option))
+    return breakdown_in_flag_words(breakdown)
 
 
 def _emit(text: str) -> None:
@@ -186,7 +95,7 @@ def run_score(args: argparse.Namespace) -> int:
     """``sprawlscan score``: print the breakdown; exit status 0, bad input raises :class:`InputError`."""
     resolve_game(args)
     if args.game == "wagons":
-        return int(_wagons_call("run_score")(args) or 0)
+        return cli_wagons.run_score(args)
     from scoring.report import render_text
 
     name = "standard input" if args.city == "-" else args.city
@@ -208,7 +117,7 @@ def run_check(args: argparse.Namespace) -> int:
     """``sprawlscan check``: compare the tally with the city's (or photo's) score and print the verdicts."""
     resolve_game(args)
     if args.game == "wagons":
-        return int(_wagons_call("run_check")(args) or 0)
+        return cli_wagons.run_check(args)
     from scoring.report import render_check
 
     if args.city == "-" and args.tally == "-":
@@ -293,7 +202,5 @@ def register(subparsers: Any) -> None:
     _add_common(check)
     check.set_defaults(func=run_check)
 
-    wagons = _wagons()
-    if wagons is not None and hasattr(wagons, "add_arguments"):
-        wagons.add_arguments(score)
-        wagons.add_arguments(check)
+    cli_wagons.add_arguments(score)
+    cli_wagons.add_arguments(check)

@@ -14,7 +14,8 @@ import json
 import sys
 from dataclasses import replace
 
-from api.cli_score import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
+from api.cli_input import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
+from api.flag_words import breakdown_in_flag_words
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, score_town
@@ -81,7 +82,7 @@ def score_args(args: argparse.Namespace) -> Breakdown:
     if other_path is not None and other_path == "-" == args.city:
         raise InputError("only one of the town and the opponent's town can be read from standard input")
     other = _load_town(other_path) if other_path is not None else None
-    return score_town(
+    breakdown = score_town(
         town,
         goals=getattr(args, "goals", None),
         opponent_town=other,
@@ -89,6 +90,7 @@ def score_args(args: argparse.Namespace) -> Breakdown:
         scenario=getattr(args, "scenario", None),
         options=parse_options(getattr(args, "option", None)),
     )
+    return breakdown_in_flag_words(breakdown)
 
 
 def _heading(breakdown: Breakdown) -> str:

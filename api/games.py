@@ -18,6 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from api import service
 from api.models import ScoreRequest
+from api.service_errors import ServiceError
 from scoring.errors import InputError
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
@@ -27,12 +28,12 @@ MAX_IMPORT_GAMES = 1000
 MAX_PLAYERS = 8
 
 
-class DeviceTokenRequired(InputError):
+class DeviceTokenRequired(ServiceError):
     code = "device_token_required"
     status = 401
 
 
-class GameNotFound(InputError):
+class GameNotFound(ServiceError):
     code = "game_not_found"
     status = 404
 
@@ -41,7 +42,7 @@ class BadImport(InputError):
     code = "bad_import"
 
 
-class TooManyGames(InputError):
+class TooManyGames(ServiceError):
     code = "too_many_games"
     status = 409
 

@@ -17,7 +17,7 @@ import anyio
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scoring.errors import InputError
+from api.service_errors import ServiceError
 from scoring.numbers import JSONError, load_json
 
 log = logging.getLogger("sprawlscan.api")
@@ -40,7 +40,7 @@ def error_response(
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
-class RequestTimeout(InputError):
+class RequestTimeout(ServiceError):
     """The client sent its request body too slowly; the connection is closed after the answer."""
 
     code = "request_timeout"

@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from api.flag_words import breakdown_in_flag_words
 from api.models import CheckRequest, CityRequest
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
@@ -172,7 +173,8 @@ def score_city_json(city: City, opts: ScoreOptions) -> dict[str, Any]:
     """Score a Sprawlopolis city; return the JSON breakdown."""
     from scoring.engine import score_city
 
-    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options).to_json()
+    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    return breakdown_in_flag_words(breakdown).to_json()
 
 
 def score_request(body: CityRequest) -> dict[str, Any]:
@@ -183,9 +185,9 @@ def score_request(body: CityRequest) -> dict[str, Any]:
 
 
 def _score_town(body: CityRequest, text: str | None = None) -> dict[str, Any]:
-    from scoring.wagons.score import score_town_request
+    from api.wagons_request import town_request_breakdown
 
-    return score_town_request(body, text)
+    return breakdown_in_flag_words(town_request_breakdown(body, text)).to_json()
 
 
 def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]:
@@ -196,10 +198,10 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     lines = parse_tally(text)
     if body.game == "wagons":
         # The Wagons checker also sends "opponent …" lines to the opponent's breakdown.
+        from api.wagons_request import town_request_breakdown
         from scoring.wagons.check import check_town_tally
-        from scoring.wagons.score import town_request_breakdown
 
-        town = town_request_breakdown(body, stored_city)
+        town = breakdown_in_flag_words(town_request_breakdown(body, stored_city))
         return {**check_town_tally(town, lines).to_json(), "breakdown": town.to_json()}
     breakdown = _breakdown(city_of(body, stored_city), ScoreOptions.from_request(body))
     return {**check_tally(breakdown, lines).to_json(), "breakdown": breakdown.to_json()}
@@ -208,7 +210,8 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
 def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
     from scoring.engine import score_city
 
-    return score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
+    return breakdown_in_flag_words(breakdown)
 
 
 def metadata() -> dict[str, Any]:
@@ -237,12 +240,10 @@ def metadata() -> dict[str, Any]:
     }
 
 
-def _photo_long_side() -> int | None:
+def _photo_long_side() -> int:
     """The scanner's working size: it shrinks larger photos to this long side, so the page does it first."""
-    try:
-        from vision.pipeline import WORK_LONG_SIDE
-    except ImportError:
-        return None
+    from vision.pipeline import WORK_LONG_SIDE
+
     return WORK_LONG_SIDE
 
 
@@ -259,13 +260,13 @@ class Scanned:
 
 
 def scanner_available() -> bool:
-    """Whether photos can be scanned in this process: the scanner imports and its cell model loads."""
-    try:
-        import vision.pipeline  # noqa: F401
-        from vision.classify import get_classifier
+    """Whether photos can be scanned in this process: the scanner's cell model loads."""
+    import vision.pipeline  # noqa: F401  (the scanner itself, loaded once per process)
+    from vision.classify import get_classifier
 
+    try:
         get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
-    except (ImportError, RuntimeError, OSError):
+    except (RuntimeError, OSError):
         return False
     return True
 
@@ -313,11 +314,9 @@ def scan_and_score(
     left = left or threading.Event()
     if left.is_set():
         raise ScanCancelled("the client left before its scan started")
-    try:
-        from vision.classify import ModelError
-        from vision.pipeline import scan_image
-    except ImportError as exc:
-        raise ScannerUnavailable("the photo scanner is not available in this build") from exc
+    from vision.classify import ModelError
+    from vision.pipeline import scan_image
+
     try:
         cards = list(opts.cards) if opts.cards else None
         scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left))

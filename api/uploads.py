@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
-from scoring.errors import InputError
+from api.service_errors import ServiceError
 from vision.decode import NotAnImage
 
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
@@ -24,21 +24,21 @@ SUPPORTED_TYPES = "JPEG, PNG, WebP or HEIC"
 MAX_BOUNDARY = 200  # RFC 2046 allows 70 characters; python-multipart refuses more than 256
 
 
-class UploadTooLarge(InputError):
+class UploadTooLarge(ServiceError):
     """The request body or the image part is bigger than the service accepts."""
 
     code = "too_large"
     status = 413
 
 
-class BadUpload(InputError):
+class BadUpload(ServiceError):
     """The request is not a well-formed multipart form with an ``image`` part."""
 
     code = "bad_upload"
     status = 400
 
 
-class UnsupportedMediaType(InputError):
+class UnsupportedMediaType(ServiceError):
     """The request body is not ``multipart/form-data``."""
 
     code = "unsupported_media_type"

@@ -25,7 +25,13 @@ class UnknownVariantError(InputError):
 
 
 def check_variant(variant: str | None) -> str:
-    """Return the variant's canonical name (``None`` means standard); raise :class:`UnknownVariantError`."""
+    """Return the variant's canonical name (``None`` means standard); raise :class:`UnknownVariantError`.
+
+    Examples
+    --------
+    >>> check_variant("Easier"), check_variant(None)
+    ('easier', 'standard')
+    """
     name = (variant or "standard").strip().lower()
     if name not in VARIANTS:
         raise UnknownVariantError(f"unknown variant {variant!r} (expected one of: {', '.join(VARIANTS)})")

@@ -42,7 +42,13 @@ CARD_RULES: dict[int, str] = {
 
 
 def card_list() -> list[dict[str, object]]:
-    """The 18 cards as ``{"number", "name", "counts"}`` dictionaries, by number (for the page and the CLI)."""
+    """The 18 cards as ``{"number", "name", "counts"}`` dictionaries, by number (for the page and the CLI).
+
+    Examples
+    --------
+    >>> len(card_list()), card_list()[7]["number"]
+    (18, 8)
+    """
     return [{"number": n, "name": CARD_NAMES[n], "counts": CARD_RULES[n]} for n in sorted(CARD_NAMES)]
 
 

@@ -441,7 +441,13 @@ CARD_NAMES: dict[int, str] = {n: card.name for n, card in CARDS.items()}
 
 def check_card(number: object) -> int:
     """Return ``number`` as an ``int`` if it names a scoring card (an integer 1–18, numpy integers too);
-    raise :class:`UnknownCardError` for anything else (other numbers, strings, floats, booleans)."""
+    raise :class:`UnknownCardError` for anything else (other numbers, strings, floats, booleans).
+
+    Examples
+    --------
+    >>> check_card(8)
+    8
+    """
     if isinstance(number, SupportsIndex) and not isinstance(number, bool):
         value = operator.index(number)
         if value in CARDS:
@@ -450,7 +456,14 @@ def check_card(number: object) -> int:
 
 
 def card_item(city: City, number: int) -> LineItem:
-    """Score ``city`` with scoring card ``number`` (1–18); raise :class:`UnknownCardError` otherwise."""
+    """Score ``city`` with scoring card ``number`` (1–18); raise :class:`UnknownCardError` otherwise.
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> card_item(parse_city("R:EW  C:EW\\nP     I\\n"), 8).key
+    'card:8'
+    """
     return CARDS[check_card(number)].score(city)
 
 

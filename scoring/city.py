@@ -65,7 +65,13 @@ def canonical_road(sides: str) -> str:
 
 
 def rotate_road(road: str | None) -> str | None:
-    """Turn a segment by 180° (N↔S, E↔W)."""
+    """Turn a segment by 180° (N↔S, E↔W).
+
+    Examples
+    --------
+    >>> rotate_road("NE"), rotate_road(None)
+    ('SW', None)
+    """
     if road is None:
         return None
     return canonical_road("".join(OPPOSITE[s] for s in road))
@@ -136,7 +142,13 @@ def cell_name(row: int, col: int) -> str:
 
 
 def cell_names(cells: object) -> str:
-    """Comma-separated cell names in reading order (row by row, left to right)."""
+    """Comma-separated cell names in reading order (row by row, left to right).
+
+    Examples
+    --------
+    >>> cell_names([(1, 0), (0, 2)])
+    'C1, A2'
+    """
     return ", ".join(cell_name(r, c) for r, c in sorted(cells))  # type: ignore[call-overload]
 
 
@@ -353,7 +365,15 @@ def last_line(text: str) -> int:
 
 
 def format_city(city: City, *, header: bool = True) -> str:
-    """Write a city in the text format: header lines, then the grid with aligned columns."""
+    """Write a city in the text format: header lines, then the grid with aligned columns.
+
+    Examples
+    --------
+    >>> print(format_city(parse_city("cards: 8\\nR:EW C:EW\\nP I\\n")), end="")
+    cards: 8
+    R:EW  C:EW
+    P     I
+    """
     lines: list[str] = []
     if header:
         if city.cards:
@@ -397,5 +417,12 @@ def parse_rows(
 
 
 def city_from_rows(rows: list[list[str]], **fields: object) -> City:
-    """Build a city from the JSON ``rows`` form: a list of rows of cell tokens."""
+    """Build a city from the JSON ``rows`` form: a list of rows of cell tokens.
+
+    Examples
+    --------
+    >>> print(format_city(city_from_rows([["R:EW", "C:EW"], [".", "P"]])), end="")
+    R:EW  C:EW
+    .     P
+    """
     return City(parse_rows(rows, _parse_cell), **fields)  # type: ignore[arg-type]

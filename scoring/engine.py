@@ -8,15 +8,15 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from types import ModuleType
 
 from scoring.base import base_items, check_variant
 from scoring.breakdown import Breakdown, LineItem
 from scoring.cards import CARD_NAMES, RULING_EDGE, RULING_TIES, UnknownCardError, card_item, check_card
 from scoring.city import City, format_city
 from scoring.errors import InputError
+from scoring.expansions.interstate import score_interstate
+from scoring.expansions.lines import expansion_items
 
 __all__ = ["CARD_NAMES", "UnknownCardError", "score_city"]
 
@@ -70,9 +70,7 @@ def score_city(
 
     # "interstate:competitive" and the like name a mode; every such name goes to the Interstate scorer.
     if any(n.partition(":")[0] == "interstate" for n in names):
-        interstate = _expansions_module("interstate", names)
-        breakdown: Breakdown = interstate.score_interstate(city, numbers, names, chosen, all_options)
-        return breakdown
+        return score_interstate(city, numbers, names, chosen, all_options)
 
     items: list[LineItem] = base_items(city, chosen)
     items += [card_item(city, n) for n in numbers]
@@ -80,9 +78,7 @@ def score_city(
     if chosen in _VARIANT_NOTES:
         notes.append(_VARIANT_NOTES[chosen])
     if names:
-        extra_items, extra_notes = _expansions_module("", names).expansion_items(
-            city, names, all_options, list(items)
-        )
+        extra_items, extra_notes = expansion_items(city, names, all_options, list(items))
         items += extra_items
         notes += extra_notes
     # A ruling belongs in the notes when it decided at least one line (its text then appears there).
@@ -111,14 +107,3 @@ class UnknownOptionError(InputError):
     """An option key that no expansion reads."""
 
     code = "unknown_option"
-
-
-def _expansions_module(submodule: str, names: Sequence[str]) -> ModuleType:
-    """Import ``scoring.expansions`` (or one of its submodules) lazily; InputError while it does not exist."""
-    target = "scoring.expansions" + (f".{submodule}" if submodule else "")
-    try:
-        return importlib.import_module(target)
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not target.startswith(exc.name):
-            raise  # a real bug inside the expansion code, not a missing module
-        raise InputError(f"expansions are not supported by this build: {', '.join(names)}") from None

@@ -11,7 +11,6 @@ class InputError(ValueError):
     """Bad input from the user: a malformed city, an unreadable photo, an unknown card number…"""
 
     code = "bad_input"
-    status = 400
 
 
 class TextFormatError(InputError):

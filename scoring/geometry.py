@@ -240,18 +240,40 @@ def shape(city: City) -> CityShape:
 
 
 def groups(city: City, zone: str) -> list[frozenset[Pos]]:
-    """Every group of ``zone`` blocks connected through shared sides, largest first."""
+    """Every group of ``zone`` blocks connected through shared sides, largest first.
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> [sorted(g) for g in groups(parse_city("P  P  R\\nR  C  P\\n"), "P")]
+    [[(0, 0), (0, 1)], [(1, 2)]]
+    """
     return list(shape(city).zone_groups.get(zone, ()))
 
 
 def largest_groups(city: City, zone: str) -> list[frozenset[Pos]]:
-    """All groups of ``zone`` that tie for the largest size (empty when the zone has no block)."""
+    """All groups of ``zone`` that tie for the largest size (empty when the zone has no block).
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> [sorted(g) for g in largest_groups(parse_city("P  R  P\\n"), "P")]
+    [[(0, 0)], [(0, 2)]]
+    """
     gs = shape(city).zone_groups.get(zone, [])
     return [g for g in gs if len(g) == len(gs[0])] if gs else []
 
 
 def edge_sides(city: City, row: int, col: int) -> str:
-    """The sides of the block at (row, col) that lie on the edge of the city (no block across them)."""
+    """The sides of the block at (row, col) that lie on the edge of the city (no block across them).
+
+    Examples
+    --------
+    >>> from scoring.city import parse_city
+    >>> city = parse_city("R  C  I\\nP  R  C\\nI  P  R\\n")
+    >>> edge_sides(city, 0, 0), edge_sides(city, 1, 1)
+    ('NW', '')
+    """
     edge = shape(city).edge.get((row, col))
     if edge is None:  # not a block: still answer which sides have no block across them
         return "".join(s for s in SIDES if city.block_across(row, col, s) is None)
@@ -268,7 +290,13 @@ def on_corner_edge(city: City, row: int, col: int) -> bool:
 
 
 def is_corner(edge: str) -> bool:
-    """Whether a block with these edge sides has two perpendicular sides on the edge."""
+    """Whether a block with these edge sides has two perpendicular sides on the edge.
+
+    Examples
+    --------
+    >>> is_corner("NW"), is_corner("NS")
+    (True, False)
+    """
     return ("N" in edge or "S" in edge) and ("E" in edge or "W" in edge)
 
 

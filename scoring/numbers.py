@@ -50,6 +50,11 @@ def whole_number(text: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1) -> int
     """``text`` (surrounding spaces allowed) as an ``int`` in ``lo..hi``; raise :class:`NumberError`.
 
     A sign is accepted only when ``lo`` is negative (``+`` always); ``−`` and ``–`` count as minus.
+
+    Examples
+    --------
+    >>> whole_number(" 7 "), whole_number("−2", lo=-9, hi=9)
+    (7, -2)
     """
     stripped = text.strip()
     if (
@@ -69,7 +74,13 @@ def _show(text: str) -> str:
 
 
 def json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (brackets inside strings do not count)."""
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (brackets inside strings do not count).
+
+    Examples
+    --------
+    >>> json_depth('{"a": [1, "]]"]}')
+    2
+    """
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     return max(accumulate(1 if ch in "[{" else -1 for ch in brackets), default=0)
 
@@ -95,7 +106,13 @@ def _int(text: str) -> int:
 
 def load_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Parse JSON, refusing nesting deeper than ``max_depth``, ``NaN``/``Infinity``, overflowing floats and
-    over-long numbers with :class:`JSONError`; syntax errors raise :class:`json.JSONDecodeError` as usual."""
+    over-long numbers with :class:`JSONError`; syntax errors raise :class:`json.JSONDecodeError` as usual.
+
+    Examples
+    --------
+    >>> load_json('{"parks": 7}')
+    {'parks': 7}
+    """
     if isinstance(text, bytes):
         text = text.decode("utf-8")
     depth = json_depth(text)

@@ -66,6 +66,11 @@ def parse_tally(text: str | bytes) -> list[TallyLine]:
     """Read a tally in the text or JSON form; raise :class:`TallyFormatError` naming line and column.
 
     JSON is recognised by a leading ``{`` or ``[``. An empty tally (nothing but comments) is an error.
+
+    Examples
+    --------
+    >>> [(line.label, line.points) for line in parse_tally("parks 7\\nroads -2\\n")]
+    [('parks', 7), ('roads', -2)]
     """
     text = TallyFormatError.decode(text)
     lines = _parse_json(text) if text.lstrip()[:1] in ("{", "[") else _parse_text(text)

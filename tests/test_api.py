@@ -7,8 +7,6 @@ plumbing: requests become the right engine calls, results and errors come back i
 from __future__ import annotations
 
 import io
-import struct
-import zlib
 from collections.abc import AsyncIterator, Iterator
 from functools import partial
 
@@ -20,53 +18,7 @@ from api.app import Settings, create_app
 from api.uploads import sniff_image_type
 from scoring.city import cell_name, parse_city
 from scoring.engine import score_city
-
-CITY = """\
-R:EW  I:EW  R:EW  C:EW  I:EW  C:EW
-P     C:SE  I:SW  P     P     R:SE
-.     C:NS  P     P     P     I:NS
-"""
-CARDS = [8, 7, 17]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_upload_bytes=4_000_000))) as c:
-        yield c
-
-
-def engine_json(text: str, cards: list[int] | None = None, **kw: object) -> dict:
-    return score_city(parse_city(text), cards, **kw).to_json()  # type: ignore[arg-type]
-
-
-def assert_error(resp, status: int, code: str, *words: str) -> str:  # type: ignore[no-untyped-def]
-    assert resp.status_code == status, resp.text
-    assert resp.headers["content-type"].startswith("application/json")
-    body = resp.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
-    assert body["error"]["code"] == code, body
-    message = body["error"]["message"]
-    for word in words:
-        assert word in message, message
-    return message
-
-
-def png_bytes(width: int = 80, height: int = 60) -> bytes:
-    buf = io.BytesIO()
-    Image.new("RGB", (width, height), (120, 160, 90)).save(buf, "PNG")
-    return buf.getvalue()
-
-
-def png_bomb(width: int = 100_000, height: int = 100_000) -> bytes:
-    """A tiny PNG whose header claims ``width`` × ``height`` pixels (a decompression bomb)."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    idat = zlib.compress(b"\x00" * 1000)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
-
+from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json, png_bomb, png_bytes
 
 # ---- service basics ----------------------------------------------------------------------------------------
 
@@ -543,14 +495,6 @@ def test_stored_scan_result_overlay_and_check_by_id() -> None:
 
 
 # ---- Circle the Wagons -------------------------------------------------------------------------------------
-
-TOWN = """\
-.    .    .    .    P/c  P/f
-D/w  D/g  D/f  P/b  P/m  F/b
-D/c  M/f  M/c  M/c  P/g  .
-W/m  W/b  M/f  M/m  .    .
-S/w  W/g  D/b  M/w  .    .
-"""
 
 
 def test_score_wagons_town_matches_engine(client: TestClient) -> None:

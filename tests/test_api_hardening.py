@@ -5,44 +5,23 @@ real server."""
 
 from __future__ import annotations
 
-import io
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from PIL import Image
 
 from api import service
 from api.app import Settings, SettingsError, create_app
 from api.guards import BodyDeadline
+from tests.conftest import assert_error, png_bytes
 
 CITY = "R:EW  C:EW\nP     I\n"
 HUGE = "9" * 5000
-
-
-def png_bytes(size: tuple[int, int] = (80, 80)) -> bytes:
-    buf = io.BytesIO()
-    Image.new("RGB", size, (200, 190, 180)).save(buf, "PNG")
-    return buf.getvalue()
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_upload_bytes=4_000_000))) as c:
-        yield c
-
-
-def error_of(resp: Any, status: int, code: str) -> str:
-    assert resp.status_code == status, resp.text
-    body = resp.json()
-    assert set(body) == {"error"} and body["error"]["code"] == code, body
-    message: str = body["error"]["message"]
-    return message
 
 
 # ---- numbers and nesting in every field ------------------------------------------------------------------
@@ -53,12 +32,12 @@ def test_superscript_and_huge_numbers_are_4xx_everywhere(client: TestClient) -> 
     for bad in ("²", HUGE):
         # Form fields stop at 4 096 bytes, so a form number stays under the 4 300 digits int() refuses.
         resp = client.post("/api/v1/scans", files=files, data={"cards": f"8 {bad[:4000]}"})
-        assert "whole number" in error_of(resp, 400, "bad_form_field")
+        assert "whole number" in assert_error(resp, 400, "bad_form_field")
         resp = client.post("/api/v1/score", json={"city": f"cards: {bad}\n{CITY}"})
         code = "malformed_city" if bad == "²" else "unknown_card"  # all digits: a card number out of range
-        assert "line 1, column 8" in error_of(resp, 400, code)
+        assert "line 1, column 8" in assert_error(resp, 400, code)
         resp = client.post("/api/v1/check", json={"city": CITY, "tally": f"parks {bad}"})
-        error_of(resp, 400, "malformed_tally")
+        assert_error(resp, 400, "malformed_tally")
         wagons = {"game": "wagons", "city": "D/w  P/c\n", "options": {"opponent-undiscovered": bad}}
         assert client.post("/api/v1/score", json=wagons).status_code == 400
 
@@ -67,42 +46,42 @@ def test_superscript_and_huge_numbers_are_4xx_everywhere(client: TestClient) -> 
 def test_json_specials_in_a_body_are_422_not_500(client: TestClient, special: str) -> None:
     body = '{"city": "R C\\n", "cards": [8], "options": {"roadwork-unplayed": ' + special + "}}"
     resp = client.post("/api/v1/score", content=body, headers={"content-type": "application/json"})
-    assert "not usable JSON" in error_of(resp, 422, "invalid_request")
+    assert "not usable JSON" in assert_error(resp, 422, "invalid_request")
     body = '{"city": "R C\\n", "tally": {"parks": ' + special + "}}"
     resp = client.post("/api/v1/check", content=body, headers={"content-type": "application/json"})
-    error_of(resp, 422, "invalid_request")
+    assert_error(resp, 422, "invalid_request")
     resp = client.post("/api/v1/check", json={"city": CITY, "tally": '{"parks": ' + special + "}"})
-    error_of(resp, 400, "malformed_tally")
+    assert_error(resp, 400, "malformed_tally")
 
 
 def test_deep_nesting_in_bodies_tallies_and_scan_options_is_4xx(client: TestClient) -> None:
     deep = "[" * 2000 + "]" * 2000
     body = '{"city": "R C\\n", "tally": ' + deep + "}"
     resp = client.post("/api/v1/check", content=body, headers={"content-type": "application/json"})
-    assert "nested 2001 levels" in error_of(resp, 422, "invalid_request")
+    assert "nested 2001 levels" in assert_error(resp, 422, "invalid_request")
     resp = client.post("/api/v1/check", json={"city": CITY, "tally": deep})
-    assert "nested 2000" in error_of(resp, 400, "malformed_tally")
+    assert "nested 2000" in assert_error(resp, 400, "malformed_tally")
     files = {"image": ("a.png", png_bytes(), "image/png")}
     resp = client.post("/api/v1/scans", files=files, data={"options": '{"a": ' + deep + "}"})
-    assert "nested" in error_of(resp, 400, "bad_form_field")
+    assert "nested" in assert_error(resp, 400, "bad_form_field")
 
 
 def test_rows_width_and_empty_rows_are_refused(client: TestClient) -> None:
     resp = client.post("/api/v1/score", json={"rows": [["P"] * 5000]})
-    assert "at most 64 cells wide" in error_of(resp, 400, "malformed_city")
+    assert "at most 64 cells wide" in assert_error(resp, 400, "malformed_city")
     resp = client.post("/api/v1/score", json={"rows": [[]]})
-    error_of(resp, 400, "malformed_city")
+    assert_error(resp, 400, "malformed_city")
     resp = client.post("/api/v1/score", json={"city": "  ".join(["P"] * 3000)})
-    assert "at most 64 cells wide" in error_of(resp, 400, "malformed_city")
+    assert "at most 64 cells wide" in assert_error(resp, 400, "malformed_city")
     resp = client.post("/api/v1/score", json={"city": "P " * 20_000})
-    error_of(resp, 422, "invalid_request")  # over the 20 000-character city limit
+    assert_error(resp, 422, "invalid_request")  # over the 20 000-character city limit
     resp = client.post("/api/v1/score", json={"city": "P " * 65})
-    assert "at most 64 cells wide" in error_of(resp, 400, "malformed_city")
+    assert "at most 64 cells wide" in assert_error(resp, 400, "malformed_city")
 
 
 def test_unknown_sprawlopolis_option_is_refused(client: TestClient) -> None:
     resp = client.post("/api/v1/score", json={"city": CITY, "options": {"construction-penalt": 2}})
-    assert "construction-penalty" in error_of(resp, 400, "unknown_option")
+    assert "construction-penalty" in assert_error(resp, 400, "unknown_option")
 
 
 # ---- the scan form -----------------------------------------------------------------------------------------
@@ -113,12 +92,12 @@ def test_boundary_longer_than_the_parser_allows_is_400(client: TestClient) -> No
     body = f"--{boundary}\r\n".encode()
     headers = {"content-type": f"multipart/form-data; boundary={boundary}"}
     resp = client.post("/api/v1/scans", content=body, headers=headers)
-    assert "boundary" in error_of(resp, 400, "bad_upload")
+    assert "boundary" in assert_error(resp, 400, "bad_upload")
 
 
 def test_a_photo_in_the_wrong_field_is_named(client: TestClient) -> None:
-    resp = client.post("/api/v1/scans", files={"file": ("a.png", png_bytes((200, 3000)), "image/png")})
-    message = error_of(resp, 400, "bad_upload")
+    resp = client.post("/api/v1/scans", files={"file": ("a.png", png_bytes(200, 3000), "image/png")})
+    message = assert_error(resp, 400, "bad_upload")
     assert "'image'" in message and "'file'" in message and "longer" not in message
 
 
@@ -131,7 +110,7 @@ def test_duplicate_cards_are_refused_before_the_scan(
     monkeypatch.setattr(service, "scan_and_score", no_scan)
     files = {"image": ("a.png", png_bytes(), "image/png")}
     resp = client.post("/api/v1/scans", files=files, data={"cards": "8 7 8"})
-    assert "given twice" in error_of(resp, 400, "bad_form_field")
+    assert "given twice" in assert_error(resp, 400, "bad_form_field")
 
 
 # ---- cross-site posts and security headers ---------------------------------------------------------------
@@ -141,9 +120,9 @@ def test_cross_site_posts_are_refused_while_the_page_and_scripts_work(client: Te
     files = {"image": ("a.png", png_bytes(), "image/png")}
     for headers in ({"sec-fetch-site": "cross-site"}, {"origin": "https://evil.example"}, {"origin": "null"}):
         resp = client.post("/api/v1/scans", files=files, headers=headers)
-        error_of(resp, 403, "cross_site_request")
+        assert_error(resp, 403, "cross_site_request")
         resp = client.post("/api/v1/score", json={"city": CITY}, headers=headers)
-        error_of(resp, 403, "cross_site_request")
+        assert_error(resp, 403, "cross_site_request")
     page = {"sec-fetch-site": "same-origin", "origin": "http://testserver"}
     assert client.post("/api/v1/score", json={"city": CITY}, headers=page).status_code == 200
     assert client.post("/api/v1/score", json={"city": CITY}).status_code == 200  # the CLI, curl
@@ -197,7 +176,7 @@ def test_one_log_line_per_client_fault_and_one_traceback_per_server_fault(
     monkeypatch.setattr(service, "score_request", broken)
     with caplog.at_level(logging.INFO):
         resp = client.post("/api/v1/score", json={"city": CITY})
-    error_of(resp, 500, "internal_error")
+    assert_error(resp, 500, "internal_error")
     assert resp.headers["x-content-type-options"] == "nosniff"
     tracebacks = [r for r in caplog.records if r.exc_info is not None]
     assert len(tracebacks) == 1 and tracebacks[0].name == "sprawlscan.api"

@@ -8,63 +8,15 @@ page shows what the engine computes and that a correction made by tapping a cell
 from __future__ import annotations
 
 import json
-import shutil
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.live_server import serving
-
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent / "artifacts"
-ROOT = Path(__file__).resolve().parent.parent
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real server process (``sprawlscan serve``); yields its base URL."""
-    with serving(tmp_path_factory.mktemp("server") / "server.log") as (url, _):
-        yield url
-
-
-@pytest.fixture()
-def page(tmp_path: Path) -> Iterator[object]:
-    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS, **PHONE
-        )
-        try:
-            pg = context.new_page()
-            errors: list[str] = []
-            pg.on("pageerror", lambda exc: errors.append(str(exc)))
-            yield pg
-            assert not errors, f"JavaScript errors on the page: {errors}"
-        finally:
-            context.close()
 
 
 def _post(url: str, body: dict) -> dict:

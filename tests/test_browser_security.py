@@ -8,8 +8,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_browser import page, server  # noqa: F401  (the fixtures)
-
 pytestmark = pytest.mark.browser
 
 

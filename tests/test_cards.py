@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from scoring.breakdown import LineItem
 from scoring.cards import CARD_NAMES, CARDS, RULING_EDGE, RULING_TIES, UnknownCardError, card_item
-from scoring.city import City, parse_city
 from scoring.errors import InputError
-
-
-def city(text: str) -> City:
-    return parse_city(textwrap.dedent(text))
+from tests.conftest import city
 
 
 def score(text: str, number: int) -> LineItem:

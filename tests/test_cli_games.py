@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from tests.test_api import CITY, TOWN, engine_json
+from tests.conftest import CITY, TOWN, engine_json
 
 TOKEN = "a" * 20 + "B" * 20
 OTHER = "c" * 40

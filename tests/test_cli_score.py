@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from api.cli import main
-from api.cli_score import is_photo
+from api.cli_input import is_photo
 from scoring.city import parse_city
+from tests.conftest import Cli
 
 CITY = """cards: 3 6
 R:EW  R:EW  P
@@ -23,12 +23,6 @@ P     C     I
 TOTAL = 2 + 1 + 1 + 1 - 1 - 1 + 1
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture
 def city_file(tmp_path: Path) -> Path:
     path = tmp_path / "game.city"
@@ -36,8 +30,8 @@ def city_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_score_prints_the_table(capsys: pytest.CaptureFixture[str], city_file: Path) -> None:
-    code, out, err = _run(capsys, "score", str(city_file))
+def test_score_prints_the_table(cli: Cli, city_file: Path) -> None:
+    code, out, err = cli("score", str(city_file))
     assert code == 0 and err == ""
     assert "Largest residential group" in out
     assert "Total" in out and "LOSE" in out
@@ -45,27 +39,24 @@ def test_score_prints_the_table(capsys: pytest.CaptureFixture[str], city_file: P
     assert total_line.split()[-1] == str(TOTAL)
 
 
-def test_score_json(capsys: pytest.CaptureFixture[str], city_file: Path) -> None:
-    code, out, _ = _run(capsys, "score", str(city_file), "--format", "json")
+def test_score_json(cli: Cli, city_file: Path) -> None:
+    code, out, _ = cli("score", str(city_file), "--format", "json")
     data = json.loads(out)
     assert code == 0
     assert data["total"] == TOTAL and data["target"] == 9 and data["cards"] == [3, 6]
     assert {i["key"] for i in data["items"]} >= {"largest:R", "roads", "card:3", "card:6"}
 
 
-def test_cards_on_the_command_line_override_the_header(
-    capsys: pytest.CaptureFixture[str], city_file: Path
-) -> None:
-    _, out, _ = _run(capsys, "score", str(city_file), "--cards", "6", "--format", "json")
+def test_cards_on_the_command_line_override_the_header(cli: Cli, city_file: Path) -> None:
+    _, out, _ = cli("score", str(city_file), "--cards", "6", "--format", "json")
     data = json.loads(out)
     assert data["cards"] == [6] and data["target"] == 6
 
 
-def test_expansion_and_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
     path.write_text("cards: 3\nR:EW!  C!  P\n")
-    _, out, _ = _run(
-        capsys,
+    _, out, _ = cli(
         "score",
         str(path),
         "--expansion",
@@ -82,24 +73,22 @@ def test_expansion_and_options(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert points["construction"] == -4 and points["roadwork"] == -1
 
 
-def test_missing_construction_penalty_is_explained(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_missing_construction_penalty_is_explained(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
     path.write_text("cards: 3\nexpansions: construction\nR:EW!  C!  P\n")
-    code, out, _ = _run(capsys, "score", str(path))
+    code, out, _ = cli("score", str(path))
     assert code == 0
     assert "--option construction-penalty=N" in out
 
 
-def test_variant(capsys: pytest.CaptureFixture[str], city_file: Path) -> None:
-    _, out, _ = _run(capsys, "score", str(city_file), "--variant", "easier", "--format", "json")
+def test_variant(cli: Cli, city_file: Path) -> None:
+    _, out, _ = cli("score", str(city_file), "--variant", "easier", "--format", "json")
     assert json.loads(out)["total"] == TOTAL + 1  # no road penalty
 
 
-def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stdin(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(CITY.encode())))
-    code, out, _ = _run(capsys, "score", "-", "--format", "json")
+    code, out, _ = cli("score", "-", "--format", "json")
     assert code == 0 and json.loads(out)["total"] == TOTAL
 
 
@@ -114,36 +103,34 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("kind", sorted(MALFORMED))
-def test_malformed_cities_exit_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str
-) -> None:
+def test_malformed_cities_exit_2_with_one_line(cli: Cli, tmp_path: Path, kind: str) -> None:
     data, where, what = MALFORMED[kind]
     path = tmp_path / "bad.city"
     path.write_bytes(data)
-    code, out, err = _run(capsys, "score", str(path))
+    code, out, err = cli("score", str(path))
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"sprawlscan: error: {path}: {where}")
     assert what in err
 
 
-def test_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = _run(capsys, "score", str(tmp_path / "nope.city"))
+def test_missing_file_exits_2(cli: Cli, tmp_path: Path) -> None:
+    code, _, err = cli("score", str(tmp_path / "nope.city"))
     assert code == 2 and err.count("\n") == 1
     assert "nope.city" in err and "No such file" in err
 
 
-def test_bad_option_and_expansion_exit_2(capsys: pytest.CaptureFixture[str], city_file: Path) -> None:
-    code, _, err = _run(capsys, "score", str(city_file), "--option", "construction-penalty")
+def test_bad_option_and_expansion_exit_2(cli: Cli, city_file: Path) -> None:
+    code, _, err = cli("score", str(city_file), "--option", "construction-penalty")
     assert code == 2 and "KEY=VALUE" in err
-    code, _, err = _run(capsys, "score", str(city_file), "--expansion", "stew")
+    code, _, err = cli("score", str(city_file), "--expansion", "stew")
     assert code == 2 and "not supported" in err and err.count("\n") == 1
 
 
-def test_photo_given_to_score_points_to_scan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_photo_given_to_score_points_to_scan(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "game.jpg"
     path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 32)
-    code, _, err = _run(capsys, "score", str(path))
+    code, _, err = cli("score", str(path))
     assert code == 2 and "sprawlscan scan" in err
 
 
@@ -162,31 +149,29 @@ def test_photo_detection_by_magic_bytes(data: bytes, photo: bool) -> None:
     assert is_photo(data) is photo
 
 
-def test_check_text_and_json(capsys: pytest.CaptureFixture[str], city_file: Path, tmp_path: Path) -> None:
+def test_check_text_and_json(cli: Cli, city_file: Path, tmp_path: Path) -> None:
     tally = tmp_path / "t.txt"
     tally.write_text("residential 2\nroads -2\nGo Green -1\ntotal 4\n")
-    code, out, _ = _run(capsys, "check", str(city_file), "--tally", str(tally))
+    code, out, _ = cli("check", str(city_file), "--tally", str(tally))
     assert code == 0
     assert "agree: [Largest residential group]" in out
     assert "DIFFERS: [Roads] computed -1, tally says -2" in out
-    code, out, _ = _run(capsys, "check", str(city_file), "--tally", str(tally), "--format", "json")
+    code, out, _ = cli("check", str(city_file), "--tally", str(tally), "--format", "json")
     data = json.loads(out)
     assert data["total"]["computed"] == TOTAL and data["total"]["difference"] == 4 - TOTAL
     assert data["breakdown"]["total"] == TOTAL
 
 
-def test_check_malformed_tally_exit_2(
-    capsys: pytest.CaptureFixture[str], city_file: Path, tmp_path: Path
-) -> None:
+def test_check_malformed_tally_exit_2(cli: Cli, city_file: Path, tmp_path: Path) -> None:
     tally = tmp_path / "t.txt"
     tally.write_text("parks 7\nroads many\n")
-    code, _, err = _run(capsys, "check", str(city_file), "--tally", str(tally))
+    code, _, err = cli("check", str(city_file), "--tally", str(tally))
     assert code == 2 and err.count("\n") == 1
     assert f"{tally}: tally line 2, column 7" in err
 
 
 def test_check_reads_a_photo_with_the_scanner(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     seen: dict[str, Any] = {}
 
@@ -201,32 +186,6 @@ def test_check_reads_a_photo_with_the_scanner(
     photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
     tally = tmp_path / "t.json"
     tally.write_text('{"residential": 2}')
-    code, out, _ = _run(capsys, "check", str(photo), "--tally", str(tally), "--cards", "3", "6")
+    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6")
     assert code == 0 and "agree: [Largest residential group]" in out
     assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6)}
-
-
-def test_game_wagons_is_delegated(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls: list[tuple[str, Any]] = []
-    fake = types.ModuleType("api.cli_wagons")
-
-    def add_arguments(parser: Any) -> None:
-        parser.add_argument("--opponent", default="none")
-
-    fake.add_arguments = add_arguments  # type: ignore[attr-defined]
-    fake.run_score = lambda args: calls.append(("score", args.opponent)) or 0  # type: ignore[attr-defined]
-    fake.run_check = lambda args: calls.append(("check", args.tally)) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "api.cli_wagons", fake)
-    assert main(["score", "town.txt", "--game", "wagons", "--opponent", "boomtown"]) == 0
-    assert main(["check", "town.txt", "--tally", "t.txt", "--game", "wagons"]) == 0
-    assert calls == [("score", "boomtown"), ("check", "t.txt")]
-
-
-def test_game_wagons_without_its_module_exits_2(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "api.cli_wagons", None)
-    code, _, err = _run(capsys, "score", "town.txt", "--game", "wagons")
-    assert code == 2 and "not available" in err

@@ -32,7 +32,7 @@ def test_without_penalty_scores_zero_and_says_which_option_to_pass() -> None:
     assert item.points == 0
     assert "3 unfinished construction zones" in item.detail
     assert "construction-penalty" in item.detail
-    assert notes and "--option construction-penalty=N" in notes[0]
+    assert notes and "Set option construction-penalty=N" in notes[0] and "--" not in notes[0]
 
 
 def test_penalty_and_card_from_the_city_header() -> None:

@@ -22,6 +22,7 @@ from scoring.breakdown import Breakdown
 from scoring.city import parse_city
 from scoring.engine import score_city
 from scoring.expansions.interstate import InterstateError, road_groups, score_interstate
+from tests.conftest import points_by_key
 
 CITY = """cards: 3 6
 expansions: interstate
@@ -48,10 +49,6 @@ def _totals(bd: Breakdown) -> dict[str, int]:
     return {p["side"]: p["total"] for p in _info(bd)["players"]}
 
 
-def _points(bd: Breakdown) -> dict[str, int]:
-    return {i.key: i.points for i in bd.items}
-
-
 def test_blocks_on_opposite_sides_are_never_neighbours() -> None:
     city = parse_city("P  R\n====\nP  C\n")
     bd = score_city(city, [], ["interstate"])
@@ -76,7 +73,7 @@ def test_roads_reaching_the_interstate_join_it() -> None:
 def test_cooperative_scores_the_whole_city_against_the_sum_of_the_cards() -> None:
     bd = _score(CITY, interstate_mode="cooperative")
     # R 3, C 2, I 1, P 2; roads A1-B1, C3-D3 and two interstate parts; Go Green 4 − 3×2; Master Planned 3 − 1.
-    assert _points(bd) == {
+    assert points_by_key(bd) == {
         "largest:R": 3,
         "largest:C": 2,
         "largest:I": 1,
@@ -104,7 +101,7 @@ def test_solo_scores_like_cooperative() -> None:
 def test_standard_cards_score_each_side_alone(card: str) -> None:
     bd = _score(CITY, interstate_card=card)
     assert _totals(bd) == {"north": 6, "south": 4}
-    points = _points(bd)
+    points = points_by_key(bd)
     assert points["north:roads"] == -2 and points["south:roads"] == -2
     assert points["north:card:3"] == -1 and points["south:card:6"] == 1
     assert (_info(bd)["winner"], _info(bd)["decided_by"]) == ("north", "score")
@@ -113,7 +110,7 @@ def test_standard_cards_score_each_side_alone(card: str) -> None:
 
 def test_main_boulevard_takes_each_players_best_two_zones_and_best_card() -> None:
     bd = _score(CITY, interstate_mode="competitive", interstate_card="main-boulevard")
-    points = _points(bd)
+    points = points_by_key(bd)
     # North: R 3 + P 2, Master Planned 2, roads −2 = 5. South: R 2 + C 2, Master Planned 1, roads −2 = 3.
     assert _totals(bd) == {"north": 5, "south": 3}
     assert points["north:largest:C"] == 0 and points["north:largest:P"] == 2
@@ -123,7 +120,7 @@ def test_main_boulevard_takes_each_players_best_two_zones_and_best_card() -> Non
 
 def test_central_highway_gives_one_point_per_majority() -> None:
     bd = _score(CITY, interstate_card="central-highway")
-    points = _points(bd)
+    points = points_by_key(bd)
     # R 3-2 north, C 1-2 south, I 1-1 nobody, P 2-1 north, Go Green −1/−1 nobody, Master Planned 2-1 north,
     # roads 2-2 nobody.
     assert points["north:majority:largest:R"] == 1 and points["south:majority:largest:R"] == 0
@@ -137,14 +134,14 @@ def test_central_highway_gives_one_point_per_majority() -> None:
 def test_central_highway_more_roads_lose_two() -> None:
     # North: only its interstate part (1 road). South: A2-B2 and its interstate part (2 roads).
     bd = _score("R     P     P\n=============\nR:EW  C:EW  P\n", (), interstate_card="central-highway")
-    assert _points(bd)["south:majority:roads"] == -2 and _points(bd)["north:majority:roads"] == 0
+    assert points_by_key(bd)["south:majority:roads"] == -2 and points_by_key(bd)["north:majority:roads"] == 0
     assert "south 2 roads vs north 1: more roads, loses 2" in bd.item("south:majority:roads").detail
 
 
 def test_central_highway_equal_roads_cost_nobody() -> None:
     # North: A1-B1 and the interstate; south: the interstate joined by A2, and B2. 2 each.
     bd = _score("R:EW  R:EW  P\n=============\nR:NS  C:EW  P\n", (), interstate_card="central-highway")
-    assert _points(bd)["north:majority:roads"] == 0 and _points(bd)["south:majority:roads"] == 0
+    assert points_by_key(bd)["north:majority:roads"] == 0 and points_by_key(bd)["south:majority:roads"] == 0
 
 
 def test_central_highway_tiebreaker_is_the_longest_road() -> None:
@@ -196,7 +193,7 @@ def test_other_expansions_are_scored_per_side_in_competitive_games() -> None:
     bd = score_interstate(
         parse_city(text), None, ["interstate", "roadwork"], None, {"interstate-card": "valley"}
     )
-    assert _points(bd)["north:roadwork"] == -1 and _points(bd)["south:roadwork"] == -1
+    assert points_by_key(bd)["north:roadwork"] == -1 and points_by_key(bd)["south:roadwork"] == -1
     assert _totals(bd) == {"north": 5, "south": 3}
 
 

@@ -19,6 +19,7 @@ from scoring.engine import score_city
 from scoring.expansions.interstate import CARDS as INTERSTATE_CARDS
 from scoring.placement import simulate_play
 from scoring.tally import check_tally, parse_tally
+from tests.conftest import points_by_key
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTIONS = {
@@ -46,16 +47,12 @@ def cities(draw: st.DrawFn) -> City:
     return replace(city, cards=(draw(st.sampled_from([(1, 12, 14), (2, 7, 17), (4, 8, 18), (5, 9, 11)]))))
 
 
-def _points(bd: Breakdown) -> dict[str, int]:
-    return {i.key: i.points for i in bd.items}
-
-
 @SETTINGS
 @given(cities())
 def test_expansion_lines_survive_turning_the_city(city: City) -> None:
     before = score_city(city, expansions=EXPANSIONS, options=OPTIONS)
     after = score_city(city.rotated(), expansions=EXPANSIONS, options=OPTIONS)
-    assert _points(after) == _points(before)
+    assert points_by_key(after) == points_by_key(before)
     assert before.total == sum(i.points for i in before.items)
 
 
@@ -98,6 +95,6 @@ def test_cooperative_interstate_is_unchanged_by_turning(city: City, mode: str) -
     options = {"interstate-mode": mode}
     before = score_city(city, expansions=["interstate"], options=options)
     after = score_city(city.rotated(), expansions=["interstate"], options=options)
-    assert _points(after) == _points(before)
+    assert points_by_key(after) == points_by_key(before)
     # Each side's interstate part is a road, so there are always at least two.
     assert before.item("roads") is not None and before.item("roads").points <= -2  # type: ignore[union-attr]

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import Settings, create_app
-from tests.test_api import CARDS, CITY, TOWN, assert_error, engine_json
+from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json
 
 
 @pytest.fixture()

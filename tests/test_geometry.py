@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from scoring.city import City, block, parse_city
+from scoring.city import block
 from scoring.geometry import (
     edge_sides,
     groups,
@@ -14,10 +12,7 @@ from scoring.geometry import (
     roads,
     shape,
 )
-
-
-def city(text: str) -> City:
-    return parse_city(textwrap.dedent(text))
+from tests.conftest import city
 
 
 def test_groups_connect_through_sides_not_corners() -> None:

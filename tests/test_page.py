@@ -19,10 +19,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from scoring.cards import CARD_NAMES
-from tests.test_browser import ARTIFACTS, CHROMIUM, FLAGS, ROOT, _find_correction, _grid_rows, _post, server
+from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, ROOT
+from tests.test_browser import ARTIFACTS, _find_correction, _grid_rows, _post
 
 pytestmark = pytest.mark.browser
-__all__ = ["server"]  # the module-scoped server fixture, shared with test_browser
 
 WIDTHS = (320, 390, 768, 1280)
 DEMO = "".join(line for line in (ROOT / "samples" / "demo.city").open() if not line.startswith("#"))
@@ -34,7 +34,7 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         yield b
         b.close()
 
@@ -188,7 +188,8 @@ def test_cards_explain_themselves_and_no_command_line_words(session: Session) ->
 
 
 def _engine_advice() -> list[str]:
-    """Every line and note in which the engine (or the scanner) gives command-line advice."""
+    """Every line and note in which the engine (or the scanner) gives advice, as the service sends it."""
+    from api.flag_words import breakdown_in_flag_words
     from scoring.city import parse_city
     from scoring.engine import score_city
 
@@ -203,7 +204,7 @@ def _engine_advice() -> list[str]:
         ("R:EW C P\nP I C\n", ["roadwork"]),
         ("R:EW* C P\nP I C\n", []),
     ):
-        bd = score_city(parse_city(city), [], expansions).to_json()
+        bd = breakdown_in_flag_words(score_city(parse_city(city), [], expansions)).to_json()
         out += [i["detail"] for i in bd["items"] if "--" in i["detail"]] + [
             n for n in bd.get("notes", []) if "--" in n
         ]

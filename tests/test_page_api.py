@@ -9,13 +9,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import Settings, create_app
 from scoring.card_rules import CARD_RULES
-
-
-@pytest.fixture(scope="module")
-def client() -> TestClient:
-    return TestClient(create_app(Settings()))
 
 
 def test_meta_cards_say_what_they_count_and_the_scan_size(client: TestClient) -> None:

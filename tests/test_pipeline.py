@@ -38,19 +38,6 @@ def photo(seed: int, **conditions: object) -> SynthPhoto:
     return render_photo(seed, **{"long_side": 2016, **conditions})
 
 
-@pytest.fixture
-def truth_scan(monkeypatch: pytest.MonkeyPatch):
-    """``scan(photo, data=None, **kw)`` → ScanResult, with the ground-truth stand-in classifier."""
-
-    def scan(p: SynthPhoto, data: bytes | None = None, **kw: object):
-        stand_in = TruthClassifier(p)
-        return scan_image(
-            p.jpeg if data is None else data, classifier=stand_in, judge=shipped_classifier(), **kw
-        )
-
-    return scan
-
-
 @pytest.mark.parametrize(
     ("seed", "conditions"),
     [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
 
 from models.photoset import FAR, NEAR, photo_cells, training_photo
 from scoring.city import parse_city
@@ -20,6 +21,7 @@ def _labels(zone: str, road: str | None, mark: int) -> tuple[str, str, int]:
     return zone, road or "none", mark
 
 
+@pytest.mark.slow
 def test_photo_crops_label_every_block_of_the_city_once() -> None:
     truth = training_photo(SEED).truth
     assert not truth.conditions.get("partial")
@@ -47,6 +49,7 @@ def test_photo_crops_label_every_block_of_the_city_once() -> None:
     assert got in (expected(False), expected(True))
 
 
+@pytest.mark.slow
 def test_table_crops_are_empty_cells_with_no_road_or_mark() -> None:
     assert 0 < NEAR < FAR < 1  # in between, a crop shows two half blocks and is left out
     data = photo_cells(SEED)

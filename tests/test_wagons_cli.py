@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from tests.conftest import Cli
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 RULEBOOK = """\
@@ -26,14 +26,8 @@ def town(tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_score_text_shows_every_line_and_the_total(capsys: pytest.CaptureFixture[str], town: Path) -> None:
-    code, out, err = run(capsys, "score", str(town), "--game", "wagons")
+def test_score_text_shows_every_line_and_the_total(cli: Cli, town: Path) -> None:
+    code, out, err = cli("score", str(town), "--game", "wagons")
     assert code == 0 and err == ""
     assert out.startswith("Circle the Wagons: goal cards none")
     for label, points in [
@@ -48,9 +42,8 @@ def test_score_text_shows_every_line_and_the_total(capsys: pytest.CaptureFixture
     assert any(line.split() == ["Total", "20"] for line in out.splitlines())
 
 
-def test_score_json_with_goals_and_a_scenario(capsys: pytest.CaptureFixture[str], town: Path) -> None:
-    code, out, _ = run(
-        capsys,
+def test_score_json_with_goals_and_a_scenario(cli: Cli, town: Path) -> None:
+    code, out, _ = cli(
         *("score", str(town), "--game", "wagons", "--scenario", "Water the Herd"),
         *("--opponent-pile", "3", "5", "6", "--format", "json"),
     )
@@ -64,13 +57,12 @@ def test_score_json_with_goals_and_a_scenario(capsys: pytest.CaptureFixture[str]
 
 
 def test_text_output_tags_provenance_and_names_the_winner(
-    capsys: pytest.CaptureFixture[str], town: Path
+    capsys: pytest.CaptureFixture[str], cli: Cli, town: Path
 ) -> None:
-    code, out, _ = run(capsys, "score", str(town), "--game", "wagons", "--goals", "badlands", "the herd")
+    code, out, _ = cli("score", str(town), "--game", "wagons", "--goals", "badlands", "the herd")
     assert code == 0
     assert "Badlands [review]" in out and "The Herd [reading]" in out
-    code, out, _ = run(
-        capsys,
+    code, out, _ = cli(
         "score",
         str(town),
         "--game",
@@ -85,11 +77,10 @@ def test_text_output_tags_provenance_and_names_the_winner(
     assert "Result: the opponent wins (" in out
 
 
-def test_opponent_town_and_option(capsys: pytest.CaptureFixture[str], town: Path, tmp_path: Path) -> None:
+def test_opponent_town_and_option(cli: Cli, town: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.town"
     other.write_text("D/b  D/b\n")
-    code, out, _ = run(
-        capsys,
+    code, out, _ = cli(
         "score",
         str(town),
         "--game",
@@ -105,8 +96,7 @@ def test_opponent_town_and_option(capsys: pytest.CaptureFixture[str], town: Path
     data = json.loads(out)
     assert data["items"][-1]["points"] == -2  # 4 Beers against 2
     assert data["opponent"]["kind"] == "town" and data["opponent"]["total"] == 2
-    code, out, _ = run(
-        capsys,
+    code, out, _ = cli(
         "score",
         str(town),
         "--game",
@@ -141,31 +131,27 @@ def test_opponent_town_and_option(capsys: pytest.CaptureFixture[str], town: Path
         (["--cards", "1", "2", "3"], "--cards is a Sprawlopolis option"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(
-    capsys: pytest.CaptureFixture[str], town: Path, extra: list[str], message: str
-) -> None:
-    code, out, err = run(capsys, "score", str(town), "--game", "wagons", *extra)
+def test_bad_input_is_one_line_and_exit_2(cli: Cli, town: Path, extra: list[str], message: str) -> None:
+    code, out, err = cli("score", str(town), "--game", "wagons", *extra)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("sprawlscan: error: ")
     assert message in err
 
 
-def test_bad_town_names_the_file_line_and_column(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bad_town_names_the_file_line_and_column(cli: Cli, tmp_path: Path) -> None:
     bad = tmp_path / "bad.town"
     bad.write_text("D/w  P/c\nD/w  Q/c\n")
-    code, _, err = run(capsys, "score", str(bad), "--game", "wagons")
+    code, _, err = cli("score", str(bad), "--game", "wagons")
     assert code == 2
     assert (
         err == f"sprawlscan: error: {bad}: line 2, column 6: unknown territory 'Q' in 'Q/c' "
         "(expected D desert, F forest, M mountains, P plains, S snow, W water)\n"
     )
-    code, _, err = run(capsys, "score", str(tmp_path / "missing.town"), "--game", "wagons")
+    code, _, err = cli("score", str(tmp_path / "missing.town"), "--game", "wagons")
     assert code == 2 and "No such file" in err
 
 
-def test_check_tally_for_player_and_opponent(
-    capsys: pytest.CaptureFixture[str], town: Path, tmp_path: Path
-) -> None:
+def test_check_tally_for_player_and_opponent(cli: Cli, town: Path, tmp_path: Path) -> None:
     tally = tmp_path / "tally.txt"
     tally.write_text(
         "desert 4\nforest 1\nmountains 6\nprairie 5\nsnow 1\nwater 3\nthe herd 4\ncool water 3\ntotal 27\n"
@@ -183,32 +169,30 @@ def test_check_tally_for_player_and_opponent(
         "5",
         "6",
     ]
-    code, out, _ = run(capsys, *argv, "--tally", str(tally))
+    code, out, _ = cli(*argv, "--tally", str(tally))
     assert code == 0
     assert out.count("Verdict: the tally agrees with the computed score.") == 2
-    code, out, _ = run(capsys, *argv, "--tally", str(tally), "--format", "json")
+    code, out, _ = cli(*argv, "--tally", str(tally), "--format", "json")
     data = json.loads(out)
     assert data["agree"] is True and data["opponent"]["agree"] is True
     tally.write_text("desert 4\ncool water 6\nopponent 20\n")
-    code, out, _ = run(capsys, *argv, "--tally", str(tally), "--format", "json")
+    code, out, _ = cli(*argv, "--tally", str(tally), "--format", "json")
     data = json.loads(out)
     lines = {line["item"]: line for line in data["lines"]}
     assert lines["cool water"]["computed"] == 3 and lines["cool water"]["agree"] is False
     assert data["opponent"]["total"]["computed"] == 18 and data["opponent"]["agree"] is False
 
 
-def test_check_opponent_line_without_opponent(
-    capsys: pytest.CaptureFixture[str], town: Path, tmp_path: Path
-) -> None:
+def test_check_opponent_line_without_opponent(cli: Cli, town: Path, tmp_path: Path) -> None:
     tally = tmp_path / "tally.txt"
     tally.write_text("desert 4\nopponent 9\n")
-    code, _, err = run(capsys, "check", str(town), "--game", "wagons", "--tally", str(tally))
+    code, _, err = cli("check", str(town), "--game", "wagons", "--tally", str(tally))
     assert code == 2 and "tally line 2 is about the opponent, but no opponent was given" in err
 
 
 @pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("wagons-*.town")))
-def test_samples_score(capsys: pytest.CaptureFixture[str], sample: str) -> None:
-    code, out, _ = run(capsys, "score", str(SAMPLES / sample), "--game", "wagons", "--format", "json")
+def test_samples_score(cli: Cli, sample: str) -> None:
+    code, out, _ = cli("score", str(SAMPLES / sample), "--game", "wagons", "--format", "json")
     assert code == 0
     data = json.loads(out)
     assert data["game"] == "wagons" and data["total"] > 0

@@ -212,7 +212,8 @@ def test_defensible_position_times_two_under_eight_cards() -> None:
 def test_defensible_position_asks_for_undiscovered_instead_of_inventing_it() -> None:
     b = score_town(SMALL, opponent_pile=[1, 2, 3], scenario="defensible-position")
     assert opponent(b)["total"] is None and opponent(b)["complete"] is False
-    assert "--option opponent-undiscovered=N" in opponent(b)["missing"][0]
+    assert "option opponent-undiscovered=N" in opponent(b)["missing"][0]
+    assert "--" not in opponent(b)["missing"][0]
     assert dict(b.extra)["beat_opponent"] is None
     assert any("incomplete" in n for n in b.notes)
     assert b.item("goal:undiscovered") is not None  # the player's own card is still scored on the grid

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from api.wagons_request import score_town_request
 from scoring.errors import InputError
 from scoring.wagons import (
     GOAL_CARDS,
@@ -24,7 +25,6 @@ from scoring.wagons import (
     resolve_scenario,
     score_town,
 )
-from scoring.wagons.score import score_town_request
 from scoring.wagons.town import ICONS, TERRAINS
 
 RULEBOOK_EXAMPLE = """\

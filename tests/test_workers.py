@@ -18,6 +18,8 @@ import pytest
 
 from tests.live_server import serving
 
+pytestmark = pytest.mark.slow  # two server processes, each scanning the demo photo
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "samples" / "demo.jpg"
 

@@ -44,22 +44,18 @@ class ImageError(InputError):
     """A file that cannot be used as a photo."""
 
     code = "bad_image"
-    status = 400
 
 
 class NotAnImage(ImageError):
     code = "not_an_image"
-    status = 415
 
 
 class UnsupportedImage(ImageError):
     code = "unsupported_image"
-    status = 415
 
 
 class ImageTooLarge(ImageError):
     code = "image_too_large"
-    status = 413
 
 
 class ImageTooSmall(ImageError):

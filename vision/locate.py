@@ -31,7 +31,6 @@ class NoCityFound(InputError):
     """The photo shows no Sprawlopolis city, or too little of one to read."""
 
     code = "no_city_found"
-    status = 422
 
 
 @dataclass(frozen=True)

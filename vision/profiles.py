@@ -40,8 +40,8 @@ def subpixel_offset(a: float, b: float, c: float) -> float:
     """Where a parabola through three equally spaced samples peaks, relative to the middle one (−0.5 to
     0.5; 0 when the samples do not bend down).
 
-    >>> subpixel_offset(1.0, 2.0, 1.0), subpixel_offset(1.0, 2.0, 2.0)
-    (0.0, 0.5)
+    >>> subpixel_offset(1.0, 2.0, 1.0) == 0.0, subpixel_offset(1.0, 2.0, 2.0)
+    (True, 0.5)
     """
     denom = a - 2 * b + c
     return float(np.clip(0.5 * (a - c) / denom, -0.5, 0.5)) if denom < 0 else 0.0

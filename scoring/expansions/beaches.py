@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from scoring.breakdown import LineItem
 from scoring.city import SIDES, City, cell_name, cell_names
-from scoring.expansions import ExpansionOptionError, Options, norm_name, option
+from scoring.expansions.errors import ExpansionOptionError
+from scoring.expansions.options import Options, norm_name, option
+from scoring.expansions.roads import road_groups
 from scoring.geometry import Pos, largest_groups
 
 CARDS = {
@@ -39,7 +41,13 @@ RULING_SCENIC = (
 
 
 def beach_card_name(value: str) -> str:
-    """A beach card's canonical name: ``peninsula``, ``lookout-point``, ``scenic-route`` or ``waterfront``."""
+    """A beach card's canonical name: ``peninsula``, ``lookout-point``, ``scenic-route`` or ``waterfront``.
+
+    Examples
+    --------
+    >>> beach_card_name("Lookout Point"), beach_card_name("beach:waterfront")
+    ('lookout-point', 'waterfront')
+    """
     name = norm_name(value).removeprefix("beach:")
     name = _ALIASES.get(name, name)
     if name not in CARDS:
@@ -132,8 +140,6 @@ def lookout_point(city: City) -> LineItem:
 
 def scenic_route(city: City, base_items: Sequence[LineItem]) -> LineItem:
     """``beach:scenic-route``: cancels the ``roads`` line if one road passes every block bordering a beach."""
-    from scoring.expansions.interstate import road_groups
-
     key, label = "beach:scenic-route", "Scenic Route"
     roads_line = next((item for item in base_items if item.key == "roads"), None)
     front = beachfront(city)
@@ -188,11 +194,11 @@ def beach_items(
     cards = chosen_cards(city, named, options)
     if not cards:
         detail = (
-            "no beach scoring card was named, so nothing scores (pass --option beach-cards=peninsula, "
-            "or --expansion beach:waterfront, …)."
+            "no beach scoring card was named, so nothing scores (set option beach-cards=peninsula, "
+            "or choose expansion beach:waterfront, …)."
         )
         return [LineItem("beach", "Beaches", 0, detail)], [
-            f"Beaches: name the beach scoring card in play with --option {OPTION}=CARD "
+            f"Beaches: name the beach scoring card in play with option {OPTION}=CARD "
             f"(one of {', '.join(CARDS)})."
         ]
     if not any(cell.kind == "beach" for _, _, cell in city.cells()):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from scoring.breakdown import LineItem
 from scoring.city import City, cell_name, cell_names
-from scoring.expansions import ExpansionOptionError, Options, int_option, norm_name, option
+from scoring.expansions.errors import ExpansionOptionError
+from scoring.expansions.options import Options, int_option, norm_name, option
 
 KEY = "construction"
 LABEL = "Construction Zones"
@@ -53,12 +54,12 @@ def construction_item(city: City, options: Options) -> tuple[list[LineItem], lis
     if penalty is None:
         detail = (
             f"{count}; the penalty printed{on} was not given, so this line scores 0 "
-            f"(pass --option {PENALTY_OPTION}=N, or a '{PENALTY_OPTION}: N' header, N being the points "
+            f"(set option {PENALTY_OPTION}=N, or a '{PENALTY_OPTION}: N' header, N being the points "
             "lost per zone)."
         )
         note = (
             f"Construction Zones: {count}, but no penalty was given; the total leaves it out. "
-            f"Pass --option {PENALTY_OPTION}=N with the penalty printed{on}."
+            f"Set option {PENALTY_OPTION}=N with the penalty printed{on}."
         )
         return [LineItem(KEY, LABEL, 0, detail, cells)], [note]
     per = abs(penalty)

@@ -22,13 +22,15 @@ from typing import Any
 
 from scoring.base import base_items, check_variant
 from scoring.breakdown import Breakdown, LineItem
-from scoring.cards import RULING_EDGE, RULING_TIES, card_item, road_text
+from scoring.cards import RULING_EDGE, RULING_TIES, card_item
 from scoring.city import EMPTY, City, cell_name, format_city
-from scoring.errors import InputError
-from scoring.expansions import Options, norm_name, option, select
-from scoring.geometry import Pos, Road, roads
+from scoring.expansions.errors import InterstateError
+from scoring.expansions.lines import expansion_items
+from scoring.expansions.options import Options, norm_name, option
+from scoring.expansions.roads import SIDES, road_groups
+from scoring.expansions.selection import select
+from scoring.geometry import roads
 
-SIDES = ("north", "south")
 MODES = {
     "cooperative": "cooperative",
     "coop": "cooperative",
@@ -74,65 +76,6 @@ RULING_LONGEST = (
 )
 
 
-class InterstateError(InputError):
-    """An Interstate game that cannot be scored as described (no interstate line, unknown mode or card)."""
-
-    code = "bad_interstate"
-
-
-# --- roads joined by the interstate ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RoadGroup:
-    """What the road penalty counts as one road: a plain road, or one side's part of the interstate.
-
-    ``side`` is ``"north"``/``"south"`` for an interstate part, whose ``roads`` are the block roads that reach
-    it (possibly none); for a plain road ``side`` is ``None`` and ``roads`` holds that one road.
-    """
-
-    roads: tuple[Road, ...]
-    side: str | None = None
-
-    @property
-    def cells(self) -> frozenset[Pos]:
-        return frozenset(p for road in self.roads for p in road.cells)
-
-    def text(self) -> str:
-        if self.side is None:
-            return road_text(self.roads[0])
-        joined = "; ".join(road_text(r) for r in self.roads)
-        return f"the interstate's {self.side} part" + (f" (joined by {joined})" if joined else "")
-
-
-def side_of(city: City, pos: Pos) -> str:
-    """``"north"`` or ``"south"``: which side of the interstate the cell at ``pos`` lies on."""
-    if city.interstate is None:
-        raise InterstateError("this city has no interstate line (a row of '=' between two rows)")
-    return "north" if pos[0] < city.interstate else "south"
-
-
-def road_groups(city: City, parts: Sequence[str] = SIDES) -> list[RoadGroup]:
-    """The roads of ``city`` as the road penalty counts them.
-
-    Without an interstate every road is its own group. With one, each side named in ``parts`` contributes its
-    interstate part first (joined by every road with an end at the interstate on that side), then every
-    other road follows in reading order.
-    """
-    found = roads(city)
-    if city.interstate is None:
-        return [RoadGroup((r,)) for r in found]
-    joined: dict[str, list[Road]] = {p: [] for p in parts}
-    plain: list[RoadGroup] = []
-    for road in found:
-        side = side_of(city, road.cells[0])
-        if side in joined and any(end.interstate for end in road.ends):
-            joined[side].append(road)
-        else:
-            plain.append(RoadGroup((road,)))
-    return [RoadGroup(tuple(joined[p]), p) for p in parts] + plain
-
-
 def roads_item(city: City, parts: Sequence[str], variant: str) -> LineItem:
     """The ``roads`` line with the interstate's parts as roads (``parts``: the sides being scored)."""
     groups = road_groups(city, parts)
@@ -149,7 +92,13 @@ def roads_item(city: City, parts: Sequence[str], variant: str) -> LineItem:
 
 
 def card_name(value: str) -> str:
-    """The canonical name of an interstate scoring card from any spelling; raise :class:`InterstateError`."""
+    """The canonical name of an interstate scoring card from any spelling; raise :class:`InterstateError`.
+
+    Examples
+    --------
+    >>> card_name("Boulevard"), card_name("Central Highway")
+    ('main-boulevard', 'central-highway')
+    """
     name = norm_name(value)
     name = _CARD_ALIASES.get(name, name)
     if name not in CARDS:
@@ -186,8 +135,8 @@ def _mode_and_card(city: City, args: Sequence[str], options: Options) -> tuple[s
         mode = "competitive" if card else "cooperative"
         if card is None:
             notes.append(
-                f"Interstate: no mode given, so the city is scored as a cooperative game (pass --option "
-                f"{MODE_OPTION}=competitive and --option {CARD_OPTION}=CARD for a competitive one)."
+                f"Interstate: no mode given, so the city is scored as a cooperative game (set option "
+                f"{MODE_OPTION}=competitive and option {CARD_OPTION}=CARD for a competitive one)."
             )
     if mode != "competitive" and card is not None:
         raise InterstateError(
@@ -195,7 +144,7 @@ def _mode_and_card(city: City, args: Sequence[str], options: Options) -> tuple[s
         )
     if mode == "competitive" and card is None:
         raise InterstateError(
-            f"a competitive Interstate game is scored by its interstate scoring card: pass --option "
+            f"a competitive Interstate game is scored by its interstate scoring card: set option "
             f"{CARD_OPTION}=CARD (one of {', '.join(CARDS)})"
         )
     return mode, card, notes
@@ -234,8 +183,6 @@ class SideScore:
 def _score_side(
     city: City, side: str, numbers: Sequence[int], variant: str, others: Sequence[str], options: Options
 ) -> SideScore:
-    from scoring.expansions import expansion_items
-
     own = side_city(city, side)
     base = base_items(own, variant)
     largest = [item for item in base if item.key.startswith("largest:")]
@@ -400,8 +347,6 @@ def _cooperative(
     mode: str,
     notes: list[str],
 ) -> Breakdown:
-    from scoring.expansions import expansion_items
-
     items = [i for i in base_items(city, variant) if i.key != "roads"]
     items.append(roads_item(city, SIDES, variant))
     items += [card_item(city, n) for n in numbers]

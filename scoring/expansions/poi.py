@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from scoring.breakdown import LineItem
 from scoring.city import SIDES, ZONE_NAMES, City, cell_name, cell_names
-from scoring.expansions import ExpansionOptionError
+from scoring.expansions.errors import ExpansionOptionError
 
 KEY = "poi"
 LABEL = "Point of Interest"

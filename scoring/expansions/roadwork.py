@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from scoring.breakdown import LineItem
 from scoring.city import City
-from scoring.expansions import Options, int_option
+from scoring.expansions.options import Options, int_option
 
 KEY = "roadwork"
 LABEL = "Roadwork"
@@ -21,10 +21,10 @@ def roadwork_item(city: City, options: Options) -> tuple[list[LineItem], list[st
     if unplayed is None:
         detail = (
             "the number of Roadwork cards that could not be played was not given, so this line scores 0 "
-            f"(pass --option {OPTION}=N)."
+            f"(set option {OPTION}=N)."
         )
         return [LineItem(KEY, LABEL, 0, detail)], [
-            f"Roadwork: pass --option {OPTION}=N with the number of Roadwork cards that could not be played "
+            f"Roadwork: set option {OPTION}=N with the number of Roadwork cards that could not be played "
             "(−1 each); the total leaves them out."
         ]
     if unplayed == 0:

@@ -21,7 +21,13 @@ _OPPONENT_WORDS = ("lone cowboy", "opponent", "cowboy", "opp")  # longest first
 
 def opponent_label(label: str) -> str | None:
     """The rest of a tally label about the opponent (``"opponent top three"`` → ``"top three"``,
-    ``"opponent"`` → ``"total"``), or ``None`` for a line about the player."""
+    ``"opponent"`` → ``"total"``), or ``None`` for a line about the player.
+
+    Examples
+    --------
+    >>> opponent_label("Opponent top three"), opponent_label("opponent"), opponent_label("cows")
+    ('top three', 'total', None)
+    """
     low = label.strip().lower()
     for word in _OPPONENT_WORDS:
         if low == word or low.startswith((word + " ", word + ":", word + "'s")):
@@ -61,7 +67,7 @@ def check_town_tally(breakdown: Breakdown, lines: Sequence[TallyLine]) -> TownCh
     if theirs and opponent is None:
         raise MissingInputError(
             f"tally line {theirs[0].line} is about the opponent, but no opponent was given "
-            "(--opponent-pile or --opponent-town)"
+            "(opponent-pile or opponent-town)"
         )
     report = check_tally(breakdown, mine)
     return TownCheck(report, check_tally(opponent, theirs) if theirs and opponent is not None else None)

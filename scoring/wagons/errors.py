@@ -25,7 +25,7 @@ class MissingInputError(InputError):
 
 
 class OptionError(InputError):
-    """An option (``--option KEY=VALUE``) whose value is not usable."""
+    """An option (``KEY=VALUE``, given with the town or in a header line) whose value is not usable."""
 
     code = "bad_option"
 

@@ -107,7 +107,13 @@ def _at(cells: Iterable[Pos]) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    """'1 Cow', '2 Cows', '3 territories'."""
+    """'1 Cow', '2 Cows', '3 territories'.
+
+    Examples
+    --------
+    >>> plural(1, "Cow"), plural(2, "Cow"), plural(3, "territory")
+    ('1 Cow', '2 Cows', '3 territories')
+    """
     if n == 1:
         return f"{n} {word}"
     return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
@@ -270,7 +276,13 @@ def prairie_life(town: Town) -> GoalScore:
 
 
 def boom_or_bust_points(mines: int) -> int:
-    """Boom or Bust by the number of Mines: 1–2 → 5 each; 3–6 → 0; 7 → 3 each; 8 or more → 8 each."""
+    """Boom or Bust by the number of Mines: 1–2 → 5 each; 3–6 → 0; 7 → 3 each; 8 or more → 8 each.
+
+    Examples
+    --------
+    >>> [boom_or_bust_points(n) for n in (2, 5, 7, 8)]
+    [10, 0, 21, 64]
+    """
     if 1 <= mines <= 2:
         return 5 * mines
     if mines == 7:
@@ -303,7 +315,13 @@ WAGON_TRAIN_POINTS = {2: 1, 3: 2, 4: 4, 5: 7}
 
 
 def wagon_train_points(length: int) -> int:
-    """A straight run of ``length`` Wagons: 2 → 1, 3 → 2, 4 → 4, 5 → 7, 6 or more → 10; shorter → 0."""
+    """A straight run of ``length`` Wagons: 2 → 1, 3 → 2, 4 → 4, 5 → 7, 6 or more → 10; shorter → 0.
+
+    Examples
+    --------
+    >>> [wagon_train_points(n) for n in range(1, 8)]
+    [0, 1, 2, 4, 7, 10, 10]
+    """
     return 10 if length >= 6 else WAGON_TRAIN_POINTS.get(length, 0)
 
 

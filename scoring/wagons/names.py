@@ -26,6 +26,11 @@ def resolve_name(
     """Return the id in ``known`` (id → display name) that ``name`` spells, or raise UnknownNameError.
 
     ``aliases`` maps extra normalised spellings (e.g. the card's own misprint "Prarie Life") to ids.
+
+    Examples
+    --------
+    >>> resolve_name("Cool Water", "goal card", {"cool-water": "Cool Water"})
+    'cool-water'
     """
     wanted = name_key(name)
     for ident in known:
@@ -38,6 +43,12 @@ def resolve_name(
 
 def split_names(value: str) -> list[str]:
     """Split a header value into names: at commas when there are any (so names may hold spaces),
-    otherwise at whitespace (names written with dashes, e.g. ``cool-water badlands``)."""
+    otherwise at whitespace (names written with dashes, e.g. ``cool-water badlands``).
+
+    Examples
+    --------
+    >>> split_names("cool water, badlands"), split_names("cool-water badlands")
+    (['cool water', 'badlands'], ['cool-water', 'badlands'])
+    """
     parts: Iterable[str] = value.split(",") if "," in value else value.split()
     return [p.strip() for p in parts if p.strip()]

@@ -135,6 +135,11 @@ def parse_pile(tokens: Iterable[str]) -> Pile:
     """Read a pile from command-line or header tokens: all card numbers, or all ``name=count``.
 
     Commas separate like spaces. Raises :class:`PileError` for anything else, naming the bad token.
+
+    Examples
+    --------
+    >>> parse_pile(["1,4", "7"]).cards, parse_pile(["prairie=5", "wagon=3"]).cards
+    ((1, 4, 7), ())
     """
     words = [w for token in tokens for w in token.replace(",", " ").split()]
     if not words:

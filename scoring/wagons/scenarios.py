@@ -143,7 +143,13 @@ def _cattle_drive(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
 
 
 def last_stand_fort_points(forts: int) -> int:
-    """The Last Stand: 7 / 14 / 21 points for 4 / 6 / 8 Forts (the highest step reached)."""
+    """The Last Stand: 7 / 14 / 21 points for 4 / 6 / 8 Forts (the highest step reached).
+
+    Examples
+    --------
+    >>> [last_stand_fort_points(n) for n in (3, 4, 6, 9)]
+    [0, 7, 14, 21]
+    """
     return 21 if forts >= 8 else 14 if forts >= 6 else 7 if forts >= 4 else 0
 
 
@@ -178,7 +184,7 @@ def _defensible_position(pile: Pile, options: Mapping[str, int]) -> OpponentScor
         points, detail = 0, "not scored: Undiscovered cannot be counted in a pile"
         missing.append(
             f"Undiscovered cannot be counted in a pile: give the opponent's Undiscovered spaces "
-            f"with --option {UNDISCOVERED_OPTION}=N (or a '{UNDISCOVERED_OPTION}: N' header line)."
+            f"with option {UNDISCOVERED_OPTION}=N (or a '{UNDISCOVERED_OPTION}: N' header line)."
         )
     else:
         spaces = options[UNDISCOVERED_OPTION]

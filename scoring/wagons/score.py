@@ -47,10 +47,10 @@ from scoring.wagons.scenarios import (
     Scenario,
     top_three,
 )
-from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town, parse_town, town_from_rows
+from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town
 
 GAME = "wagons"
-#: Options a player may set (``--option KEY=VALUE`` or a header line), with what each means.
+#: Options a player may set (given with the town, or as a header line), with what each means.
 OPTIONS = {
     UNDISCOVERED_OPTION: "Defensible Position: the opponent's Undiscovered spaces, which a pile cannot show",
 }
@@ -62,7 +62,13 @@ _READING_NOTE = (
 
 
 def resolve_goals(names: Iterable[str]) -> tuple[str, ...]:
-    """Goal ids for the given names (any case, spaces or dashes); raises for unknown or repeated ones."""
+    """Goal ids for the given names (any case, spaces or dashes); raises for unknown or repeated ones.
+
+    Examples
+    --------
+    >>> resolve_goals(["Cool Water", "badlands"])
+    ('cool-water', 'badlands')
+    """
     ids = tuple(resolve_name(n, "goal card", GOALS, GOAL_ALIASES) for n in names)
     repeated = sorted({g for g in ids if ids.count(g) > 1})
     if repeated:
@@ -71,12 +77,24 @@ def resolve_goals(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def resolve_scenario(name: str) -> str:
-    """The scenario id for a name (any case, spaces or dashes); raises UnknownNameError listing them all."""
+    """The scenario id for a name (any case, spaces or dashes); raises UnknownNameError listing them all.
+
+    Examples
+    --------
+    >>> resolve_scenario("Boomtown")
+    'boomtown'
+    """
     return resolve_name(name, "scenario", SCENARIOS, SCENARIO_ALIASES)
 
 
 def parse_options(options: Mapping[str, object]) -> dict[str, int]:
-    """Check option names and turn their values into whole numbers ≥ 0."""
+    """Check option names and turn their values into whole numbers ≥ 0.
+
+    Examples
+    --------
+    >>> parse_options({"Opponent_Undiscovered": "3"})
+    {'opponent-undiscovered': 3}
+    """
     out: dict[str, int] = {}
     for key, value in options.items():
         name = key.strip().lower().replace("_", "-")
@@ -277,15 +295,15 @@ def _setup(
         )
     if chosen and pile is None:
         raise MissingInputError(
-            f"{chosen.name} scores the opponent's pile: give it as card numbers (--opponent-pile 1 4 7) "
-            "or counts (--opponent-pile prairie=5 wagon=3)"
+            f"{chosen.name} scores the opponent's pile: give it as card numbers (opponent-pile 1 4 7) "
+            "or counts (opponent-pile prairie=5 wagon=3)"
         )
     setup = _Setup(goal_ids, chosen, pile, opponent_town, opts, cards)
     two_town = [g for g in goal_ids if g in GOAL_CARDS and GOAL_CARDS[g].two_town]
     if two_town and setup.opponent is None:
         raise MissingInputError(
-            f"{GOALS[two_town[0]]} compares two towns: give the opponent's town (--opponent-town FILE) "
-            "or pile (--opponent-pile N …)"
+            f"{GOALS[two_town[0]]} compares two towns: give the opponent's town (opponent-town) "
+            "or pile (opponent-pile N …)"
         )
     return setup
 
@@ -382,68 +400,6 @@ def _opponent_json(
     if pile is not None:
         out["pile"] = pile.to_json()
     return out
-
-
-#: The keys of a web request's ``options`` object that the Circle the Wagons scorer reads.
-REQUEST_KEYS = ("goals", "scenario", "opponent-pile", "opponent-town", *OPTIONS)
-
-
-def score_town_request(body: Any, text: str | None = None) -> dict[str, Any]:
-    """The JSON breakdown of a web request's town (``POST /api/v1/score`` with ``game: "wagons"``);
-    see :func:`town_request_breakdown`."""
-    return town_request_breakdown(body, text).to_json()
-
-
-def town_request_breakdown(body: Any, text: str | None = None) -> Breakdown:
-    """Score the town of a web request and return its breakdown (with the opponent in ``extra``).
-
-    ``body`` carries ``city`` (town text) or ``rows`` (cell tokens), and ``options`` with any of
-    ``goals`` (list or text), ``scenario``, ``opponent-pile`` (numbers or ``name=count``, list or text),
-    ``opponent-town`` (town text) and ``opponent-undiscovered``. ``text``, when given, replaces the town.
-    Sprawlopolis-only fields (``cards``, ``expansions``, ``variant``) are refused rather than ignored.
-    """
-    for name in ("cards", "expansions", "variant"):
-        if getattr(body, name, None):
-            raise ConflictError(
-                f"'{name}' is a Sprawlopolis field; a Circle the Wagons town takes options "
-                f"{', '.join(REQUEST_KEYS)}"
-            )
-    opts = {
-        str(k).strip().lower().replace("_", "-"): v for k, v in (getattr(body, "options", None) or {}).items()
-    }
-    unknown = sorted(set(opts) - set(REQUEST_KEYS))
-    if unknown:
-        raise UnknownNameError(
-            f"unknown option {unknown[0]!r} for Circle the Wagons; expected one of: {', '.join(REQUEST_KEYS)}"
-        )
-    source = text if text is not None else body.city
-    town = parse_town(source) if source is not None else town_from_rows(body.rows)
-    other = opts.get("opponent-town")
-    pile = opts.get("opponent-pile")
-    return score_town(
-        town,
-        goals=_words(opts["goals"], "goals") if opts.get("goals") is not None else None,
-        opponent_town=_request_town(other) if other is not None else None,
-        opponent_pile=_words(pile, "opponent-pile") if pile is not None else None,
-        scenario=str(opts["scenario"]) if opts.get("scenario") else None,
-        options={k: v for k, v in opts.items() if k in OPTIONS},
-    )
-
-
-def _request_town(value: object) -> Town:
-    """A town given in a request as text or as rows of cell tokens."""
-    return parse_town(value) if isinstance(value, str) else town_from_rows(value)
-
-
-def _words(value: object, key: str) -> list[str]:
-    """A request option given as text (split at commas or spaces) or as a list of names or numbers."""
-    if isinstance(value, str):
-        return split_names(value) if key == "goals" else [value]
-    if isinstance(value, int):
-        return [str(value)]
-    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
-        return [str(v) for v in value]
-    raise OptionError(f"option {key}: expected text or a list of names or numbers, got {value!r}")
 
 
 def opponent_breakdown(breakdown: Breakdown) -> Breakdown | None:

@@ -183,6 +183,13 @@ def format_town(town: Town, *, header: bool = True) -> str:
     """Write a town in the text format: header lines, then the grid with aligned columns.
 
     ``parse_town(format_town(town)) == town`` for every town.
+
+    Examples
+    --------
+    >>> print(format_town(parse_town("goals: cool-water\\nD/w  P/c\\n.    M/g\\n")), end="")
+    goals: cool-water
+    D/w  P/c
+    .    M/g
     """
     lines = [f"{k}: {v}" for k, v in town.headers] if header else []
     for row in town.grid:
@@ -191,7 +198,13 @@ def format_town(town: Town, *, header: bool = True) -> str:
 
 
 def town_from_rows(rows: object) -> Town:
-    """Build a town from the JSON ``rows`` form: a list of rows of cell tokens (``"D/w"``, ``"."``)."""
+    """Build a town from the JSON ``rows`` form: a list of rows of cell tokens (``"D/w"``, ``"."``).
+
+    Examples
+    --------
+    >>> town_from_rows([["D/w", "."], ["P/c", "M/g"]]).n_territories
+    3
+    """
     town = Town(parse_rows(rows, _parse_cell, TownFormatError))
     if town.n_territories == 0:
         raise TownFormatError("the town has no territory (every cell is '.')", 1, 1)

@@ -1,0 +1,151 @@
+"""No import cycle among the project's modules, counting the imports inside functions too.
+
+The graph is read from the source with :mod:`ast`, so an import hidden in a function body (run late, to
+dodge a cycle at load time) is an edge like any other, and so is ``importlib.import_module("name")``.
+Imports under ``if TYPE_CHECKING:`` never run and are left out. A submodule's implicit import of its own
+package is not an edge: the package's ``__init__`` may re-export its submodules without that being a
+cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("scoring", "vision", "api", "models")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the project's packages, by dotted name."""
+    return {_module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:`` blocks."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (n for child in node.orelse for n in (child, *_runtime_nodes(child)))
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules that module ``name`` (at ``path``) imports anywhere in its code."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and _is_import_module(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                # ``from a import b`` imports module a.b when there is one, else a name from a.
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {m for m in found if m in modules and m != name}
+
+
+def _is_import_module(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+        isinstance(func, ast.Name) and func.id == "import_module"
+    )
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """One cycle through each group of modules that import each other (Tarjan's strongly connected
+    components of more than one module), each as a tuple of modules in import order, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(_one_cycle(graph, set(g)) for g in groups)
+
+
+def _one_cycle(graph: dict[str, set[str]], group: set[str]) -> tuple[str, ...]:
+    """A shortest cycle through the alphabetically first module of a strongly connected ``group``."""
+    start = min(group)
+    paths = {start: (start,)}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in sorted(graph[v] & group):
+                if w == start:
+                    return paths[v]
+                if w not in paths:
+                    paths[w] = (*paths[v], w)
+                    nxt.append(w)
+        frontier = nxt
+    raise AssertionError(f"{sorted(group)} is not strongly connected")
+
+
+def test_the_graph_sees_imports_inside_functions() -> None:
+    graph = import_graph()
+    # api.service imports the scanner only when a photo comes in (inside a function).
+    assert any(m.startswith("vision.") for m in graph["api.service"])
+    assert "scoring.city" in graph["scoring.engine"]
+
+
+def test_a_call_to_import_module_is_an_edge(tmp_path: Path) -> None:
+    path = tmp_path / "x.py"
+    path.write_text("import importlib\n\ndef f():\n    return importlib.import_module('scoring.city')\n")
+    assert imports_of("api.x", path, project_modules()) == {"scoring.city"}
+
+
+def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [("a", "b", "c")]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_import_cycle(package: str) -> None:
+    found = [c for c in cycles(import_graph()) if any(m.split(".")[0] == package for m in c)]
+    assert found == []
