@@ -7,8 +7,8 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
   cost of :data:`UNEXPLAINED_COST` nats — expansion cards and cards we do not know end up here);
 * each card is placed once at most and never lies on a cell read empty, a placed card shows at least one
   cell (it costs :data:`PLACEMENT_COST`, so a card that shows nothing is never placed), and two
-  overlapping cards never both show a cell of their overlap (rows for cards at one place or side by side;
-  the rest is left to :mod:`vision.card_stacking`, which finds the best solution that is a stacking);
+  overlapping cards never both show a cell of their overlap (rows for cards at one place or side by side,
+  the only ones that can); :mod:`vision.card_stacking` finds the best solution that is a stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
 The placements considered come from :mod:`vision.card_pieces`. The model is built once per grid and
@@ -248,8 +248,8 @@ class CardProgram:
 
     def _add_overlap_rows(self, rows: _Rows) -> None:
         """Rows that no two cards lie on each other, for every pair of places that overlap in two or
-        four cells (one cell cannot be shown by both): not needed for a right answer (the branch and
-        bound on the stacking order finds such pairs too), but they keep the relaxation integral.
+        four cells (one cell cannot be shown by both). They also keep the relaxation integral far more
+        often than rows for single pairs of cells would.
 
         Two cards at one place: the one below would show nothing, so one card at most per place (and with
         it, one row per cell that no card there lies on a cell read empty). Cards at
@@ -282,19 +282,6 @@ class CardProgram:
                     ys += [y_at[k] for k in ((q, second) for q in there) if k in y_at]
                     if ys:
                         rows.add(ys, 1.0, -np.inf, 1.0)
-
-    def no_two_cycle(self, p: int, q: int) -> list[tuple[dict[int, float], float, float]]:
-        """Rows that placements ``p`` and ``q`` never both show a cell of their overlap (each would lie on
-        the other): ``y_pa + y_qb ≤ 1`` for every pair of different cells a, b in it."""
-        overlap = set(self.covers[p]) & set(self.covers[q])
-        mine = [y for y in self.shown[p] if self.names[y][3] in overlap]
-        theirs = [y for y in self.shown[q] if self.names[y][3] in overlap]
-        return [
-            ({a: 1.0, b: 1.0}, -np.inf, 1.0)
-            for a in mine
-            for b in theirs
-            if self.names[a][3] != self.names[b][3]
-        ]
 
     def _unexplained_cost(self, rc: tuple[int, int], default: float) -> float:
         ev = self.grid[rc[0]][rc[1]]

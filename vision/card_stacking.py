@@ -1,16 +1,14 @@
 """The best reading of a :class:`~vision.card_program.CardProgram` that is a stacking of real cards.
 
-The program's rows already keep two cards at one place, or at places side by side, from lying on each other
-(:meth:`CardProgram._add_overlap_rows`), and on real cities its relaxation is nearly always integral and a
+The program's rows already keep any two cards from lying on each other (two cards can do so only where they
+overlap in two cells or more: at one place, or at places side by side; see
+:meth:`CardProgram._add_overlap_rows`), and on real cities its relaxation is nearly always integral and a
 stacking at once. What is left is found here by a small branch and bound on the relaxation, best bound
 first, in which only variable bounds change (HiGHS re-solves warm from its last basis):
 
 * a fractional solution is split on its most fractional placement: used, or not;
-* two placed cards that each show a cell the other covers (they would lie on each other) are split into
-  "the first shows nothing of the overlap" and "the second shows nothing of it": in any stacking one of
-  them does;
-* a longer stacking cycle (A on B on C on A) is cut by a row valid everywhere: not all of the cells that
-  make it can be shown so.
+* a stacking cycle of three cards or more (A on B on C on A) is cut by a row valid everywhere: not all of
+  the cells that make it can be shown so.
 
 At most :data:`MAX_NODES` relaxations are solved; the answer is then the best stacking found, or none.
 """
@@ -94,12 +92,6 @@ def stacking_cycle(program: CardProgram, x: np.ndarray) -> list[int] | None:
     return None
 
 
-def _overlap_shown(program: CardProgram, p: int, q: int) -> list[int]:
-    """The y variables of placement ``p`` on cells that placement ``q`` covers too."""
-    overlap = set(program.covers[q])
-    return [y for y in program.shown[p] if program.names[y][3] in overlap]
-
-
 def _fractional_split(program: CardProgram, x: np.ndarray) -> int | None:
     """The variable to split a fractional solution on: the most fractional placement, else the most
     fractional variable; None when the solution is integral."""
@@ -114,18 +106,14 @@ def _fractional_split(program: CardProgram, x: np.ndarray) -> int | None:
 
 def best_stacking(program: CardProgram, forbid: Sequence[int] = ()) -> tuple[float, np.ndarray, int] | None:
     """The best 0/1 solution that is a stacking of cards, with ``forbid`` at 0: its objective, its values
-    (bool) and the number of relaxations solved; None when none was found within :data:`MAX_NODES`.
-
-    Afterwards the pairs found lying on each other are cut by rows in ``program.extra_rows``, for the
-    relaxations the doubt checks solve next (the rows may make them fractional, which a bound allows).
-    """
+    (bool) and the number of relaxations solved; None when none was found within :data:`MAX_NODES`. The
+    stacking cycles cut stay in ``program.extra_rows`` (valid for every later solve)."""
     base = tuple(forbid)
     best: tuple[float, np.ndarray] | None = None
     order = itertools.count()
     # (-bound, order, variables fixed at 0, variables fixed at 1)
     heap: list[tuple[float, int, tuple[int, ...], tuple[int, ...]]] = [(-math.inf, next(order), (), ())]
     nodes = 0
-    cut: set[tuple[int, int]] = set()
     while heap and nodes < MAX_NODES:
         bound, _, zeros, ones = heapq.heappop(heap)
         if best is not None and -bound <= best[0] + 1e-9:
@@ -141,21 +129,12 @@ def best_stacking(program: CardProgram, forbid: Sequence[int] = ()) -> tuple[flo
             heapq.heappush(heap, (-objective, next(order), (*zeros, split), ones))
             continue
         used = np.round(x).astype(bool)
-        pairs = two_cycles(program, used)
-        if pairs:
-            p, q = pairs[0]
-            cut.add((p, q))
-            for side in (_overlap_shown(program, p, q), _overlap_shown(program, q, p)):
-                heapq.heappush(heap, (-objective, next(order), zeros + tuple(side), ones))
-            continue
         cycle = stacking_cycle(program, used)
         if cycle is not None:
             program.extra_rows.append(({y: 1.0 for y in cycle}, -np.inf, len(cycle) - 1.0))
             heapq.heappush(heap, (-objective, next(order), zeros, ones))
             continue
         best = (objective, used)
-    for p, q in sorted(cut):
-        program.extra_rows += program.no_two_cycle(p, q)
     if best is None:
         return None
     return best[0], best[1], nodes
