@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scoring.layouts import LAYOUTS
-from scoring.placement import simulate_play
+from scoring.placement import Play, simulate_play
 from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
 from vision.card_pieces import ANCHOR, SURELY_EMPTY, Placement, candidate_pieces, quadrants
 from vision.card_program import UNEXPLAINED_COST, CardProgram
@@ -115,8 +115,13 @@ def _exact_optimum(program: CardProgram) -> float:
 
 def _noisy_city_grid(seed: int, n_cards: int, misreads: int) -> list[list[CellEvidence | None]]:
     """A simulated city read with a ring of table, a few of its blocks misread fairly surely."""
+    return _noisy_play(seed, n_cards, misreads)[0]
+
+
+def _noisy_play(seed: int, n_cards: int, misreads: int) -> tuple[list[list[CellEvidence | None]], Play]:
     rng = random.Random(seed)
-    city = simulate_play(rng, n_cards=n_cards).city
+    play = simulate_play(rng, n_cards=n_cards)
+    city = play.city
     rows, cols = city.n_rows + 2, city.n_cols + 2
     grid: list[list[CellEvidence | None]] = [
         [CellEvidence({EMPTY_LABEL: math.log(0.97), ("P", None): math.log(0.03)})] * cols for _ in range(rows)
@@ -130,7 +135,7 @@ def _noisy_city_grid(seed: int, n_cards: int, misreads: int) -> list[list[CellEv
         best, second = (other, true) if (r, c) in wrong else (true, other)
         log_p = {best: math.log(p), second: math.log((1 - p) * 0.8), EMPTY_LABEL: math.log((1 - p) * 0.2)}
         grid[r + 1][c + 1] = CellEvidence(log_p)
-    return grid
+    return grid, play
 
 
 @pytest.mark.parametrize(("seed", "n_cards"), [(4, 6), (9, 8), (21, 7)])
@@ -201,3 +206,45 @@ def test_a_check_stopped_early_never_reports_more_margin_than_there_is() -> None
             stopped += 1
             assert objective - early >= STOP - 1e-6
     assert stopped and exact
+
+
+def test_a_second_decoding_of_the_same_grid_reuses_the_program_and_agrees_with_a_fresh_one() -> None:
+    from vision.card_decoding import decode_program
+
+    grid, play = _noisy_play(31, 15, misreads=5)
+    program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    first = decode_program(program)
+    again = decode_program(program, exclude=play.scoring_cards)
+    fresh = decode_cards(grid, exclude=play.scoring_cards)
+    assert not {p.card for p in again.placements} & set(play.scoring_cards)
+    assert again.objective == pytest.approx(fresh.objective, abs=1e-6)
+    assert {rc: d.label for rc, d in again.cells.items()} == {rc: d.label for rc, d in fresh.cells.items()}
+    assert first.objective >= again.objective - 1e-6  # fewer cards can only explain less
+
+
+def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.city_as_cards as city_as_cards
+    from vision.assemble import Reading
+
+    grid, play = _noisy_play(8, 15, misreads=2)
+    built = []
+
+    class Counted(CardProgram):
+        def __init__(self, *args: object) -> None:
+            built.append(1)
+            super().__init__(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(city_as_cards, "CardProgram", Counted)
+    monkeypatch.setattr(city_as_cards, "evidence_grid", lambda *_: grid)
+    readings = [[Reading(((*ev.best[0], 0.9),)) if ev else None for ev in row] for row in grid]
+    first = city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1))
+    second = city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1), exclude=play.scoring_cards)
+    assert len(built) == 1
+    fresh = decode_cards(grid, exclude=play.scoring_cards)
+    assert second.decoding.objective == pytest.approx(fresh.objective)
+    other = [list(row) for row in grid]
+    other[1][1] = CellEvidence({("P", None): 0.0})
+    monkeypatch.setattr(city_as_cards, "evidence_grid", lambda *_: other)
+    city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1))
+    assert len(built) == 2  # another grid, another program
+    assert first.used

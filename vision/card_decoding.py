@@ -41,6 +41,7 @@ __all__ = [
     "CellEvidence",
     "Placement",
     "decode_cards",
+    "decode_program",
 ]
 
 # The next best explanation of a cell must be this much less probable (nats) for the cell not to be in doubt.
@@ -150,11 +151,16 @@ def decode_cards(
     >>> d.cells[(2, 1)].label, d.cells[(2, 1)].card
     (('I', 'NE'), 1)
     """
-    cards = [n for n in LAYOUTS if n not in set(exclude)]
-    program = CardProgram(grid, cards, unexplained_cost)
+    return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude)
+
+
+def decode_program(program: CardProgram, *, exclude: Sequence[int] = ()) -> CardDecoding:
+    """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
+    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS."""
     if not program.visible:
         return CardDecoding((), {}, 0.0, 0.0)
-    solved = best_stacking(program)
+    excluded = program.card_vars(exclude)
+    solved = best_stacking(program, forbid=excluded)
     if solved is None:  # nothing feasible within the limits: every cell as read
         cells = {rc: CellDecoding(program.grid[rc[0]][rc[1]].best[0], "kept") for rc in program.visible}  # type: ignore[union-attr]
         return CardDecoding((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
@@ -177,7 +183,7 @@ def decode_cards(
     checks.sort()
     margins: dict[tuple[int, int], float] = {}
     for _, rc in checks[:MAX_CHECKS]:
-        forbid = program.label_vars(rc, cells[rc].label)
+        forbid = program.label_vars(rc, cells[rc].label) + excluded
         # The relaxation bounds the next best explanation from above, so the margin is at least this:
         # a cell reported in doubt may, rarely, be a little surer than reported, never the other way.
         bound = program.relaxed_best(forbid, stop_below=objective - ENOUGH_MARGIN)
@@ -189,7 +195,7 @@ def decode_cards(
     missing_margin = None
     if len(placements) == CITY_CARDS and not exclude:
         used = {p.card for p in placements}
-        bounds = [program.best_using(n) for n in cards if n not in used]
+        bounds = [program.best_using(n) for n in LAYOUTS if n not in used]
         missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar

@@ -370,6 +370,11 @@ class CardProgram:
             h.setOptionValue("objective_bound", highspy.kHighsInf)
         return None if solved is None else solved[0]
 
+    def card_vars(self, cards: Sequence[int]) -> list[int]:
+        """The placement variables of ``cards``."""
+        wanted = set(cards)
+        return [self.var[("x", p)] for p, placement in enumerate(self.placements) if placement.card in wanted]
+
     def label_vars(self, rc: tuple[int, int], label: Label) -> list[int]:
         """The variables that would read cell ``rc`` as ``label``."""
         out = []
