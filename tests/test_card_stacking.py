@@ -248,3 +248,13 @@ def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.M
     city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1))
     assert len(built) == 2  # another grid, another program
     assert first.used
+
+
+def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> None:
+    grid = _noisy_city_grid(12, 15, misreads=4)
+    full = decode_cards(grid)
+    quick = decode_cards(grid, checks=False)
+    assert full.checks > 0 and quick.checks == 0
+    assert quick.placements == full.placements and quick.explained == full.explained
+    assert {rc: d.label for rc, d in quick.cells.items()} == {rc: d.label for rc, d in full.cells.items()}
+    assert all(d.margin is None for d in quick.cells.values()) and quick.missing_margin is None

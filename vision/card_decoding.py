@@ -115,6 +115,7 @@ def decode_cards(
     *,
     exclude: Sequence[int] = (),
     unexplained_cost: float = UNEXPLAINED_COST,
+    checks: bool = True,
 ) -> CardDecoding:
     """The most probable reading of ``grid`` as a stack of the known cards.
 
@@ -127,6 +128,9 @@ def decode_cards(
         Cards known not to be in the city (the three scoring cards, when they are known).
     unexplained_cost : float
         Nats a cell costs when no card explains it (see :data:`UNEXPLAINED_COST`).
+    checks : bool
+        Whether to check the cells in doubt and the cards left out (most of the time a decoding takes);
+        without, no cell has a margin and ``missing_margin`` is None.
 
     Returns
     -------
@@ -151,10 +155,10 @@ def decode_cards(
     >>> d.cells[(2, 1)].label, d.cells[(2, 1)].card
     (('I', 'NE'), 1)
     """
-    return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude)
+    return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
 
 
-def decode_program(program: CardProgram, *, exclude: Sequence[int] = ()) -> CardDecoding:
+def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True) -> CardDecoding:
     """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
     decoding of the same grid, with other cards excluded, starts from where the first left HiGHS."""
     if not program.visible:
@@ -173,16 +177,16 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = ()) -> Card
         )
     )
     # Check the cells the decoding changed and those the classifier doubted.
-    checks = []
+    doubts = []
     for rc, d in cells.items():
         ev = program.grid[rc[0]][rc[1]]
         assert ev is not None
         best_label, best_log = ev.best
-        if d.label != best_label or best_log < math.log(CHECK_BELOW):
-            checks.append((ev.log(d.label) - best_log, rc))
-    checks.sort()
+        if checks and (d.label != best_label or best_log < math.log(CHECK_BELOW)):
+            doubts.append((ev.log(d.label) - best_log, rc))
+    doubts.sort()
     margins: dict[tuple[int, int], float] = {}
-    for _, rc in checks[:MAX_CHECKS]:
+    for _, rc in doubts[:MAX_CHECKS]:
         forbid = program.label_vars(rc, cells[rc].label) + excluded
         # The relaxation bounds the next best explanation from above, so the margin is at least this:
         # a cell reported in doubt may, rarely, be a little surer than reported, never the other way.
@@ -193,7 +197,7 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = ()) -> Card
         for rc, d in cells.items()
     }
     missing_margin = None
-    if len(placements) == CITY_CARDS and not exclude:
+    if checks and len(placements) == CITY_CARDS and not exclude:
         used = {p.card for p in placements}
         bounds = [program.best_using(n) for n in LAYOUTS if n not in used]
         missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))

@@ -375,7 +375,8 @@ def _cards_confirm(geometry: Geometry, predictions: Sequence[Sequence[Prediction
     period hypotheses need not be tried. On real art the classifier doubts every cell a little, but a
     lattice at a wrong period or phase cuts blocks apart, and no stacking of the 18 layouts explains what
     it reads (:data:`CARDS_CONFIRM` of the blocks, and at least :data:`MIN_BLOCKS` of them)."""
-    decoding = decode_cards(evidence_grid(predictions, _counting(geometry, predictions), geometry.visible))
+    grid = evidence_grid(predictions, _counting(geometry, predictions), geometry.visible)
+    decoding = decode_cards(grid, checks=False)  # only how much the cards explain is asked
     shown = sum(d.source == "card" for d in decoding.cells.values())
     return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 
