@@ -68,7 +68,7 @@ def test_the_placements_found_on_arrays_are_those_the_rule_gives_cell_by_cell(se
                     pieces = _reference_pieces(program, placement)
                     if pieces:
                         expected.append((placement, pieces))
-    found = candidate_pieces(program._table(cards), cards)
+    found = [(p, pieces) for p, pieces, _ in candidate_pieces(program._table(cards), cards)]
     assert [p for p, _ in found] == [p for p, _ in expected]
     for (_, got), (_, want) in zip(found, expected, strict=True):
         assert [(k, rc) for k, rc, _ in got] == [(k, rc) for k, rc, _ in want]

@@ -56,24 +56,28 @@ def quadrants(card: int, rotated: bool) -> tuple[tuple[int, int, Label], ...]:
 @dataclass(frozen=True)
 class CellTable:
     """The grid as arrays: ``log_p[r, c, i]`` is cell (r, c)'s log-probability of ``labels[i]``;
-    ``open_`` marks cells a card can show (visible, not under Wrecktar), ``surely_empty`` cells no card may
-    cover, ``threshold`` the least log-probability worth showing (leaving the cell unexplained is better
-    below it)."""
+    ``visible`` marks the cells the photo shows, ``open_`` those a card can show (not under Wrecktar),
+    ``surely_empty`` cells no card may cover, ``threshold`` the least log-probability worth showing
+    (leaving the cell unexplained is better below it)."""
 
     labels: dict[Label, int]
     log_p: np.ndarray
+    visible: np.ndarray
     open_: np.ndarray
     surely_empty: np.ndarray
     threshold: np.ndarray
 
 
+Pieces = list[tuple[int, tuple[int, int], float]]
+
+
 def candidate_pieces(
     table: CellTable, cards: Sequence[int]
-) -> list[tuple[Placement, list[tuple[int, tuple[int, int], float]]]]:
-    """The placements worth a variable, each with its pieces ``(quadrant, cell, log-probability)``, in
-    the order card, turn, row, column."""
+) -> list[tuple[Placement, Pieces, list[tuple[int, int]]]]:
+    """The placements worth a variable, each with its pieces ``(quadrant, cell, log-probability)`` and
+    the visible cells it covers, in the order card, turn, row, column."""
     rows, cols = table.open_.shape
-    out: list[tuple[Placement, list[tuple[int, tuple[int, int], float]]]] = []
+    out: list[tuple[Placement, Pieces, list[tuple[int, int]]]] = []
     if rows < 2 or cols < 2:
         return out
     anchor = math.log(ANCHOR)
@@ -91,11 +95,11 @@ def candidate_pieces(
                 active.append(is_open & (value >= table.threshold[window]))
             value_k, active_k = np.stack(values), np.stack(active)
             ok = ~reject & (active_k & (value_k >= anchor)).any(axis=0)
-            for r0, c0 in zip(*np.nonzero(ok), strict=True):
-                pieces = [
-                    (k, (int(r0) + dr, int(c0) + dc), float(value_k[k, r0, c0]))
-                    for k, (dr, dc, _) in enumerate(quads)
-                    if active_k[k, r0, c0]
-                ]
-                out.append((Placement(card, rotated, int(r0), int(c0)), pieces))
+            shown = active_k[:, ok].T.tolist()
+            values = value_k[:, ok].T.tolist()
+            for (r0, c0), on, value in zip(np.argwhere(ok).tolist(), shown, values, strict=True):
+                cells = [(r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1)]  # TL, TR, BL, BR
+                pieces = [(k, cells[k], value[k]) for k in range(4) if on[k]]
+                covers = [rc for rc in cells if table.visible[rc]]
+                out.append((Placement(card, rotated, r0, c0), pieces, covers))
     return out

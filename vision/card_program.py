@@ -87,32 +87,28 @@ class _Rows:
     """Rows gathered as one sparse matrix (compressed by row) and added to HiGHS in one call."""
 
     def __init__(self) -> None:
-        self.starts: list[np.ndarray] = []
-        self.index: list[np.ndarray] = []
-        self.value: list[np.ndarray] = []
+        self.starts: list[int] = []
+        self.index: list[int] = []
+        self.value: list[float] = []
         self.lo: list[float] = []
         self.hi: list[float] = []
-        self.nnz = 0
 
     def __len__(self) -> int:
         return len(self.lo)
 
     def add(self, index: Sequence[int], value: float | Sequence[float], lo: float, hi: float) -> None:
-        self.starts.append(np.array([self.nnz]))
-        self.index.append(np.asarray(index, np.int32))
-        values = np.full(len(index), value) if isinstance(value, float) else np.asarray(value, float)
-        self.value.append(values)
-        self.nnz += len(index)
+        self.starts.append(len(self.index))
+        self.index += index
+        self.value += [value] * len(index) if isinstance(value, float) else value
         self.lo.append(max(lo, -highspy.kHighsInf))
         self.hi.append(min(hi, highspy.kHighsInf))
 
     def add_pairs(self, a: np.ndarray, b: np.ndarray, hi: float) -> None:
         """Rows ``v_a - v_b ≤ hi``, one for each pair of ``a`` and ``b``."""
         n = len(a)
-        self.starts.append(self.nnz + 2 * np.arange(n))
-        self.index.append(np.stack([a, b], axis=1).ravel().astype(np.int32))
-        self.value.append(np.tile([1.0, -1.0], n))
-        self.nnz += 2 * n
+        self.starts += (len(self.index) + 2 * np.arange(n)).tolist()
+        self.index += np.stack([a, b], axis=1).ravel().tolist()
+        self.value += [1.0, -1.0] * n
         self.lo += [-highspy.kHighsInf] * n
         self.hi += [hi] * n
 
@@ -123,10 +119,10 @@ class _Rows:
             len(self.lo),
             np.array(self.lo),
             np.array(self.hi),
-            self.nnz,
-            np.concatenate(self.starts).astype(np.int32),
-            np.concatenate(self.index),
-            np.concatenate(self.value),
+            len(self.index),
+            np.array(self.starts, np.int32),
+            np.array(self.index, np.int32),
+            np.array(self.value, np.float64),
         )
 
 
@@ -146,15 +142,14 @@ class CardProgram:
         # ("x", p) | ("y", p, quadrant, rc) | ("e", rc) | ("u", rc) | ("w", rc, neighbour rc)
         names: list[tuple] = []
         gain: list[float] = []
-        self.placements = [placement for placement, _ in pieces]
+        self.placements = [placement for placement, _, _ in pieces]
         shown: dict[int, list[int]] = {}  # placement -> its y variables
         covers: dict[int, list[tuple[int, int]]] = {}
-        seen = set(self.visible)
-        for p, (placement, ys) in enumerate(pieces):
+        for p, (_, ys, covered) in enumerate(pieces):
             names.append(("x", p))
             gain.append(-PLACEMENT_COST)
             shown[p] = list(range(len(names), len(names) + len(ys)))
-            covers[p] = [rc for rc, _ in placement.cells() if rc in seen]
+            covers[p] = covered
             names += [("y", p, k, rc) for k, rc, _ in ys]
             gain += [value for _, _, value in ys]
         for rc in self.visible:
@@ -210,7 +205,8 @@ class CardProgram:
                 for _, _, label in quadrants(card, rotated):
                     labels.setdefault(label, len(labels))
         log_p = np.full((self.rows, self.cols, len(labels)), LOG_FLOOR)
-        open_ = np.zeros((self.rows, self.cols), bool)
+        visible = np.zeros((self.rows, self.cols), bool)
+        open_ = np.zeros_like(visible)
         surely_empty = np.zeros_like(open_)
         threshold = np.zeros((self.rows, self.cols))
         for r, c in self.visible:
@@ -218,10 +214,10 @@ class CardProgram:
             assert ev is not None
             for label, i in labels.items():
                 log_p[r, c, i] = ev.log(label)
-            open_[r, c] = not ev.wrecktar
+            visible[r, c], open_[r, c] = True, not ev.wrecktar
             surely_empty[r, c] = math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY
             threshold[r, c] = ev.best_block[1] - self.costs[(r, c)]
-        return CellTable(labels, log_p, open_, surely_empty, threshold)
+        return CellTable(labels, log_p, visible, open_, surely_empty, threshold)
 
     def _base_rows(self, pairs: Sequence[tuple[int, int, int]], most_cards: int) -> _Rows:
         """The program's rows (see the module's docstring), as one sparse matrix."""
