@@ -67,14 +67,18 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
     seconds = time.perf_counter() - t
     decode_cpu = list(decode_cpu)  # the scan's own (the truth's decodings below are not)
     score = compare_cities(truth, read)
-    same_card = of_cards = 0
+    same_card = of_cards = same_cell = of_cells = 0
     if read is not None:
-        true_cards = _true_cards(truth)
+        true_cards, by_cell = _true_cards(truth)
         for cell in result.cells:
-            want = true_cards.get(score.to_truth(read, cell.row, cell.col))
+            where = score.to_truth(read, cell.row, cell.col)
+            want = true_cards.get(where)
             if want is not None:
                 of_cards += 1
                 same_card += cell.card == want
+            if where in by_cell:
+                of_cells += 1
+                same_cell += cell.card == by_cell[where]
     return {
         "name": name,
         "blocks": score.right,
@@ -88,6 +92,8 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "error": error,
         "same_card": same_card,
         "of_cards": of_cards,
+        "same_cell": same_cell,
+        "of_cells": of_cells,
         **_card_figures(result if read is not None else None, truth.cards),
         "marks": 0 if read is None else sum(c.poi or c.construction for _, _, c in read.blocks()),
         "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
@@ -128,23 +134,45 @@ def _time_decodings() -> list[float]:
     return seconds
 
 
-def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
+def _true_cards(truth: Any) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
     """Which card shows in each block of the true city, where the layouts decide it: the true city decoded
-    with certain evidence and its scoring cards known; a card counts only when the city cannot be explained
-    as well without it (a card that shows only, say, a park could often be any of several)."""
+    with certain evidence and its scoring cards known.
+
+    Two answers: by card, a card's blocks count when the city cannot be explained as well without that
+    card (a card that shows only, say, a park could often be any of several); by cell, a block counts
+    only when no other card could show it in an explanation as good (two cards present can show the same
+    blocks and swap them for free: a fair measure does not count those).
+    """
+    from scoring.layouts import LAYOUTS
     from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
+    from vision.card_program import UNEXPLAINED_COST, CardProgram
+    from vision.card_stacking import best_stacking
 
     grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
     for r, c, cell in truth.cells():
         label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
         grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
     decoding = decode_cards(grid, exclude=truth.cards)
-    out = {}
+    by_card = {}
     for card in {p.card for p in decoding.placements}:
         without = decode_cards(grid, exclude=(*truth.cards, card))
         if without.objective < decoding.objective - 0.5:  # no other card explains its blocks as well
-            out.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
-    return out
+            by_card.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
+    program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    excluded = program.card_vars(truth.cards)
+    by_cell = {}
+    for (r, c), d in decoding.cells.items():
+        if d.card is None:
+            continue
+        mine = [
+            i
+            for i in program.at_cell[(r, c)]
+            if program.names[i][0] == "y" and program.placements[program.names[i][1]].card == d.card
+        ]
+        other = best_stacking(program, forbid=excluded + mine)
+        if other is None or other[0] < decoding.objective - 0.5:
+            by_cell[(r - 1, c - 1)] = d.card
+    return by_card, by_cell
 
 
 def _card_figures(result: Any, truth: tuple[int, ...]) -> dict[str, Any]:
@@ -229,11 +257,12 @@ def main(argv: list[str] | None = None) -> int:
             f"; wrong cards without a warning: {sum(len(r['unwarned']) for r in rows)}"
         )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
+        cell_same, cell_of = sum(r["same_cell"] for r in rows), sum(r["of_cells"] for r in rows)
         print(
             f"  card identity: {same}/{of} blocks whose card the layouts decide "
-            f"({100 * same / max(of, 1):.1f} %) "
-            "credited to that card; expansion marks read (the set has none): "
-            f"{sum(r['marks'] for r in rows)}"
+            f"({100 * same / max(of, 1):.1f} %) credited to that card; cell by cell (no other card "
+            f"could show the block as well): {cell_same}/{cell_of} ({100 * cell_same / max(cell_of, 1):.1f} "
+            f"%); expansion marks read (the set has none): {sum(r['marks'] for r in rows)}"
         )
         confusions: dict[str, int] = defaultdict(int)
         for r in rows:
