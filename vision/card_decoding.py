@@ -6,11 +6,12 @@ quadrants lie under other cards (never on an empty cell), and the stacking has a
 lie on the other). Reading cell by cell ignores all of that, and on real art the classifier makes mistakes
 that break it: a curve read as straight in a block whose three neighbours on its card are read right. This
 module finds the most probable reading that obeys the structure, as a small integer program on HiGHS
-(:mod:`vision.card_program`).
+(:mod:`vision.card_program`, the placements it considers from :mod:`vision.card_pieces`) solved by a
+branch and bound on its relaxation (:mod:`vision.card_stacking`).
 
-Cells the decoding changed, and those the classifier doubted, are checked by solving once more with their
-label forbidden: when the next best explanation is less than :data:`DOUBT_MARGIN` nats worse, the cell is
-reported in doubt rather than guessed.
+Cells the decoding changed, and those the classifier doubted, are checked by solving the relaxation once
+more with their label forbidden: when the next best explanation is less than :data:`DOUBT_MARGIN` nats
+worse, the cell is reported in doubt rather than guessed.
 """
 
 from __future__ import annotations
