@@ -85,7 +85,8 @@ def lattice_evidence(geometry: Geometry, readings: Grid) -> Evidence:
 def cards_confirm(geometry: Geometry, readings: Grid) -> bool:
     """Whether the known cards explain a lattice's reading (:data:`CARDS_CONFIRM` of its blocks, and at
     least :data:`vision.geometry.MIN_BLOCKS` of them)."""
-    decoding = decode_cards(evidence_grid(readings, geometry.counts(readings), geometry.visible))
+    grid = evidence_grid(readings, geometry.counts(readings), geometry.visible)
+    decoding = decode_cards(grid, checks=False)  # only how much the cards explain is asked
     shown = sum(d.source == "card" for d in decoding.cells.values())
     return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 

@@ -6,17 +6,17 @@ quadrants lie under other cards (never on an empty cell), and the stacking has a
 lie on the other). Reading cell by cell ignores all of that, and on real art the classifier makes mistakes
 that break it: a curve read as straight in a block whose three neighbours on its card are read right. This
 module finds the most probable reading that obeys the structure, as a small integer program on HiGHS
-(:mod:`vision.card_program`).
+(:mod:`vision.card_program`, the placements it considers from :mod:`vision.card_pieces`) solved by a
+branch and bound on its relaxation (:mod:`vision.card_stacking`).
 
-Cells the decoding changed, and those the classifier doubted, are checked by solving once more with their
-label forbidden: when the next best explanation is less than :data:`DOUBT_MARGIN` nats worse, the cell is
-reported in doubt rather than guessed.
+Cells the decoding changed, and those the classifier doubted, are checked by solving the relaxation once
+more with their label forbidden: when the next best explanation is less than :data:`DOUBT_MARGIN` nats
+worse, the cell is reported in doubt rather than guessed.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +32,7 @@ from vision.card_program import (
     Label,
     Placement,
 )
+from vision.card_stacking import best_stacking
 
 __all__ = [
     "DOUBT_MARGIN",
@@ -41,6 +42,7 @@ __all__ = [
     "CellEvidence",
     "Placement",
     "decode_cards",
+    "decode_program",
 ]
 
 # The next best explanation of a cell must be this much less probable (nats) for the cell not to be in doubt.
@@ -48,6 +50,9 @@ DOUBT_MARGIN = 1.5
 # Cells the classifier read less surely than this are checked for doubt, and at most this many checks run.
 CHECK_BELOW = 0.8
 MAX_CHECKS = 10
+# A check stops once the margin is known to be at least this (nats): the cell is sure (confidence 0.993 or
+# more), and the exact margin would cost the solver more iterations.
+ENOUGH_MARGIN = 5.0
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ def decode_cards(
     *,
     exclude: Sequence[int] = (),
     unexplained_cost: float = UNEXPLAINED_COST,
+    checks: bool = True,
 ) -> CardDecoding:
     """The most probable reading of ``grid`` as a stack of the known cards.
 
@@ -123,6 +129,9 @@ def decode_cards(
         Cards known not to be in the city (the three scoring cards, when they are known).
     unexplained_cost : float
         Nats a cell costs when no card explains it (see :data:`UNEXPLAINED_COST`).
+    checks : bool
+        Whether to check the cells in doubt and the cards left out (most of the time a decoding takes);
+        without, no cell has a margin and ``missing_margin`` is None.
 
     Returns
     -------
@@ -147,11 +156,16 @@ def decode_cards(
     >>> d.cells[(2, 1)].label, d.cells[(2, 1)].card
     (('I', 'NE'), 1)
     """
-    cards = [n for n in LAYOUTS if n not in set(exclude)]
-    program = CardProgram(grid, cards, unexplained_cost)
+    return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
+
+
+def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True) -> CardDecoding:
+    """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
+    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS."""
     if not program.visible:
         return CardDecoding((), {}, 0.0, 0.0)
-    solved = program.solve_acyclic()
+    excluded = program.card_vars(exclude)
+    solved = best_stacking(program, forbid=excluded)
     if solved is None:  # nothing feasible within the limits: every cell as read
         cells = {rc: CellDecoding(program.grid[rc[0]][rc[1]].best[0], "kept") for rc in program.visible}  # type: ignore[union-attr]
         return CardDecoding((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
@@ -164,31 +178,29 @@ def decode_cards(
         )
     )
     # Check the cells the decoding changed and those the classifier doubted.
-    checks = []
+    doubts = []
     for rc, d in cells.items():
         ev = program.grid[rc[0]][rc[1]]
         assert ev is not None
         best_label, best_log = ev.best
-        if d.label != best_label or best_log < math.log(CHECK_BELOW):
-            checks.append((ev.log(d.label) - best_log, rc))
-    checks.sort()
+        if checks and (d.label != best_label or best_log < math.log(CHECK_BELOW)):
+            doubts.append((ev.log(d.label) - best_log, rc))
+    doubts.sort()
     margins: dict[tuple[int, int], float] = {}
-    for _, rc in checks[:MAX_CHECKS]:
-        if time.perf_counter() > program.deadline:
-            break
-        forbid = program.label_vars(rc, cells[rc].label)
+    for _, rc in doubts[:MAX_CHECKS]:
+        forbid = program.label_vars(rc, cells[rc].label) + excluded
         # The relaxation bounds the next best explanation from above, so the margin is at least this:
         # a cell reported in doubt may, rarely, be a little surer than reported, never the other way.
-        bound = program.relaxed_best(forbid)
+        bound = program.relaxed_best(forbid, stop_below=objective - ENOUGH_MARGIN)
         margins[rc] = float("inf") if bound is None else max(0.0, objective - bound)
     cells = {
         rc: CellDecoding(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
         for rc, d in cells.items()
     }
     missing_margin = None
-    if len(placements) == CITY_CARDS and not exclude:
+    if checks and len(placements) == CITY_CARDS and not exclude:
         used = {p.card for p in placements}
-        bounds = [program.best_using(n) for n in cards if n not in used]
+        bounds = [program.best_using(n) for n in LAYOUTS if n not in used]
         missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar

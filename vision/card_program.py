@@ -5,25 +5,28 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
 * ``y_pk`` says placement ``p`` shows its quadrant ``k`` at that cell; every visible cell is shown by one
   placement, or read empty (``e``), or left *unexplained* (``u``: it keeps the classifier's reading, at a
   cost of :data:`UNEXPLAINED_COST` nats — expansion cards and cards we do not know end up here);
-* each card is placed once at most, a placed card shows at least one cell and never lies on a cell read
-  empty, and two overlapping cards never both show a cell of their overlap;
-* the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below;
-* longer stacking cycles are cut when a solution has one, and the program solved again.
+* each card is placed once at most and never lies on a cell read empty, a placed card shows at least one
+  cell (it costs :data:`PLACEMENT_COST`, so a card that shows nothing is never placed), and two
+  overlapping cards never both show a cell of their overlap (rows for cards at one place or side by side,
+  the only ones that can); :mod:`vision.card_stacking` finds the best solution that is a stacking;
+* the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
+
+The placements considered come from :mod:`vision.card_pieces`. The model is built once per grid and
+solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last basis.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import highspy
 import numpy as np
 from highspy._core import _Highs
 
-from scoring.layouts import card_blocks
+from vision.card_pieces import SURELY_EMPTY, CellTable, Placement, candidate_pieces, quadrants
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -45,18 +48,8 @@ HOLE_COST = 2.0
 PLACEMENT_COST = 3.0
 MARKED_COST = 0.0
 NEAR_MARK_COST = 1.0
-# A placement may not cover a cell read empty this surely (it would lie on the table).
-SURELY_EMPTY = 0.95
-# A placement is considered only where the classifier read at least one of its blocks at this probability
-# or more: a card is found by what it shows clearly, and then explains its doubtful blocks.
-ANCHOR = 0.3
 # A Sprawlopolis city holds 15 cards (18 less the three scoring cards).
 CITY_CARDS = 15
-MAX_CUT_ROUNDS = 30
-# Branch and bound (needed only when the relaxation is fractional) and the doubt checks get this long
-# (seconds) after the program is built: branch and bound then keeps its best solution so far, with at least
-# 0.05 s a round, and the checks left are skipped. The stacking-cycle cuts always run.
-DEADLINE = 0.15
 LOG_FLOOR = math.log(1e-6)
 
 
@@ -90,26 +83,47 @@ class CellEvidence:
         return label, self.log(label)
 
 
-@dataclass(frozen=True)
-class Placement:
-    """One card in the city: its number, whether it lies turned by 180°, and its top-left block's cell."""
+class _Rows:
+    """Rows gathered as one sparse matrix (compressed by row) and added to HiGHS in one call."""
 
-    card: int
-    rotated: bool
-    row: int
-    col: int
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.index: list[int] = []
+        self.value: list[float] = []
+        self.lo: list[float] = []
+        self.hi: list[float] = []
 
-    def cells(self) -> list[tuple[tuple[int, int], Label]]:
-        """The card's four cells with the block each shows, TL, TR, BL, BR."""
-        return [
-            ((self.row + dr, self.col + dc), label) for dr, dc, label in _quadrants(self.card, self.rotated)
-        ]
+    def __len__(self) -> int:
+        return len(self.lo)
 
+    def add(self, index: Sequence[int], value: float | Sequence[float], lo: float, hi: float) -> None:
+        self.starts.append(len(self.index))
+        self.index += index
+        self.value += [value] * len(index) if isinstance(value, float) else value
+        self.lo.append(max(lo, -highspy.kHighsInf))
+        self.hi.append(min(hi, highspy.kHighsInf))
 
-@lru_cache(maxsize=64)
-def _quadrants(card: int, rotated: bool) -> tuple[tuple[int, int, Label], ...]:
-    (tl, tr), (bl, br) = card_blocks(card, rotated)
-    return tuple((dr, dc, (b.zone, b.road)) for dr, dc, b in ((0, 0, tl), (0, 1, tr), (1, 0, bl), (1, 1, br)))
+    def add_pairs(self, a: np.ndarray, b: np.ndarray, hi: float) -> None:
+        """Rows ``v_a - v_b ≤ hi``, one for each pair of ``a`` and ``b``."""
+        n = len(a)
+        self.starts += (len(self.index) + 2 * np.arange(n)).tolist()
+        self.index += np.stack([a, b], axis=1).ravel().tolist()
+        self.value += [1.0, -1.0] * n
+        self.lo += [-highspy.kHighsInf] * n
+        self.hi += [hi] * n
+
+    def add_to(self, h: _Highs) -> None:
+        if not self.lo:
+            return
+        h.addRows(
+            len(self.lo),
+            np.array(self.lo),
+            np.array(self.hi),
+            len(self.index),
+            np.array(self.starts, np.int32),
+            np.array(self.index, np.int32),
+            np.array(self.value, np.float64),
+        )
 
 
 class CardProgram:
@@ -122,33 +136,22 @@ class CardProgram:
         self.rows, self.cols = len(grid), max((len(r) for r in grid), default=0)
         self.grid = grid
         self.visible = [(r, c) for r in range(self.rows) for c in range(self.cols) if grid[r][c] is not None]
-        seen = set(self.visible)
         self.costs = {rc: self._unexplained_cost(rc, unexplained_cost) for rc in self.visible}
+        pieces = candidate_pieces(self._table(cards), cards)
 
         # ("x", p) | ("y", p, quadrant, rc) | ("e", rc) | ("u", rc) | ("w", rc, neighbour rc)
         names: list[tuple] = []
         gain: list[float] = []
-        self.placements: list[Placement] = []
+        self.placements = [placement for placement, _, _ in pieces]
         shown: dict[int, list[int]] = {}  # placement -> its y variables
         covers: dict[int, list[tuple[int, int]]] = {}
-        for card in cards:
-            for rotated in (False, True):
-                for r0 in range(-1, self.rows):
-                    for c0 in range(-1, self.cols):
-                        placement = Placement(card, rotated, r0, c0)
-                        ys = self._pieces(placement)
-                        if ys is None or not ys:
-                            continue
-                        p = len(self.placements)
-                        self.placements.append(placement)
-                        names.append(("x", p))
-                        gain.append(-PLACEMENT_COST)
-                        shown[p] = []
-                        covers[p] = [rc for rc, _ in placement.cells() if rc in seen]
-                        for k, rc, value in ys:
-                            shown[p].append(len(names))
-                            names.append(("y", p, k, rc))
-                            gain.append(value)
+        for p, (_, ys, covered) in enumerate(pieces):
+            names.append(("x", p))
+            gain.append(-PLACEMENT_COST)
+            shown[p] = list(range(len(names), len(names) + len(ys)))
+            covers[p] = covered
+            names += [("y", p, k, rc) for k, rc, _ in ys]
+            gain += [value for _, _, value in ys]
         for rc in self.visible:
             ev = grid[rc[0]][rc[1]]
             assert ev is not None
@@ -160,8 +163,7 @@ class CardProgram:
                 gain.append(ev.log(EMPTY_LABEL) - hole)
             # Unexplained: the cell keeps its best block reading.
             names.append(("u", rc))
-            kept = 0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc]
-            gain.append(kept)
+            gain.append(0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc])
         # Neighbouring cells left unexplained together earn UNKNOWN_CARD_BONUS: a card we do not know shows
         # up to four neighbouring blocks, a misreading is one cell alone.
         u_at = {n[1]: i for i, n in enumerate(names) if n[0] == "u"}
@@ -181,9 +183,8 @@ class CardProgram:
                 gain.append(UNKNOWN_CARD_BONUS)
         self.names, self.gain = names, np.array(gain)
         self.var = {n: i for i, n in enumerate(names)}
+        self.x_vars = np.array([i for i, n in enumerate(names) if n[0] == "x"], np.int64)
         self.shown, self.covers = shown, covers
-
-        rows: list[tuple[dict[int, float], float, float]] = []
         # The variables that explain each cell: the quadrants shown there, table, unexplained.
         self.at_cell: dict[tuple[int, int], list[int]] = {rc: [] for rc in self.visible}
         for i, n in enumerate(names):
@@ -191,46 +192,92 @@ class CardProgram:
                 self.at_cell[n[3]].append(i)
             elif n[0] in ("e", "u"):
                 self.at_cell[n[1]].append(i)
-        for rc in self.visible:
-            rows.append(({i: 1.0 for i in self.at_cell[rc]}, 1.0, 1.0))  # one explanation per cell
-        for w, i, j in pairs:  # w ≤ u_i, w ≤ u_j
-            rows.append(({w: 1.0, i: -1.0}, -np.inf, 0.0))
-            rows.append(({w: 1.0, j: -1.0}, -np.inf, 0.0))
-        by_card: dict[int, list[int]] = {}
-        for p, placement in enumerate(self.placements):
-            x = self.var[("x", p)]
-            by_card.setdefault(placement.card, []).append(x)
-            for y in shown[p]:
-                rows.append(({y: 1.0, x: -1.0}, -np.inf, 0.0))  # shown only when placed
-            rows.append(({x: 1.0, **{y: -1.0 for y in shown[p]}}, -np.inf, 0.0))  # placed only when seen
-            for rc in covers[p]:  # never on a cell read empty
-                e = self.var.get(("e", rc))
-                if e is not None:
-                    rows.append(({x: 1.0, e: 1.0}, -np.inf, 1.0))
-        for xs in by_card.values():
-            rows.append(({x: 1.0 for x in xs}, -np.inf, 1.0))  # each card once
-        every = [x for xs in by_card.values() for x in xs]
-        rows.append(({x: 1.0 for x in every}, -np.inf, float(min(CITY_CARDS, len(cards)))))
-        self.base_rows = rows
+        self.base_rows = self._base_rows(pairs, min(CITY_CARDS, len(cards)))
         self.extra_rows: list[tuple[dict[int, float], float, float]] = []
         self._highs: _Highs | None = None
         self._rows_in = 0
-        self._cut: set[tuple[int, int]] = set()
-        self.deadline = time.perf_counter() + DEADLINE
 
-    def _no_two_cycle(self, p: int, q: int) -> list[tuple[dict[int, float], float, float]]:
-        """Two overlapping cards never both show a cell of their overlap (each would lie on the other):
-        ``y_pa + y_qb ≤ 1`` for every pair of different cells a, b in it (pairs, not one summed row: the
-        relaxation stays integral far more often)."""
-        overlap = set(self.covers[p]) & set(self.covers[q])
-        mine = [y for y in self.shown[p] if self.names[y][3] in overlap]
-        theirs = [y for y in self.shown[q] if self.names[y][3] in overlap]
-        return [
-            ({a: 1.0, b: 1.0}, -np.inf, 1.0)
-            for a in mine
-            for b in theirs
-            if self.names[a][3] != self.names[b][3]
-        ]
+    def _table(self, cards: Sequence[int]) -> CellTable:
+        """The grid as arrays over the labels the cards show (see :class:`vision.card_pieces.CellTable`)."""
+        labels: dict[Label, int] = {EMPTY_LABEL: 0}
+        for card in cards:
+            for rotated in (False, True):
+                for _, _, label in quadrants(card, rotated):
+                    labels.setdefault(label, len(labels))
+        log_p = np.full((self.rows, self.cols, len(labels)), LOG_FLOOR)
+        visible = np.zeros((self.rows, self.cols), bool)
+        open_ = np.zeros_like(visible)
+        surely_empty = np.zeros_like(open_)
+        threshold = np.zeros((self.rows, self.cols))
+        for r, c in self.visible:
+            ev = self.grid[r][c]
+            assert ev is not None
+            for label, i in labels.items():
+                log_p[r, c, i] = ev.log(label)
+            visible[r, c], open_[r, c] = True, not ev.wrecktar
+            surely_empty[r, c] = math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY
+            threshold[r, c] = ev.best_block[1] - self.costs[(r, c)]
+        return CellTable(labels, log_p, visible, open_, surely_empty, threshold)
+
+    def _base_rows(self, pairs: Sequence[tuple[int, int, int]], most_cards: int) -> _Rows:
+        """The program's rows (see the module's docstring), as one sparse matrix."""
+        rows = _Rows()
+        for rc in self.visible:
+            rows.add(self.at_cell[rc], 1.0, 1.0, 1.0)  # one explanation per cell
+        if pairs:  # w ≤ u_i, w ≤ u_j
+            w, i, j = np.array(pairs).T
+            rows.add_pairs(np.repeat(w, 2), np.stack([i, j], axis=1).ravel(), 0.0)
+        by_card: dict[int, list[int]] = {}
+        for p, placement in enumerate(self.placements):
+            by_card.setdefault(placement.card, []).append(self.var[("x", p)])
+        ys = [(y, self.var[("x", p)]) for p, shown in self.shown.items() for y in shown]
+        if ys:
+            y, x = np.array(ys).T
+            rows.add_pairs(y, x, 0.0)  # shown only when placed
+        # A card that shows nothing is never placed: it costs PLACEMENT_COST and explains nothing, so the
+        # program needs no row for it.
+        for xs in by_card.values():
+            rows.add(xs, 1.0, -np.inf, 1.0)  # each card once
+        self._add_overlap_rows(rows)
+        rows.add([x for xs in by_card.values() for x in xs], 1.0, -np.inf, float(most_cards))
+        return rows
+
+    def _add_overlap_rows(self, rows: _Rows) -> None:
+        """Rows that no two cards lie on each other, for every pair of places that overlap in two or
+        four cells (one cell cannot be shown by both). They also keep the relaxation integral far more
+        often than rows for single pairs of cells would.
+
+        Two cards at one place: the one below would show nothing, so one card at most per place (and with
+        it, one row per cell that no card there lies on a cell read empty). Cards at
+        places side by side (or one above the other) overlap in two cells a, b: a card at the first place
+        showing a and one at the second showing b lie on each other, so ``Σ y_first,a + Σ y_second,b ≤ 1``
+        and the same with a and b swapped.
+        """
+        by_place: dict[tuple[int, int], list[int]] = {}
+        for p, placement in enumerate(self.placements):
+            by_place.setdefault((placement.row, placement.col), []).append(p)
+        y_at: dict[tuple[int, tuple[int, int]], int] = {}
+        for p, ys in self.shown.items():
+            for y in ys:
+                y_at[(p, self.names[y][3])] = y
+        for (r, c), here in by_place.items():
+            xs = [self.var[("x", p)] for p in here]
+            if len(xs) > 1:
+                rows.add(xs, 1.0, -np.inf, 1.0)
+            for rc in self.covers[here[0]]:  # never on a cell read empty (one row for all cards here)
+                e = self.var.get(("e", rc))
+                if e is not None:
+                    rows.add([*xs, e], 1.0, -np.inf, 1.0)
+            for dr, dc in ((0, 1), (1, 0)):
+                there = by_place.get((r + dr, c + dc))
+                if not there:
+                    continue
+                a, b = (r + dr, c + dc), (r + 1, c + 1)  # the two cells both places cover
+                for first, second in ((a, b), (b, a)):
+                    ys = [y_at[k] for k in ((p, first) for p in here) if k in y_at]
+                    ys += [y_at[k] for k in ((q, second) for q in there) if k in y_at]
+                    if ys:
+                        rows.add(ys, 1.0, -np.inf, 1.0)
 
     def _unexplained_cost(self, rc: tuple[int, int], default: float) -> float:
         ev = self.grid[rc[0]][rc[1]]
@@ -246,25 +293,6 @@ class CardProgram:
                     return min(default, NEAR_MARK_COST)
         return default
 
-    def _pieces(self, placement: Placement) -> list[tuple[int, tuple[int, int], float]] | None:
-        """The quadrants worth showing (k, cell, log-probability), or None when the card cannot lie there."""
-        out = []
-        for k, (rc, label) in enumerate(placement.cells()):
-            r, c = rc
-            if not (0 <= r < self.rows and 0 <= c < self.cols):
-                return None  # beyond the lattice, which always reaches past the city
-            ev = self.grid[r][c]
-            if ev is None or ev.wrecktar:
-                continue  # outside the photo (it may be there, unseen), or under Wrecktar
-            if math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY:
-                return None
-            value = ev.log(label)
-            if value >= ev.best_block[1] - self.costs[rc]:  # else leaving it unexplained is better anyway
-                out.append((k, rc, value))
-        if not any(value >= math.log(ANCHOR) for _, _, value in out):
-            return None
-        return out
-
     def _model(self) -> _Highs:
         """The HiGHS model, built on first use; rows added since are appended (warm re-solves)."""
         if self._highs is None:
@@ -273,56 +301,41 @@ class CardProgram:
             h = _Highs()
             h.setOptionValue("output_flag", False)
             h.setOptionValue("threads", 1)
+            # Presolve costs more than it saves on these small programs, solved again and again warm.
+            h.setOptionValue("presolve", "off")
             n = len(self.names)
             h.addVars(n, np.zeros(n), np.ones(n))
             h.changeColsCost(n, np.arange(n, dtype=np.int32), -self.gain)
             self._highs, self._rows_in = h, 0
-        rows = self.base_rows + self.extra_rows
-        if self._rows_in < len(rows):
-            starts, index, value, lo, hi = [], [], [], [], []
-            for coef, low, high in rows[self._rows_in :]:
-                starts.append(len(index))
-                index += list(coef)
-                value += list(coef.values())
-                lo.append(max(low, -highspy.kHighsInf))
-                hi.append(min(high, highspy.kHighsInf))
-            self._highs.addRows(
-                len(lo),
-                np.array(lo),
-                np.array(hi),
-                len(index),
-                np.array(starts, np.int32),
-                np.array(index, np.int32),
-                np.array(value, np.float64),
-            )
-            self._rows_in = len(rows)
+        if self._rows_in == 0:
+            self.base_rows.add_to(self._highs)
+            self._rows_in = 1
+        if self._rows_in - 1 < len(self.extra_rows):
+            extra = _Rows()
+            for coef, low, high in self.extra_rows[self._rows_in - 1 :]:
+                extra.add(list(coef), list(coef.values()), low, high)
+            extra.add_to(self._highs)
+            self._rows_in = 1 + len(self.extra_rows)
         return self._highs
 
-    def _run(self, forbid: Sequence[int], integral: bool) -> tuple[float, np.ndarray] | None:
+    def relax(self, forbid: Sequence[int] = (), force: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
+        """The linear relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or
+        None when that is infeasible. HiGHS starts from its last basis: only bounds change in between."""
         h = self._model()
-        n = len(self.names)
         forbid = np.asarray(list(forbid), np.int32)
+        force = np.asarray(list(force), np.int32)
         if len(forbid):
             h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.zeros(len(forbid)))
-        if integral:
-            h.changeColsIntegrality(
-                n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kInteger)
-            )
-            h.setOptionValue("time_limit", max(0.05, self.deadline - time.perf_counter()))
+        if len(force):
+            h.changeColsBounds(len(force), force, np.ones(len(force)), np.ones(len(force)))
         h.run()
         status = h.getModelStatus()
         solution = np.array(h.getSolution().col_value) if h.getSolution().value_valid else None
         objective = -float(h.getInfo().objective_function_value)
-        if integral:
-            h.changeColsIntegrality(
-                n, np.arange(n, dtype=np.int32), np.full(n, highspy.HighsVarType.kContinuous)
-            )
-            h.setOptionValue("time_limit", highspy.kHighsInf)
-        if len(forbid):
-            h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.ones(len(forbid)))
-        usable = status == highspy.HighsModelStatus.kOptimal or (
-            integral and status == highspy.HighsModelStatus.kTimeLimit
-        )
+        for fixed in (forbid, force):
+            if len(fixed):
+                h.changeColsBounds(len(fixed), fixed, np.zeros(len(fixed)), np.ones(len(fixed)))
+        usable = status in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kObjectiveBound)
         if solution is None or not usable:
             return None
         return objective, solution
@@ -335,104 +348,28 @@ class CardProgram:
         h = self._model()
         h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
         try:
-            solved = self._run((), integral=False)
+            solved = self.relax()
         finally:
             h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
         return None if solved is None else solved[0]
 
-    def relaxed_best(self, forbid: Sequence[int]) -> float | None:
-        """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum."""
-        solved = self._run(forbid, integral=False)
+    def relaxed_best(self, forbid: Sequence[int], stop_below: float = -math.inf) -> float | None:
+        """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum, or,
+        once that is known to lie below ``stop_below``, the bound the dual simplex has reached by then
+        (still an upper bound, found in fewer iterations)."""
+        h = self._model()
+        if stop_below > -math.inf:
+            h.setOptionValue("objective_bound", -stop_below)  # HiGHS minimises the negated objective
+        try:
+            solved = self.relax(forbid)
+        finally:
+            h.setOptionValue("objective_bound", highspy.kHighsInf)
         return None if solved is None else solved[0]
 
-    def solve(self, forbid: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
-        """The best 0/1 solution: the linear relaxation first (on these programs it is nearly always
-        integral already, and many times faster), branch and bound only when it is not."""
-        solved = self._run(forbid, integral=False)
-        if solved is None:
-            return None
-        if np.abs(solved[1] - np.round(solved[1])).max() > 1e-6:
-            solved = self._run(forbid, integral=True)
-            if solved is None:
-                return None
-        return solved[0], np.round(solved[1]).astype(bool)
-
-    def _used(self, x: np.ndarray) -> list[int]:
-        """The placements a solution uses."""
-        return [p for p in range(len(self.placements)) if x[self.var[("x", p)]]]
-
-    def two_cycles(self, x: np.ndarray) -> list[tuple[int, int]]:
-        """Pairs of used placements that each show a cell of their overlap."""
-        used = self._used(x)
-        showing = {p: {self.names[y][3] for y in self.shown[p] if x[y]} for p in used}
-        out = []
-        for i, p in enumerate(used):
-            for q in used[i + 1 :]:
-                overlap = set(self.covers[p]) & set(self.covers[q])
-                if overlap & showing[p] and overlap & showing[q]:
-                    out.append((p, q))
-        return out
-
-    def stacking_cycle(self, x: np.ndarray) -> list[int] | None:
-        """The y variables of one stacking cycle in a solution, or None (placement p lies above q when p
-        shows a cell that q covers)."""
-        used = self._used(x)
-        above: dict[int, list[tuple[int, int]]] = {p: [] for p in used}  # p -> (q below, y var)
-        for p in used:
-            for y in self.shown[p]:
-                if not x[y]:
-                    continue
-                rc = self.names[y][3]
-                for q in used:
-                    if q != p and rc in self.covers[q]:
-                        above[p].append((q, y))
-        colour: dict[int, int] = {}
-        stack: list[tuple[int, int]] = []
-
-        def visit(p: int) -> list[int] | None:
-            colour[p] = 1
-            for q, y in above[p]:
-                if colour.get(q) == 1:
-                    cycle = [y]
-                    for node, var in reversed(stack):
-                        cycle.append(var)
-                        if node == q:
-                            break
-                    return cycle
-                if q not in colour:
-                    stack.append((p, y))
-                    found = visit(q)
-                    stack.pop()
-                    if found:
-                        return found
-            colour[p] = 2
-            return None
-
-        for p in used:
-            if p not in colour:
-                found = visit(p)
-                if found:
-                    return found
-        return None
-
-    def solve_acyclic(self, forbid: Sequence[int] = ()) -> tuple[float, np.ndarray, int] | None:
-        # Not cut short by the deadline: without its cycle cuts a solution is not a stacking of cards. The
-        # rounds are bounded by MAX_CUT_ROUNDS, and past the deadline each branch and bound gets its minimum.
-        for rounds in range(MAX_CUT_ROUNDS):
-            solved = self.solve(forbid)
-            if solved is None:
-                return None
-            pairs = [pq for pq in self.two_cycles(solved[1]) if pq not in self._cut]
-            for p, q in pairs:
-                self._cut.add((p, q))
-                self.extra_rows += self._no_two_cycle(p, q)
-            if pairs:
-                continue
-            cycle = self.stacking_cycle(solved[1])
-            if cycle is None:
-                return solved[0], solved[1], rounds
-            self.extra_rows.append(({y: 1.0 for y in cycle}, -np.inf, len(cycle) - 1.0))
-        return None
+    def card_vars(self, cards: Sequence[int]) -> list[int]:
+        """The placement variables of ``cards``."""
+        wanted = set(cards)
+        return [self.var[("x", p)] for p, placement in enumerate(self.placements) if placement.card in wanted]
 
     def label_vars(self, rc: tuple[int, int], label: Label) -> list[int]:
         """The variables that would read cell ``rc`` as ``label``."""

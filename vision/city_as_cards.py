@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from scoring.city import cell_name
-from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_cards
+from scoring.layouts import LAYOUTS
+from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_program
+from vision.card_program import UNEXPLAINED_COST, CardProgram
 from vision.cells import CellReading
 
 __all__ = ["CardReading", "apply_decoding", "evidence_grid", "read_as_cards"]
@@ -27,6 +30,8 @@ MIN_EXPLAINED = 0.8
 # Probabilities below this are floored before taking logs (the classifier's softmax underflows).
 PROBABILITY_FLOOR = 1e-6
 CERTAIN_EMPTY = CellEvidence({EMPTY_LABEL: 0.0})
+# The last program each thread decoded (see read_as_cards): a HiGHS model is not shared between threads.
+_LAST = threading.local()
 
 
 @dataclass(frozen=True)
@@ -114,9 +119,17 @@ def read_as_cards(
     visible: np.ndarray,
     exclude: Sequence[int] = (),
 ) -> CardReading:
-    """Decode the lattice's readings as cards (see :mod:`vision.card_decoding`) and apply the result."""
-    decoding = decode_cards(evidence_grid(predictions, counts, visible), exclude=exclude)
-    return apply_decoding(readings, decoding)
+    """Decode the lattice's readings as cards (see :mod:`vision.card_decoding`) and apply the result.
+
+    A scan decodes its city once on its own and, when that used a scoring card, again without the
+    scoring cards: the second decoding of the same evidence reuses the first one's program (built once,
+    solved again from where HiGHS left off), kept per thread for the last grid decoded.
+    """
+    grid = evidence_grid(predictions, counts, visible)
+    program = getattr(_LAST, "program", None)
+    if program is None or program.grid != grid:
+        program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    return apply_decoding(readings, decode_program(program, exclude=exclude))
 
 
 def name_cells(text: str, origin: tuple[int, int]) -> str:

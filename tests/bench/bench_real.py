@@ -53,6 +53,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
 
     folder, name, turn, give_cards = job
+    decode_cpu = _time_decodings()
     truth = parse_city((folder / f"{name}.city").read_text())
     rgb = decode_image((folder / f"{name}.jpg").read_bytes(), long_side=WORK_LONG_SIDE).rgb
     rgb = np.ascontiguousarray(np.rot90(rgb, -turn // 90))
@@ -64,15 +65,20 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
     except InputError as exc:
         read, error = None, str(exc)
     seconds = time.perf_counter() - t
+    decode_cpu = list(decode_cpu)  # the scan's own (the truth's decodings below are not)
     score = compare_cities(truth, read)
-    same_card = of_cards = 0
+    same_card = of_cards = same_cell = of_cells = 0
     if read is not None:
-        true_cards = _true_cards(truth)
+        true_cards, by_cell = _true_cards(truth)
         for cell in result.cells:
-            want = true_cards.get(score.to_truth(read, cell.row, cell.col))
+            where = score.to_truth(read, cell.row, cell.col)
+            want = true_cards.get(where)
             if want is not None:
                 of_cards += 1
                 same_card += cell.card == want
+            if where in by_cell:
+                of_cells += 1
+                same_cell += cell.card == by_cell[where]
     return {
         "name": name,
         "blocks": score.right,
@@ -82,32 +88,91 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
         "decode_seconds": timings.get("decode cards", 0.0),
+        "decode_cpu": decode_cpu,
         "error": error,
         "same_card": same_card,
         "of_cards": of_cards,
+        "same_cell": same_cell,
+        "of_cells": of_cells,
         **_card_figures(result if read is not None else None, truth.cards),
         "marks": 0 if read is None else sum(c.poi or c.construction for _, _, c in read.blocks()),
         "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
     }
 
 
-def _true_cards(truth: Any) -> dict[tuple[int, int], int]:
+def _time_decodings() -> list[float]:
+    """Record the CPU seconds of every joint card decoding this process runs from now on: the program's
+    building and its solving (the thread's own time: on a machine shared with other work the wall-clock
+    time says more about the others)."""
+    import vision.card_decoding as card_decoding
+    from vision.card_program import CardProgram
+
+    seconds: list[float] = []
+    pending = [0.0]  # a program built, not yet solved
+    build = getattr(CardProgram.__init__, "__wrapped__", CardProgram.__init__)
+    decode = getattr(card_decoding.decode_program, "__wrapped__", card_decoding.decode_program)
+
+    def timed_build(self: Any, *args: Any, **kwargs: Any) -> None:
+        t = time.thread_time()
+        build(self, *args, **kwargs)
+        pending[0] += time.thread_time() - t
+
+    def timed_decode(*args: Any, **kwargs: Any) -> Any:
+        t = time.thread_time()
+        try:
+            return decode(*args, **kwargs)
+        finally:
+            seconds.append(pending[0] + time.thread_time() - t)
+            pending[0] = 0.0
+
+    timed_build.__wrapped__ = build  # type: ignore[attr-defined]
+    timed_decode.__wrapped__ = decode  # type: ignore[attr-defined]
+    CardProgram.__init__ = timed_build  # type: ignore[method-assign]
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("vision.") and hasattr(module, "decode_program"):
+            module.decode_program = timed_decode  # type: ignore[attr-defined]
+    return seconds
+
+
+def _true_cards(truth: Any) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
     """Which card shows in each block of the true city, where the layouts decide it: the true city decoded
-    with certain evidence and its scoring cards known; a card counts only when the city cannot be explained
-    as well without it (a card that shows only, say, a park could often be any of several)."""
+    with certain evidence and its scoring cards known.
+
+    Two answers: by card, a card's blocks count when the city cannot be explained as well without that
+    card (a card that shows only, say, a park could often be any of several); by cell, a block counts
+    only when no other card could show it in an explanation as good (two cards present can show the same
+    blocks and swap them for free: a fair measure does not count those).
+    """
+    from scoring.layouts import LAYOUTS
     from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
+    from vision.card_program import UNEXPLAINED_COST, CardProgram
+    from vision.card_stacking import best_stacking
 
     grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
     for r, c, cell in truth.cells():
         label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
         grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
     decoding = decode_cards(grid, exclude=truth.cards)
-    out = {}
+    by_card = {}
     for card in {p.card for p in decoding.placements}:
         without = decode_cards(grid, exclude=(*truth.cards, card))
         if without.objective < decoding.objective - 0.5:  # no other card explains its blocks as well
-            out.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
-    return out
+            by_card.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
+    program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    excluded = program.card_vars(truth.cards)
+    by_cell = {}
+    for (r, c), d in decoding.cells.items():
+        if d.card is None:
+            continue
+        mine = [
+            i
+            for i in program.at_cell[(r, c)]
+            if program.names[i][0] == "y" and program.placements[program.names[i][1]].card == d.card
+        ]
+        other = best_stacking(program, forbid=excluded + mine)
+        if other is None or other[0] < decoding.objective - 0.5:
+            by_cell[(r - 1, c - 1)] = d.card
+    return by_card, by_cell
 
 
 def _card_figures(result: Any, truth: tuple[int, ...]) -> dict[str, Any]:
@@ -168,12 +233,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {table:10s} {_summary(sub)}")
         times = [r["seconds"] for r in rows]
         decoding = sorted(r["decode_seconds"] for r in rows)
+        cpu = sorted(t for r in rows for t in r["decode_cpu"])
         print(
             f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s), of it the card "
             f"decoding median {1000 * statistics.median(decoding):.0f} ms "
             f"(max {1000 * decoding[-1]:.0f} ms); "
             f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
         )
+        if cpu:
+            per_photo = sorted(sum(r["decode_cpu"]) for r in rows)
+            print(
+                f"  card decodings: {len(cpu)} run, CPU median {1000 * statistics.median(cpu):.0f} ms, "
+                f"max {1000 * cpu[-1]:.0f} ms each (building the program, where it is not reused, and "
+                f"solving it); all of a scan's together median {1000 * statistics.median(per_photo):.0f} "
+                f"ms, max {1000 * per_photo[-1]:.0f} ms"
+            )
         sources = defaultdict(int)
         for r in rows:
             sources[str(r["source"])] += 1
@@ -183,11 +257,12 @@ def main(argv: list[str] | None = None) -> int:
             f"; wrong cards without a warning: {sum(len(r['unwarned']) for r in rows)}"
         )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
+        cell_same, cell_of = sum(r["same_cell"] for r in rows), sum(r["of_cells"] for r in rows)
         print(
             f"  card identity: {same}/{of} blocks whose card the layouts decide "
-            f"({100 * same / max(of, 1):.1f} %) "
-            "credited to that card; expansion marks read (the set has none): "
-            f"{sum(r['marks'] for r in rows)}"
+            f"({100 * same / max(of, 1):.1f} %) credited to that card; cell by cell (no other card "
+            f"could show the block as well): {cell_same}/{cell_of} ({100 * cell_same / max(cell_of, 1):.1f} "
+            f"%); expansion marks read (the set has none): {sum(r['marks'] for r in rows)}"
         )
         confusions: dict[str, int] = defaultdict(int)
         for r in rows:
