@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from models.synth.scene import render_photo
+from vision.card_sources import ScoringCards, choose_scoring_cards
 from vision.numbers import (
     PATCH,
     NumberModelError,
@@ -25,9 +26,14 @@ from vision.numbers import (
     get_reader,
     use_reader,
 )
-from vision.scorecards import ScoringCardReading, find_scoring_cards, recognised_numbers
+from vision.scorecards import ScoringCardReading, find_scoring_cards
 
 CARD_MM = (88.9, 63.5)
+
+
+def from_backs(readings: list[ScoringCardReading]) -> ScoringCards:
+    """The scoring cards a scan chooses from these readings alone (no reading of the city)."""
+    return choose_scoring_cards([r.to_back_number() for r in readings], from_city=None)
 
 
 def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[np.ndarray, np.ndarray]:
@@ -243,8 +249,8 @@ def test_three_drawn_cards_on_a_yellowish_wooden_table() -> None:
         tile = photo[:, k * 530 : k * 530 + 520]
         tile[on_card] = shot[on_card]
     assert find_scoring_cards(photo[:, : 0 + 1600]) != []
-    numbers, warnings = recognised_numbers(find_scoring_cards(photo))
-    assert numbers == [4, 12, 18] and warnings == []
+    chosen = from_backs(find_scoring_cards(photo))
+    assert chosen.cards == (4, 12, 18) and chosen.source == "backs" and chosen.warnings == ()
 
 
 def test_two_overlapping_cards_are_both_read() -> None:
@@ -275,8 +281,10 @@ def test_nothing_yellow_means_no_cards() -> None:
     assert find_scoring_cards(photo) == []
     blank = np.full((600, 800, 3), 250, np.uint8)
     assert find_scoring_cards(blank) == []
-    numbers, warnings = recognised_numbers([])
-    assert numbers is None and "none seen" in warnings[0]
+    chosen = from_backs([])
+    assert chosen.cards is None and chosen.warnings == (
+        "scoring cards: none seen in the photo; give all three to score them",
+    )
 
 
 def test_bad_input_is_named() -> None:
@@ -301,8 +309,8 @@ def test_bad_input_is_named() -> None:
 def test_simulated_photo_gives_its_three_cards(seed: int, table: str) -> None:
     photo = render_photo(seed, long_side=2016, table=table, scoring_cards=True, partial=False, fill=0.8)
     readings = find_scoring_cards(photo.image)
-    numbers, warnings = recognised_numbers(readings)
-    assert numbers == sorted(s.number for s in photo.truth.scoring_cards), warnings
+    chosen = from_backs(readings)
+    assert chosen.cards == tuple(sorted(s.number for s in photo.truth.scoring_cards)), chosen.warnings
     for r in readings[:3]:
         truth = next(s for s in photo.truth.scoring_cards if s.number == r.number)
         poly = np.array(truth.corners, np.float32)
@@ -314,13 +322,14 @@ def test_turning_the_photo_does_not_change_the_numbers() -> None:
     expected = sorted(s.number for s in photo.truth.scoring_cards)
     for k in (1, 2):
         turned = np.ascontiguousarray(np.rot90(photo.image, k))
-        assert recognised_numbers(find_scoring_cards(turned))[0] == expected
+        assert from_backs(find_scoring_cards(turned)).cards == tuple(expected)
 
 
 def test_simulated_photo_without_scoring_cards_gets_no_header() -> None:
     photo = render_photo(3, long_side=2016, scoring_cards=False)
-    numbers, warnings = recognised_numbers(find_scoring_cards(photo.image))
-    assert numbers is None and warnings
+    chosen = from_backs(find_scoring_cards(photo.image))
+    assert chosen.cards is None and chosen.source is None
+    assert chosen.warnings == ("scoring cards: none seen in the photo; give all three to score them",)
 
 
 # --- the summary for the pipeline ---------------------------------------------------------------------
@@ -330,10 +339,23 @@ def _reading(number: int | None, confidence: float) -> ScoringCardReading:
     return ScoringCardReading(number, confidence, np.zeros((4, 2)), (0.0, 0.0, 10.0))
 
 
-def test_recognised_numbers_needs_three_read_cards() -> None:
-    assert recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)]) == ([3, 7, 12], [])
-    numbers, warnings = recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
-    assert numbers is None
-    assert "read 2 of 3 (3, 12)" in warnings[0] and "1 more card seen but not read" in warnings[0]
-    numbers, warnings = recognised_numbers([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
-    assert numbers == [1, 2, 3] and "ignored 4" in warnings[0]
+def test_the_backs_alone_need_three_read_cards() -> None:
+    chosen = from_backs([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)])
+    assert (chosen.cards, chosen.source, chosen.warnings) == ((3, 7, 12), "backs", ())
+    chosen = from_backs([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
+    assert chosen.cards is None and len(chosen.backs) == 3  # the unread back is still reported
+    assert chosen.warnings == (
+        "scoring cards: read 2 of 3 from their backs (3, 12); give the third to score them",
+    )
+    chosen = from_backs([_reading(None, 0.3)])
+    assert chosen.warnings == ("scoring cards: none read from their backs; give all three to score them",)
+    chosen = from_backs([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
+    assert chosen.cards == (1, 2, 3)
+    assert chosen.warnings == ("more than three scoring cards seen; used 1, 2, 3, ignored 4",)
+
+
+def test_a_reading_keeps_its_place_for_the_overlay() -> None:
+    reading = ScoringCardReading(9, 0.8, np.ones((4, 2)), (5.0, 6.0, 10.0), alternatives=((9, 0.8), (6, 0.1)))
+    back = reading.to_back_number()
+    assert (back.number, back.confidence, back.alternatives) == (9, 0.8, ((9, 0.8), (6, 0.1)))
+    assert back.where == reading.to_json() and back.where["circle"] == [5.0, 6.0, 10.0]

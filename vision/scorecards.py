@@ -26,9 +26,10 @@ import cv2
 import numpy as np
 
 from vision.back_circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
+from vision.card_sources import BackNumber
 from vision.numbers import NUMBERS, circle_frame, circle_patch, get_reader
 
-__all__ = ["ScoringCardReading", "find_scoring_cards", "recognised_numbers"]
+__all__ = ["ScoringCardReading", "find_scoring_cards"]
 
 #: A reading with less confidence than this is reported with ``number=None``.
 MIN_CONFIDENCE = 0.6
@@ -80,6 +81,10 @@ class ScoringCardReading:
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "circle": [round(v, 1) for v in self.circle],
         }
+
+    def to_back_number(self) -> BackNumber:
+        """This reading as :func:`vision.card_sources.choose_scoring_cards` weighs it, with its JSON."""
+        return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
 
 
 def _check_image(image: object) -> np.ndarray:
@@ -234,29 +239,3 @@ def _best_per_number(readings: list[ScoringCardReading]) -> list[ScoringCardRead
             seen.add(r.number)
         out.append(r)
     return out
-
-
-_GIVE = "give their numbers to score them"
-
-
-def recognised_numbers(readings: Sequence[ScoringCardReading]) -> tuple[list[int] | None, list[str]]:
-    """The three scoring cards' numbers from :func:`find_scoring_cards`, and warnings for a person.
-
-    Returns (the three most confident numbers in ascending order, []) when three cards were read (with a
-    warning naming the rest when more were); otherwise (None, [a warning saying what was found]).
-    """
-    read = sorted((r for r in readings if r.number is not None), key=lambda r: -r.confidence)
-    unread = [r for r in readings if r.number is None]
-    if len(read) >= 3:
-        numbers = sorted(r.number for r in read[:3] if r.number is not None)
-        warnings = []
-        if len(read) > 3:
-            extra = ", ".join(str(r.number) for r in read[3:])
-            warnings.append(f"more than three scoring cards seen; used {numbers}, ignored {extra}")
-        return numbers, warnings
-    if not readings:
-        return None, [f"scoring cards not recognised: none seen in the photo; {_GIVE}"]
-    what = f"read {len(read)} of 3 ({', '.join(str(r.number) for r in read) or 'none'})"
-    if unread:
-        what += f"; {len(unread)} more card{'s' * (len(unread) != 1)} seen but not read"
-    return None, [f"scoring cards not recognised: {what}; {_GIVE}"]
