@@ -39,8 +39,9 @@ DETECT_RADIUS_PX = 5.0
 RADIUS_STEPS = (0.7, 0.85, 1.0, 1.2)
 #: A candidate that does not fit at the expected radius is fitted again at these multiples of it: a card
 #: farther from the camera than the city (or nearer) has a smaller (larger) circle, and windows sized for
-#: the expected one reach past its card onto the table, or take in the band beside it.
-REFIT_STEPS = (0.85, 1.2)
+#: the expected one reach past its card onto the table, or take in the band beside it. Beside a city seen
+#: from a slant the cards' scale runs from about 0.75 to 1.5 times the city's.
+REFIT_STEPS = (0.85, 1.2, 1.45)
 #: The fitted circle's larger semi-axis (the one a slanted view does not shorten) allowed, as a fraction of
 #: the expected radius.
 RADIUS_RANGE = (0.6, 1.5)
@@ -104,9 +105,10 @@ def find_number_circles(
     ``px_per_mm`` is the photo's scale near the cards (None: search a range of sizes); ``exclude`` (2-D,
     any size, non-zero where no card can lie, e.g. the city) drops candidates on it.
     """
+    refits: tuple[float, ...] = ()
     if px_per_mm is not None:
-        radii = [CIRCLE_RADIUS_MM * px_per_mm]
-    else:
+        radii, refits = [CIRCLE_RADIUS_MM * px_per_mm], REFIT_STEPS
+    else:  # the sizes searched overlap: no refits
         long_side = max(image.shape[:2])
         lo, hi = UNSCALED_RADII
         radii = list(lo * long_side * UNSCALED_STEP_FACTOR ** np.arange(20))
@@ -117,10 +119,10 @@ def find_number_circles(
             if any(np.hypot(*(c.centre - (x, y))) < 0.5 * c.radius for c in fitted):
                 continue  # a candidate already fitted at this or another size
             circle = _fit(image, x, y, radius)
-            for step in REFIT_STEPS:
+            for step in refits:
                 if circle is not None:
                     break
-                circle = _fit(image, x, y, radius * step, expected=radius)
+                circle = _fit(image, x, y, radius * step)
             if circle is not None:
                 fitted.append(circle)
     # Overlapping fits (part of a fill cut off by its digits, found at a smaller size): the clearest stays.
@@ -187,19 +189,10 @@ def _on(mask: np.ndarray, x: float, y: float, shape: tuple[int, int]) -> bool:
     )
 
 
-def _fit(
-    image: np.ndarray,
-    x: float,
-    y: float,
-    r0: float,
-    recentre: bool = True,
-    expected: float | None = None,
-) -> NumberCircle | None:
-    """The circle around candidate (x, y) of radius about ``r0`` (what the windows are sized for), fitted
-    on ``image``, or None; its size must be near ``expected`` (default ``r0``). Wide digits pull a
-    candidate off the circle's centre; a fit that lands away from it is done once more around where it
-    landed (``recentre``), so that the windows below hold the whole circle."""
-    expected = r0 if expected is None else expected
+def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True) -> NumberCircle | None:
+    """The circle around candidate (x, y) of expected radius ``r0``, fitted on ``image``, or None. Wide
+    digits pull a candidate off the circle's centre; a fit that lands away from it is done once more
+    around where it landed (``recentre``), so that the windows below hold the whole circle."""
     h, w = image.shape[:2]
     reach = int(2.2 * r0)
     x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
@@ -234,10 +227,10 @@ def _fit(
     ellipse = cv2.fitEllipse(points.astype(np.float32))
     (ex, ey), (ew, eh), angle = ellipse
     if recentre and np.hypot(ex + x0 - x, ey + y0 - y) > RECENTRE * r0:
-        return _fit(image, ex + x0, ey + y0, r0, recentre=False, expected=expected)
+        return _fit(image, ex + x0, ey + y0, r0, recentre=False)
     a, b = max(ew, eh) / 2, min(ew, eh) / 2
     radius = float(np.sqrt(a * b))
-    if not RADIUS_RANGE[0] * expected <= a <= RADIUS_RANGE[1] * expected or b < MIN_AXIS_RATIO * a:
+    if not RADIUS_RANGE[0] * r0 <= a <= RADIUS_RANGE[1] * r0 or b < MIN_AXIS_RATIO * a:
         return None
     if piece.sum() < MIN_SOLIDITY * cv2.contourArea(hull.astype(np.float32)):
         return None
