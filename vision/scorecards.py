@@ -45,9 +45,16 @@ CARD_EDGES_IN_RADII = (
 #: Where the band and the paper beside it are sampled, in circle radii: along the band from the circle's
 #: rim outwards, across it the band's middle (the band is 0.67 radii high each way) and the paper above
 #: and below.
-BAND_ALONG = (1.4, 6.0)
+BAND_ALONG = (1.4, 6.2)
 BAND_ACROSS = 0.3
 PAPER_ACROSS = (0.9, 1.4)
+#: The strip along the band is judged in this many sections, each scoring its contrast bounded to
+#: BAND_SECTION_RANGE (luma): the band must run on from the circle the whole way, not only show in part.
+#: Turned half round, the strip leaves the card 0.85 radii past the rim (the circle sits near the card's
+#: left edge), and a neighbouring card's band in line beyond the gap must not outweigh the gap; nor may
+#: rule text close under the band in a few sections.
+BAND_SECTIONS = 8
+BAND_SECTION_RANGE = (0.0, 45.0)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
 #: the prior made from it: a way up whose band is 6 luma weaker is e times less likely.
 BAND_MIN_CONTRAST = 15.0
@@ -110,11 +117,16 @@ def _strip(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray, along: tuple
 
 def _band_contrast(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray) -> float:
     """How much darker the strip running right of the circle is than the paper above and below it, in
-    the upright ``frame``: large for the title band, about nothing for print, paper or table."""
-    band = _strip(grey, centre, frame, BAND_ALONG, (-BAND_ACROSS, BAND_ACROSS))
-    above = _strip(grey, centre, frame, BAND_ALONG, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))
-    below = _strip(grey, centre, frame, BAND_ALONG, PAPER_ACROSS)
-    return min(above, below) - band
+    the upright ``frame``, section by section (bounded) and averaged: large for the title band, about
+    nothing for print, paper or table."""
+    edges = np.linspace(BAND_ALONG[0], BAND_ALONG[1], BAND_SECTIONS + 1)
+    scores = []
+    for along in zip(edges[:-1], edges[1:], strict=True):
+        band = _strip(grey, centre, frame, along, (-BAND_ACROSS, BAND_ACROSS))
+        above = _strip(grey, centre, frame, along, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))
+        below = _strip(grey, centre, frame, along, PAPER_ACROSS)
+        scores.append(min(above, below) - band)
+    return float(np.mean(np.clip(scores, *BAND_SECTION_RANGE)))
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
