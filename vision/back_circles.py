@@ -40,8 +40,8 @@ RADIUS_STEPS = (0.7, 0.85, 1.0, 1.2)
 #: A candidate that does not fit at the expected radius is fitted again at these multiples of it: a card
 #: farther from the camera than the city (or nearer) has a smaller (larger) circle, and windows sized for
 #: the expected one reach past its card onto the table, or take in the band beside it. Beside a city seen
-#: from a slant the cards' scale runs from about 0.75 to 1.5 times the city's.
-REFIT_STEPS = (0.85, 1.2, 1.45)
+#: from a slant the cards' scale runs from about 0.7 to 1.5 times the city's; the nearest to 1 go first.
+REFIT_STEPS = (0.85, 1.2, 0.7, 1.45)
 #: The fitted circle's larger semi-axis (the one a slanted view does not shorten) allowed, as a fraction of
 #: the expected radius.
 RADIUS_RANGE = (0.6, 1.5)
@@ -67,9 +67,12 @@ MAX_HULL_SPREAD = 0.04
 #: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
 MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
-#: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill: a bold "10"
-#: may cover most of it.
+#: Share of the circle's inside that is dark ink (the number): a bold "10" may cover most of it.
 INK_RANGE = (0.04, 0.75)
+#: Ink is darker than 0.6 × the fill, or than the fill less INK_DEPTH luma (0–255), whichever is the
+#: lighter bound: glare or overexposure lays a veil over circle and ink alike, which keeps their
+#: difference but lifts the ink's luma towards the fill's.
+INK_DEPTH = 40.0
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,7 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     inside = np.zeros(piece.shape, np.uint8)
     cv2.ellipse(inside, ((ex, ey), (ew * 0.85, eh * 0.85), angle), 1, -1)
     fill_luma = float(np.median(luma[(inside > 0) & (piece > 0)]))
-    ink = float(np.mean(luma[inside > 0] < 0.6 * fill_luma))
+    ink = float(np.mean(luma[inside > 0] < max(0.6 * fill_luma, fill_luma - INK_DEPTH)))
     if not INK_RANGE[0] <= ink <= INK_RANGE[1]:
         return None
     return NumberCircle(centre + (x0, y0), axes, radius, fill - around)
