@@ -16,7 +16,8 @@ paper above and below. The search:
 3. **Fit** each candidate on the full image: yellowness thresholded halfway between fill and ring, every
    piece near the centre (the digits may cut the fill apart), the convex hull fitted by an ellipse that
    must be round (a circle seen up to ~60° from straight above) and of the expected size, with dark ink
-   inside (the number).
+   inside (the number). A candidate that does not fit is fitted again with windows for a smaller or
+   larger circle: cards lie nearer the camera or farther than the city whose scale sets the size.
 
 The expected radius comes from the city's scale (px per mm, where the lattice was fitted); without it a
 range of sizes is searched.

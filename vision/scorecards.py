@@ -9,7 +9,8 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    (:func:`_lettering_angle`), hence four candidate ways up. In the right one the title band runs from
    the circle to the right, darker than the paper just above and below it; in the three others the strip
    to the right is rule text on paper, or the table, with nothing darker between lighter. The band's
-   contrast for each way up is its prior.
+   contrast for each way up, section by section along the strip so that it must run on from the circle,
+   is its prior.
 3. **The number.** The circle's inside is sampled into an upright patch per candidate
    (:mod:`vision.numbers`) and classified; the classifier's "no upright number" class and the prior
    together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
