@@ -36,13 +36,19 @@ def from_backs(readings: list[ScoringCardReading]) -> ScoringCards:
     return choose_scoring_cards([r.to_back_number() for r in readings], from_city=None)
 
 
-def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[np.ndarray, np.ndarray]:
+def draw_card(
+    number: int,
+    ppm: float = 5.0,
+    text_size: float = 1.45,
+    fill: tuple[int, int, int] = (240, 218, 110),
+    band: tuple[int, int, int] = (146, 136, 112),
+) -> tuple[np.ndarray, np.ndarray]:
     """A scoring card's scoring side drawn at ``ppm`` px/mm, upright, laid out as the real backs are: RGB
     image and the centre of its circle (px). Graph paper; a grey-brown title band from 0.10 to 0.23 of the
     height with a dashed line; a pale yellow circle 0.19 of the height across on the band, its centre at
     0.125 of the width and 0.15 of the height, with a thin olive rim and the number in Pillow's default font
-    made bold (``text_size``: font size in circle radii); a name of dark blocks on the band and lines of
-    "text" below."""
+    made bold (``text_size``: font size in circle radii; ``fill`` and ``band`` the colours); a name of dark
+    blocks on the band and lines of "text" below."""
     w, h = round(CARD_MM[0] * ppm), round(CARD_MM[1] * ppm)
     img = Image.new("RGB", (w, h), (236, 234, 226))
     d = ImageDraw.Draw(img)
@@ -50,14 +56,14 @@ def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[n
         d.line([(x, 0), (x, h)], fill=(214, 214, 206), width=1)
     for y in np.arange(0, h, 3 * ppm):
         d.line([(0, y), (w, y)], fill=(214, 214, 206), width=1)
-    d.rectangle((0, 0.10 * h, w, 0.23 * h), fill=(146, 136, 112))
+    d.rectangle((0, 0.10 * h, w, 0.23 * h), fill=band)
     for x in np.arange(2 * ppm, w, 6 * ppm):
         d.line(
             [(x, 0.165 * h), (x + 3 * ppm, 0.165 * h)], fill=(226, 222, 210), width=max(1, round(0.5 * ppm))
         )
     cx, cy, r = 0.125 * w, 0.15 * h, 0.095 * h
     d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(120, 112, 50))
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(240, 218, 110))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
     font = ImageFont.load_default(size=round(text_size * r))
     text = str(number)
     left, t, right, b = font.getbbox(text, stroke_width=2)
@@ -231,6 +237,42 @@ def test_the_scale_of_the_city_finds_the_same_cards() -> None:
     assert reading.number == 11
     with pytest.raises(ValueError, match="px_per_mm"):
         find_scoring_cards(photo, px_per_mm=0.0)
+
+
+def _wood(size: tuple[int, int], seed: int = 1) -> np.ndarray:
+    """A warm wood-coloured table, as yellow as the circles' fill by ``b* − 0.7|a*|``."""
+    photo = np.empty((size[1], size[0], 3), np.uint8)
+    photo[:] = (200, 150, 70)
+    grain = cv2.GaussianBlur(
+        np.random.default_rng(seed).normal(0, 14, size[::-1]).astype(np.float32), (0, 0), 5
+    )
+    return np.clip(photo + grain[..., None] * np.array([1.0, 0.8, 0.4]), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("ratio", [0.72, 1.45])
+def test_a_card_farther_or_nearer_than_the_city_is_found(ratio: float) -> None:
+    """Beside a slanted city the cards lie at 0.7–1.5 of the city's scale: a pale circle sized from the
+    city alone has its surroundings measured past the card's edge, on the wood (or on its own fill)."""
+    card, centre = draw_card(14, ppm=5.0 * ratio, fill=(250, 240, 170))
+    photo, m = place(card, 15, size=(1000, 800))
+    on_card = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), m, (1000, 800)) > 128
+    table = _wood((1000, 800))
+    table[on_card] = photo[on_card]
+    (reading,) = find_scoring_cards(table, px_per_mm=5.0)
+    c = _project(m, centre[None])[0]
+    assert reading.number == 14 and np.hypot(reading.circle[0] - c[0], reading.circle[1] - c[1]) < 3
+
+
+def test_a_number_washed_out_by_glare_is_still_read() -> None:
+    """Glare lays a veil over the card: the ink comes up to over 0.6 of the fill's luma, but stays far
+    darker than it."""
+    card, _ = draw_card(12)
+    photo, _ = place(card, -30)
+    veiled = (0.45 * photo + 140).astype(np.uint8)
+    luma = cv2.cvtColor(veiled, cv2.COLOR_RGB2LAB)[..., 0]
+    assert luma.min() > 0.6 * np.percentile(luma, 99)  # the ink is no longer "dark" by a ratio
+    (reading,) = find_scoring_cards(veiled, px_per_mm=5.0)
+    assert reading.number == 12
 
 
 def test_three_drawn_cards_on_a_yellowish_wooden_table() -> None:
