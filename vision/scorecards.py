@@ -55,7 +55,7 @@ PAPER_ACROSS = (0.9, 1.4)
 #: left edge), and a neighbouring card's band in line beyond the gap must not outweigh the gap; nor may
 #: rule text close under the band in a few sections.
 BAND_SECTIONS = 8
-BAND_SECTION_RANGE = (0.0, 45.0)
+BAND_SECTION_RANGE = (0.0, 90.0)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
 #: the prior made from it: a way up whose band is 6 luma weaker is e times less likely.
 BAND_MIN_CONTRAST = 15.0
