@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from models.synth.scene import render_photo
+from vision.card_sources import ScoringCards, choose_scoring_cards
 from vision.numbers import (
     PATCH,
     NumberModelError,
@@ -25,18 +26,29 @@ from vision.numbers import (
     get_reader,
     use_reader,
 )
-from vision.scorecards import ScoringCardReading, find_scoring_cards, recognised_numbers
+from vision.scorecards import ScoringCardReading, find_scoring_cards
 
 CARD_MM = (88.9, 63.5)
 
 
-def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[np.ndarray, np.ndarray]:
+def from_backs(readings: list[ScoringCardReading]) -> ScoringCards:
+    """The scoring cards a scan chooses from these readings alone (no reading of the city)."""
+    return choose_scoring_cards([r.to_back_number() for r in readings], from_city=None)
+
+
+def draw_card(
+    number: int,
+    ppm: float = 5.0,
+    text_size: float = 1.45,
+    fill: tuple[int, int, int] = (240, 218, 110),
+    band: tuple[int, int, int] = (146, 136, 112),
+) -> tuple[np.ndarray, np.ndarray]:
     """A scoring card's scoring side drawn at ``ppm`` px/mm, upright, laid out as the real backs are: RGB
     image and the centre of its circle (px). Graph paper; a grey-brown title band from 0.10 to 0.23 of the
     height with a dashed line; a pale yellow circle 0.19 of the height across on the band, its centre at
     0.125 of the width and 0.15 of the height, with a thin olive rim and the number in Pillow's default font
-    made bold (``text_size``: font size in circle radii); a name of dark blocks on the band and lines of
-    "text" below."""
+    made bold (``text_size``: font size in circle radii; ``fill`` and ``band`` the colours); a name of dark
+    blocks on the band and lines of "text" below."""
     w, h = round(CARD_MM[0] * ppm), round(CARD_MM[1] * ppm)
     img = Image.new("RGB", (w, h), (236, 234, 226))
     d = ImageDraw.Draw(img)
@@ -44,14 +56,14 @@ def draw_card(number: int, ppm: float = 5.0, text_size: float = 1.45) -> tuple[n
         d.line([(x, 0), (x, h)], fill=(214, 214, 206), width=1)
     for y in np.arange(0, h, 3 * ppm):
         d.line([(0, y), (w, y)], fill=(214, 214, 206), width=1)
-    d.rectangle((0, 0.10 * h, w, 0.23 * h), fill=(146, 136, 112))
+    d.rectangle((0, 0.10 * h, w, 0.23 * h), fill=band)
     for x in np.arange(2 * ppm, w, 6 * ppm):
         d.line(
             [(x, 0.165 * h), (x + 3 * ppm, 0.165 * h)], fill=(226, 222, 210), width=max(1, round(0.5 * ppm))
         )
     cx, cy, r = 0.125 * w, 0.15 * h, 0.095 * h
     d.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), fill=(120, 112, 50))
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(240, 218, 110))
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
     font = ImageFont.load_default(size=round(text_size * r))
     text = str(number)
     left, t, right, b = font.getbbox(text, stroke_width=2)
@@ -227,6 +239,42 @@ def test_the_scale_of_the_city_finds_the_same_cards() -> None:
         find_scoring_cards(photo, px_per_mm=0.0)
 
 
+def _wood(size: tuple[int, int], seed: int = 1) -> np.ndarray:
+    """A warm wood-coloured table, as yellow as the circles' fill by ``b* − 0.7|a*|``."""
+    photo = np.empty((size[1], size[0], 3), np.uint8)
+    photo[:] = (200, 150, 70)
+    grain = cv2.GaussianBlur(
+        np.random.default_rng(seed).normal(0, 14, size[::-1]).astype(np.float32), (0, 0), 5
+    )
+    return np.clip(photo + grain[..., None] * np.array([1.0, 0.8, 0.4]), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("ratio", [0.72, 1.45])
+def test_a_card_farther_or_nearer_than_the_city_is_found(ratio: float) -> None:
+    """Beside a slanted city the cards lie at 0.7–1.5 of the city's scale: a pale circle sized from the
+    city alone has its surroundings measured past the card's edge, on the wood (or on its own fill)."""
+    card, centre = draw_card(14, ppm=5.0 * ratio, fill=(250, 240, 170))
+    photo, m = place(card, 15, size=(1000, 800))
+    on_card = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), m, (1000, 800)) > 128
+    table = _wood((1000, 800))
+    table[on_card] = photo[on_card]
+    (reading,) = find_scoring_cards(table, px_per_mm=5.0)
+    c = _project(m, centre[None])[0]
+    assert reading.number == 14 and np.hypot(reading.circle[0] - c[0], reading.circle[1] - c[1]) < 3
+
+
+def test_a_number_washed_out_by_glare_is_still_read() -> None:
+    """Glare lays a veil over the card: the ink comes up to over 0.6 of the fill's luma, but stays far
+    darker than it."""
+    card, _ = draw_card(12)
+    photo, _ = place(card, -30)
+    veiled = (0.45 * photo + 140).astype(np.uint8)
+    luma = cv2.cvtColor(veiled, cv2.COLOR_RGB2LAB)[..., 0]
+    assert luma.min() > 0.6 * np.percentile(luma, 99)  # the ink is no longer "dark" by a ratio
+    (reading,) = find_scoring_cards(veiled, px_per_mm=5.0)
+    assert reading.number == 12
+
+
 def test_three_drawn_cards_on_a_yellowish_wooden_table() -> None:
     """A wood whose colour passes a loose yellow test (hue ~13, saturated) is not a circle."""
     photo = np.empty((900, 1600, 3), np.uint8)
@@ -243,8 +291,8 @@ def test_three_drawn_cards_on_a_yellowish_wooden_table() -> None:
         tile = photo[:, k * 530 : k * 530 + 520]
         tile[on_card] = shot[on_card]
     assert find_scoring_cards(photo[:, : 0 + 1600]) != []
-    numbers, warnings = recognised_numbers(find_scoring_cards(photo))
-    assert numbers == [4, 12, 18] and warnings == []
+    chosen = from_backs(find_scoring_cards(photo))
+    assert chosen.cards == (4, 12, 18) and chosen.source == "backs" and chosen.warnings == ()
 
 
 def test_two_overlapping_cards_are_both_read() -> None:
@@ -275,8 +323,10 @@ def test_nothing_yellow_means_no_cards() -> None:
     assert find_scoring_cards(photo) == []
     blank = np.full((600, 800, 3), 250, np.uint8)
     assert find_scoring_cards(blank) == []
-    numbers, warnings = recognised_numbers([])
-    assert numbers is None and "none seen" in warnings[0]
+    chosen = from_backs([])
+    assert chosen.cards is None and chosen.warnings == (
+        "scoring cards: none seen in the photo; give all three to score them",
+    )
 
 
 def test_bad_input_is_named() -> None:
@@ -301,8 +351,8 @@ def test_bad_input_is_named() -> None:
 def test_simulated_photo_gives_its_three_cards(seed: int, table: str) -> None:
     photo = render_photo(seed, long_side=2016, table=table, scoring_cards=True, partial=False, fill=0.8)
     readings = find_scoring_cards(photo.image)
-    numbers, warnings = recognised_numbers(readings)
-    assert numbers == sorted(s.number for s in photo.truth.scoring_cards), warnings
+    chosen = from_backs(readings)
+    assert chosen.cards == tuple(sorted(s.number for s in photo.truth.scoring_cards)), chosen.warnings
     for r in readings[:3]:
         truth = next(s for s in photo.truth.scoring_cards if s.number == r.number)
         poly = np.array(truth.corners, np.float32)
@@ -314,13 +364,14 @@ def test_turning_the_photo_does_not_change_the_numbers() -> None:
     expected = sorted(s.number for s in photo.truth.scoring_cards)
     for k in (1, 2):
         turned = np.ascontiguousarray(np.rot90(photo.image, k))
-        assert recognised_numbers(find_scoring_cards(turned))[0] == expected
+        assert from_backs(find_scoring_cards(turned)).cards == tuple(expected)
 
 
 def test_simulated_photo_without_scoring_cards_gets_no_header() -> None:
     photo = render_photo(3, long_side=2016, scoring_cards=False)
-    numbers, warnings = recognised_numbers(find_scoring_cards(photo.image))
-    assert numbers is None and warnings
+    chosen = from_backs(find_scoring_cards(photo.image))
+    assert chosen.cards is None and chosen.source is None
+    assert chosen.warnings == ("scoring cards: none seen in the photo; give all three to score them",)
 
 
 # --- the summary for the pipeline ---------------------------------------------------------------------
@@ -330,10 +381,23 @@ def _reading(number: int | None, confidence: float) -> ScoringCardReading:
     return ScoringCardReading(number, confidence, np.zeros((4, 2)), (0.0, 0.0, 10.0))
 
 
-def test_recognised_numbers_needs_three_read_cards() -> None:
-    assert recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)]) == ([3, 7, 12], [])
-    numbers, warnings = recognised_numbers([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
-    assert numbers is None
-    assert "read 2 of 3 (3, 12)" in warnings[0] and "1 more card seen but not read" in warnings[0]
-    numbers, warnings = recognised_numbers([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
-    assert numbers == [1, 2, 3] and "ignored 4" in warnings[0]
+def test_the_backs_alone_need_three_read_cards() -> None:
+    chosen = from_backs([_reading(12, 0.9), _reading(3, 0.99), _reading(7, 0.8)])
+    assert (chosen.cards, chosen.source, chosen.warnings) == ((3, 7, 12), "backs", ())
+    chosen = from_backs([_reading(12, 0.9), _reading(3, 0.99), _reading(None, 0.2)])
+    assert chosen.cards is None and len(chosen.backs) == 3  # the unread back is still reported
+    assert chosen.warnings == (
+        "scoring cards: read 2 of 3 from their backs (3, 12); give the third to score them",
+    )
+    chosen = from_backs([_reading(None, 0.3)])
+    assert chosen.warnings == ("scoring cards: none read from their backs; give all three to score them",)
+    chosen = from_backs([_reading(n, 0.9 - n / 100) for n in (1, 2, 3, 4)])
+    assert chosen.cards == (1, 2, 3)
+    assert chosen.warnings == ("more than three scoring cards seen; used 1, 2, 3, ignored 4",)
+
+
+def test_a_reading_keeps_its_place_for_the_overlay() -> None:
+    reading = ScoringCardReading(9, 0.8, np.ones((4, 2)), (5.0, 6.0, 10.0), alternatives=((9, 0.8), (6, 0.1)))
+    back = reading.to_back_number()
+    assert (back.number, back.confidence, back.alternatives) == (9, 0.8, ((9, 0.8), (6, 0.1)))
+    assert back.where == reading.to_json() and back.where["circle"] == [5.0, 6.0, 10.0]

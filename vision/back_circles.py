@@ -16,7 +16,8 @@ paper above and below. The search:
 3. **Fit** each candidate on the full image: yellowness thresholded halfway between fill and ring, every
    piece near the centre (the digits may cut the fill apart), the convex hull fitted by an ellipse that
    must be round (a circle seen up to ~60° from straight above) and of the expected size, with dark ink
-   inside (the number).
+   inside (the number). A candidate that does not fit is fitted again with windows for a smaller or
+   larger circle: cards lie nearer the camera or farther than the city whose scale sets the size.
 
 The expected radius comes from the city's scale (px per mm, where the lattice was fitted); without it a
 range of sizes is searched.
@@ -37,6 +38,11 @@ CIRCLE_RADIUS_MM = 6.0
 DETECT_RADIUS_PX = 5.0
 #: Radii searched around the expected one (a slanted view and the cards' distance from the city change it).
 RADIUS_STEPS = (0.7, 0.85, 1.0, 1.2)
+#: A candidate that does not fit at the expected radius is fitted again at these multiples of it: a card
+#: farther from the camera than the city (or nearer) has a smaller (larger) circle, and windows sized for
+#: the expected one reach past its card onto the table, or take in the band beside it. Beside a city seen
+#: from a slant the cards' scale runs from about 0.7 to 1.5 times the city's; the nearest to 1 go first.
+REFIT_STEPS = (0.85, 1.2, 0.7, 1.45)
 #: The fitted circle's larger semi-axis (the one a slanted view does not shorten) allowed, as a fraction of
 #: the expected radius.
 RADIUS_RANGE = (0.6, 1.5)
@@ -62,9 +68,12 @@ MAX_HULL_SPREAD = 0.04
 #: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
 MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
-#: Share of the circle's inside that is dark ink (the number), darker than 0.6 × the fill: a bold "10"
-#: may cover most of it.
+#: Share of the circle's inside that is dark ink (the number): a bold "10" may cover most of it.
 INK_RANGE = (0.04, 0.75)
+#: Ink is darker than 0.6 × the fill, or than the fill less INK_DEPTH luma (0–255), whichever is the
+#: lighter bound: glare or overexposure lays a veil over circle and ink alike, which keeps their
+#: difference but lifts the ink's luma towards the fill's.
+INK_DEPTH = 40.0
 
 
 @dataclass(frozen=True)
@@ -100,9 +109,10 @@ def find_number_circles(
     ``px_per_mm`` is the photo's scale near the cards (None: search a range of sizes); ``exclude`` (2-D,
     any size, non-zero where no card can lie, e.g. the city) drops candidates on it.
     """
+    refits: tuple[float, ...] = ()
     if px_per_mm is not None:
-        radii = [CIRCLE_RADIUS_MM * px_per_mm]
-    else:
+        radii, refits = [CIRCLE_RADIUS_MM * px_per_mm], REFIT_STEPS
+    else:  # the sizes searched overlap: no refits
         long_side = max(image.shape[:2])
         lo, hi = UNSCALED_RADII
         radii = list(lo * long_side * UNSCALED_STEP_FACTOR ** np.arange(20))
@@ -113,6 +123,10 @@ def find_number_circles(
             if any(np.hypot(*(c.centre - (x, y))) < 0.5 * c.radius for c in fitted):
                 continue  # a candidate already fitted at this or another size
             circle = _fit(image, x, y, radius)
+            for step in refits:
+                if circle is not None:
+                    break
+                circle = _fit(image, x, y, radius * step)
             if circle is not None:
                 fitted.append(circle)
     # Overlapping fits (part of a fill cut off by its digits, found at a smaller size): the clearest stays.
@@ -231,7 +245,7 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     inside = np.zeros(piece.shape, np.uint8)
     cv2.ellipse(inside, ((ex, ey), (ew * 0.85, eh * 0.85), angle), 1, -1)
     fill_luma = float(np.median(luma[(inside > 0) & (piece > 0)]))
-    ink = float(np.mean(luma[inside > 0] < 0.6 * fill_luma))
+    ink = float(np.mean(luma[inside > 0] < max(0.6 * fill_luma, fill_luma - INK_DEPTH)))
     if not INK_RANGE[0] <= ink <= INK_RANGE[1]:
         return None
     return NumberCircle(centre + (x0, y0), axes, radius, fill - around)

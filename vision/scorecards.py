@@ -9,7 +9,8 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    (:func:`_lettering_angle`), hence four candidate ways up. In the right one the title band runs from
    the circle to the right, darker than the paper just above and below it; in the three others the strip
    to the right is rule text on paper, or the table, with nothing darker between lighter. The band's
-   contrast for each way up is its prior.
+   contrast for each way up, section by section along the strip so that it must run on from the circle,
+   is its prior.
 3. **The number.** The circle's inside is sampled into an upright patch per candidate
    (:mod:`vision.numbers`) and classified; the classifier's "no upright number" class and the prior
    together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
@@ -26,9 +27,10 @@ import cv2
 import numpy as np
 
 from vision.back_circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
+from vision.card_sources import BackNumber
 from vision.numbers import NUMBERS, circle_frame, circle_patch, get_reader
 
-__all__ = ["ScoringCardReading", "find_scoring_cards", "recognised_numbers"]
+__all__ = ["ScoringCardReading", "find_scoring_cards"]
 
 #: A reading with less confidence than this is reported with ``number=None``.
 MIN_CONFIDENCE = 0.6
@@ -44,9 +46,16 @@ CARD_EDGES_IN_RADII = (
 #: Where the band and the paper beside it are sampled, in circle radii: along the band from the circle's
 #: rim outwards, across it the band's middle (the band is 0.67 radii high each way) and the paper above
 #: and below.
-BAND_ALONG = (1.4, 6.0)
+BAND_ALONG = (1.4, 6.2)
 BAND_ACROSS = 0.3
 PAPER_ACROSS = (0.9, 1.4)
+#: The strip along the band is judged in this many sections, each scoring its contrast bounded to
+#: BAND_SECTION_RANGE (luma): the band must run on from the circle the whole way, not only show in part.
+#: Turned half round, the strip leaves the card 0.85 radii past the rim (the circle sits near the card's
+#: left edge), and a neighbouring card's band in line beyond the gap must not outweigh the gap; nor may
+#: rule text close under the band in a few sections.
+BAND_SECTIONS = 8
+BAND_SECTION_RANGE = (0.0, 90.0)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
 #: the prior made from it: a way up whose band is 6 luma weaker is e times less likely.
 BAND_MIN_CONTRAST = 15.0
@@ -81,6 +90,10 @@ class ScoringCardReading:
             "circle": [round(v, 1) for v in self.circle],
         }
 
+    def to_back_number(self) -> BackNumber:
+        """This reading as :func:`vision.card_sources.choose_scoring_cards` weighs it, with its JSON."""
+        return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
+
 
 def _check_image(image: object) -> np.ndarray:
     if not isinstance(image, np.ndarray):
@@ -105,11 +118,16 @@ def _strip(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray, along: tuple
 
 def _band_contrast(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray) -> float:
     """How much darker the strip running right of the circle is than the paper above and below it, in
-    the upright ``frame``: large for the title band, about nothing for print, paper or table."""
-    band = _strip(grey, centre, frame, BAND_ALONG, (-BAND_ACROSS, BAND_ACROSS))
-    above = _strip(grey, centre, frame, BAND_ALONG, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))
-    below = _strip(grey, centre, frame, BAND_ALONG, PAPER_ACROSS)
-    return min(above, below) - band
+    the upright ``frame``, section by section (bounded) and averaged: large for the title band, about
+    nothing for print, paper or table."""
+    edges = np.linspace(BAND_ALONG[0], BAND_ALONG[1], BAND_SECTIONS + 1)
+    scores = []
+    for along in zip(edges[:-1], edges[1:], strict=True):
+        band = _strip(grey, centre, frame, along, (-BAND_ACROSS, BAND_ACROSS))
+        above = _strip(grey, centre, frame, along, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))
+        below = _strip(grey, centre, frame, along, PAPER_ACROSS)
+        scores.append(min(above, below) - band)
+    return float(np.mean(np.clip(scores, *BAND_SECTION_RANGE)))
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
@@ -234,29 +252,3 @@ def _best_per_number(readings: list[ScoringCardReading]) -> list[ScoringCardRead
             seen.add(r.number)
         out.append(r)
     return out
-
-
-_GIVE = "give their numbers to score them"
-
-
-def recognised_numbers(readings: Sequence[ScoringCardReading]) -> tuple[list[int] | None, list[str]]:
-    """The three scoring cards' numbers from :func:`find_scoring_cards`, and warnings for a person.
-
-    Returns (the three most confident numbers in ascending order, []) when three cards were read (with a
-    warning naming the rest when more were); otherwise (None, [a warning saying what was found]).
-    """
-    read = sorted((r for r in readings if r.number is not None), key=lambda r: -r.confidence)
-    unread = [r for r in readings if r.number is None]
-    if len(read) >= 3:
-        numbers = sorted(r.number for r in read[:3] if r.number is not None)
-        warnings = []
-        if len(read) > 3:
-            extra = ", ".join(str(r.number) for r in read[3:])
-            warnings.append(f"more than three scoring cards seen; used {numbers}, ignored {extra}")
-        return numbers, warnings
-    if not readings:
-        return None, [f"scoring cards not recognised: none seen in the photo; {_GIVE}"]
-    what = f"read {len(read)} of 3 ({', '.join(str(r.number) for r in read) or 'none'})"
-    if unread:
-        what += f"; {len(unread)} more card{'s' * (len(unread) != 1)} seen but not read"
-    return None, [f"scoring cards not recognised: {what}; {_GIVE}"]

@@ -28,8 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from models.synth.scene import render_photo  # noqa: E402
+from vision.card_sources import choose_scoring_cards  # noqa: E402
 from vision.numbers import NumberReader, get_reader, use_reader  # noqa: E402
-from vision.scorecards import find_scoring_cards, recognised_numbers  # noqa: E402
+from vision.scorecards import find_scoring_cards  # noqa: E402
 
 
 def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:
@@ -95,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         scale, mask = (None, None) if args.unscaled else _city_scale_and_mask(photo)
         readings = find_scoring_cards(photo.image, city_mask=mask, px_per_mm=scale)
         times.append(time.perf_counter() - t)
-        numbers, _ = recognised_numbers(readings)
+        # The header from the backs alone, as a scan whose city gave no reading would choose it.
+        chosen = choose_scoring_cards([r.to_back_number() for r in readings], from_city=None)
+        numbers = list(chosen.cards) if chosen.cards else None
 
         truths = [s for s in photo.truth.scoring_cards if s.in_photo]
         polys = [np.array(s.corners) for s in truths]
