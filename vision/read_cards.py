@@ -48,7 +48,7 @@ def read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
         )
     except NumberModelError as exc:  # the number reader is not installed: the city can still be read
         return [], [f"scoring cards not read from their backs: {exc}"]
-    return [BackNumber(r.number, r.confidence, r.alternatives, r.to_json()) for r in found], []
+    return [r.to_back_number() for r in found], []
 
 
 def decode_city(
