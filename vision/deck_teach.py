@@ -1,0 +1,275 @@
+"""Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
+
+The grid's blocks form a lattice with small gaps between the cards, which the scanner's own geometry
+(:func:`vision.pipeline.read_geometry`) fits like a city's, the gaps absorbed by its per-cell offsets. The
+cards are then the 2 × 2 groups of that lattice, at whichever of its four row and column phases the known
+layouts explain best; each card's four blocks are read again at rigid card positions (a card is one piece
+of cardboard), and the 18 known layouts are given to the cards as an assignment problem (each layout
+once, in the turn it fits better; :func:`scipy.optimize.linear_sum_assignment`). A card that fits no
+layout it could be given, two cards showing the same layout, a card missing, or a layout the cards cannot
+settle between two places: the photo is refused with the cards named, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from scoring.layouts import card_blocks
+from vision.colour import balance_whites, lattice_box
+from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows
+from vision.lattice import Lattice
+
+__all__ = ["CardSeen", "Teaching", "teach_deck"]
+
+# A block's log-probability is floored here (the softmax underflows; one bad block must not dominate).
+FLOOR = math.log(1e-4)
+# A card fits its layout when its four blocks average at least this log-probability (0.1 a block)...
+FITS = math.log(0.1)
+# ...and the assignment is settled when giving any card another layout costs at least this many nats.
+SETTLED = 2.0
+# A 2 × 2 group holds a card when at least this many of its blocks read as a card.
+CARD_CELLS = 3
+# The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
+PERIOD_FACTORS = (1.0, 0.94, 0.88)
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card of the deck photo: its place in the grid (card row and column), the layout it was given,
+    its turn, and how well its blocks fit that layout (mean log-probability per block)."""
+
+    row: int
+    col: int
+    card: int
+    rotated: bool
+    fit: float
+
+    def to_json(self) -> dict:
+        return {"row": self.row, "col": self.col, "card": self.card, "rotated": self.rotated}
+
+
+@dataclass(frozen=True)
+class Teaching:
+    deck: TaughtDeck
+    cards: list[CardSeen]
+    seconds: float
+
+    def describe(self) -> str:
+        """The assignment as a grid of card numbers (``7r``: card 7 turned by 180°), one line a row."""
+        rows = max(c.row for c in self.cards) + 1
+        cols = max(c.col for c in self.cards) + 1
+        grid = [["  . "] * cols for _ in range(rows)]
+        for c in self.cards:
+            grid[c.row][c.col] = f"{c.card:3d}{'r' if c.rotated else ' '}"
+        return "\n".join(" ".join(row).rstrip() for row in grid)
+
+
+def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
+    (tl, tr), (bl, br) = card_blocks(card, rotated)
+    return [(b.zone, b.road) for b in (tl, tr, bl, br)]
+
+
+def _log(pred: object, label: tuple[str | None, str | None]) -> float:
+    dist = getattr(pred, "distribution", None) or {}
+    return max(FLOOR, math.log(max(dist.get(label, 0.0), 1e-12)))
+
+
+def _fit_matrix(predictions: Sequence[Sequence[object]]) -> tuple[np.ndarray, np.ndarray]:
+    """For each card (its 4 readings TL, TR, BL, BR) and layout: the best sum of log-probabilities over
+    the two turns, and which turn that was."""
+    fit = np.empty((len(predictions), len(CARDS)))
+    turn = np.zeros((len(predictions), len(CARDS)), bool)
+    for i, blocks in enumerate(predictions):
+        for j, n in enumerate(CARDS):
+            ways = [sum(_log(p, lb) for p, lb in zip(blocks, _labels(n, rot), strict=True)) for rot in (0, 1)]
+            fit[i, j], turn[i, j] = max(ways), ways[1] > ways[0]
+    return fit, turn
+
+
+def _card_centres(
+    lattice: Lattice, r0: int, c0: int, holds: np.ndarray
+) -> list[tuple[int, int, float, float]]:
+    """The 2 × 2 groups starting at row/column phase (r0, c0) that hold a card: (card row, card column,
+    centre x, centre y), the centre the mean of the group's four cell centres."""
+    out = []
+    for r in range(r0, lattice.rows - 1, 2):
+        for c in range(c0, lattice.cols - 1, 2):
+            if holds[r : r + 2, c : c + 2].sum() < CARD_CELLS:
+                continue
+            pts = [lattice.center(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+            out.append(((r - r0) // 2, (c - c0) // 2, *np.mean(pts, axis=0)))
+    return out
+
+
+def _block_centres(lattice: Lattice, cx: float, cy: float) -> list[tuple[float, float]]:
+    hx, hy = lattice.pitch_x / 2, lattice.pitch_y / 2
+    return [(cx - hx, cy - hy), (cx + hx, cy - hy), (cx - hx, cy + hy), (cx + hx, cy + hy)]
+
+
+def _read_points(geometry: object, points: list[tuple[float, float]], classify: object) -> list[object]:
+    """The classifier's readings at arbitrary block centres (one row of cells placed by offsets), with the
+    colour cast measured over the whole grid."""
+    lat = geometry.lattice  # type: ignore[attr-defined]
+    n = len(points)
+    base = np.array([[(k + 0.5) * lat.pitch_x, 0.5 * lat.pitch_y] for k in range(n)])
+    offsets = (np.array(points) - base).reshape(1, n, 2)
+    row = Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets)
+    return list(classify(geometry.rectified, row, white_box=lattice_box(lat))[0])  # type: ignore[attr-defined,operator]
+
+
+def _read_cards(geometry: object, classify: object) -> tuple | None:
+    """The cards of one fitted grid: (score, cards found, fit and turn matrices, block centres), at the
+    row and column phase whose groups the layouts explain best; ``None`` when no group holds a card."""
+    lattice = geometry.lattice  # type: ignore[attr-defined]
+    first = classify(geometry.rectified, lattice)  # type: ignore[attr-defined,operator]
+    holds = np.array(
+        [
+            [bool(geometry.visible[r, c]) and p.empty_probability < 0.5 for c, p in enumerate(row)]  # type: ignore[attr-defined]
+            for r, row in enumerate(first)
+        ]
+    )
+    best = None
+    for r0 in (0, 1):
+        for c0 in (0, 1):
+            found = _card_centres(lattice, r0, c0, holds)
+            if not found:
+                continue
+            points = [pt for _, _, cx, cy in found for pt in _block_centres(lattice, cx, cy)]
+            read = _read_points(geometry, points, classify)
+            fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(found))])
+            rows, cols = linear_sum_assignment(-fit)
+            # Each layout explained by its card, or not at all (a whole card at the floor).
+            score = fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows))
+            if best is None or score > best[0]:
+                r_min = min(r for r, _, _, _ in found)
+                c_min = min(c for _, c, _, _ in found)
+                found = [(r - r_min, c - c_min, x, y) for r, c, x, y in found]
+                best = (score, found, fit, turn, points)
+    return best
+
+
+def _position(card: tuple[int, int]) -> str:
+    return f"row {card[0] + 1} card {card[1] + 1}"
+
+
+def teach_deck(photo: bytes, *, name: str = "deck photo") -> Teaching:
+    """Learn the blocks' appearance from a photo of the 18 cards face up in a grid (any order, either turn).
+
+    Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
+    decoding and geometry errors of a scan for a photo that is not usable at all.
+    """
+    from vision.classify import classify_cells
+    from vision.decode import decode_image
+    from vision.locate import NoCityFound, locate_city
+    from vision.pipeline import WORK_LONG_SIDE, _small_copy, geometry_for
+    from vision.rectify import measure_periods
+
+    start = time.perf_counter()
+    rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
+    small, _ = _small_copy(rgb)
+    try:
+        located = locate_city(small)
+        periods = measure_periods(located, small)
+    except NoCityFound:
+        raise DeckError(
+            f"{name}: no cards found (lay the 18 cards face up in a grid, with small gaps)"
+        ) from None
+    best = None
+    # The gaps between the cards make the grid's period a card and a gap, not a block: the block pitch is
+    # that shortened by the gap's share (a few per cent), so each candidate is fitted and the one whose
+    # cards the layouts explain best is taken.
+    for factor in PERIOD_FACTORS:
+        pitches = (periods.best[0] * factor, periods.best[1] * factor)
+        try:
+            geometry = geometry_for(rgb, small, located, periods, pitches)
+        except NoCityFound:
+            continue
+        found = _read_cards(geometry, classify_cells)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = (*found, geometry)
+    if best is None:
+        raise DeckError(f"{name}: no cards found (lay the 18 cards face up in a grid, with small gaps)")
+    _, found, fit, turn, points, geometry = best
+    lattice = geometry.lattice
+    cards = _assign(found, fit, turn, name)
+    balanced = balance_whites(geometry.rectified, lattice_box(lattice))
+    patches = block_features(balanced, points, lattice.pitch_x, lattice.pitch_y)
+    windows = centre_windows(patches)
+    prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
+    for i, seen in enumerate(cards):
+        quads = windows[4 * i : 4 * i + 4]
+        if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
+            quads = quads[::-1, :, ::-1, ::-1]
+        prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
+    seconds = time.perf_counter() - start
+    deck = TaughtDeck(
+        prototypes,
+        {"cards": len(cards), "grid": [max(c.row for c in cards) + 1, max(c.col for c in cards) + 1]},
+    )
+    return Teaching(deck, cards, seconds)
+
+
+def _assign(
+    found: list[tuple[int, int, float, float]], fit: np.ndarray, turn: np.ndarray, name: str
+) -> list[CardSeen]:
+    """Each card found one layout, each layout once; refused (named) unless every card is settled."""
+    places = [(r, c) for r, c, _, _ in found]
+    rows, cols = linear_sum_assignment(-fit)
+    given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+    problems = []
+    # A card whose own best layout is far better than the one it was given shows a layout twice.
+    doubled: dict[int, list[int]] = {}
+    for i in range(len(found)):
+        own = int(fit[i].argmax())
+        if i not in given or fit[i, own] - fit[i, given[i]] > SETTLED:
+            doubled.setdefault(CARDS[own], []).append(i)
+    for n, where in sorted(doubled.items()):
+        holders = sorted({*where, *[i for i, j in given.items() if CARDS[j] == n]})
+        if len(holders) > 1:
+            problems.append(f"card {n} appears twice ({', '.join(_position(places[i]) for i in holders)})")
+    unreadable = [i for i in range(len(found)) if fit[i].max() < 4 * FITS]
+    for i in unreadable:
+        problems.append(f"the card at {_position(places[i])} matches no known card")
+    used = {CARDS[j] for j in given.values()}
+    if len(found) < len(CARDS):
+        missing = [n for n in CARDS if n not in used]
+        problems.append(
+            f"only {len(found)} of the {len(CARDS)} cards found; missing: card{'s' * (len(missing) > 1)} "
+            + ", ".join(map(str, missing))
+        )
+    elif len(found) > len(CARDS):
+        extra = [i for i in range(len(found)) if i not in given]
+        problems.append(
+            f"{len(found)} cards found, more than the {len(CARDS)} of a deck (extra at "
+            + ", ".join(_position(places[i]) for i in extra)
+            + ")"
+        )
+    elif doubled:
+        missing = [CARDS[given[i]] for ws in doubled.values() for i in ws if i in given]
+        if missing:
+            problems.append(
+                "missing: card" + "s" * (len(missing) > 1) + " " + ", ".join(map(str, sorted(missing)))
+            )
+    if not problems:
+        total = fit[rows, cols].sum()
+        for i, j in given.items():
+            forbidden = fit.copy()
+            forbidden[i, j] = -1e9
+            r2, c2 = linear_sum_assignment(-forbidden)
+            if total - forbidden[r2, c2].sum() < SETTLED:
+                other = CARDS[int(c2[list(r2).index(i)])]
+                problems.append(
+                    f"the card at {_position(places[i])} could be card {CARDS[j]} or card {other}"
+                )
+    if problems:
+        raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")
+    return [
+        CardSeen(places[i][0], places[i][1], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4)
+        for i, j in sorted(given.items())
+    ]
