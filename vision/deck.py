@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,8 @@ class TaughtDeck:
     ``CARDS[i]`` as the card lies unturned. ``source`` says how it was taught (for the player)."""
 
     prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
+    # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
+    calibration: tuple[float, float] = (10.0, 0.5)
     source: dict = field(default_factory=dict, compare=False)
 
     def to_bytes(self) -> bytes:
@@ -78,6 +81,7 @@ class TaughtDeck:
             "version": DECK_VERSION,
             "cards": list(CARDS),
             "shape": list(self.prototypes.shape),
+            "calibration": [float(v) for v in self.calibration],
             "source": self.source,
         }
         out = io.BytesIO()
@@ -114,8 +118,16 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     values = prototypes.astype(np.float32)
     if not np.isfinite(values).all():
         raise DeckFileError(f"{name}: damaged taught deck (prototypes not finite)")
+    calibration = meta.get("calibration")
+    if (
+        not isinstance(calibration, list)
+        or len(calibration) != 2
+        or not all(isinstance(v, int | float) and math.isfinite(v) for v in calibration)
+        or not 0 < calibration[0] <= 100
+    ):
+        raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
-    return TaughtDeck(values, source)
+    return TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
 
 
 def normalise(x: np.ndarray) -> np.ndarray:

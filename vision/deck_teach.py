@@ -22,7 +22,7 @@ from scipy.optimize import linear_sum_assignment
 
 from scoring.layouts import card_blocks
 from vision.colour import balance_whites, lattice_box
-from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows
+from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
 from vision.lattice import Lattice
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
@@ -37,6 +37,8 @@ SETTLED = 2.0
 CARD_CELLS = 3
 # The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
 PERIOD_FACTORS = (1.0, 0.94, 0.88)
+# The share of chance similarities (blocks of different labels) below the calibration's zero point.
+IMPOSTOR_SHARE = 0.99
 
 
 @dataclass(frozen=True)
@@ -207,12 +209,28 @@ def teach_deck(photo: bytes, *, name: str = "deck photo") -> Teaching:
         if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
             quads = quads[::-1, :, ::-1, ::-1]
         prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
+    calibration = _calibration(patches, prototypes, cards)
     seconds = time.perf_counter() - start
     deck = TaughtDeck(
         prototypes,
+        calibration,
         {"cards": len(cards), "grid": [max(c.row for c in cards) + 1, max(c.col for c in cards) + 1]},
     )
     return Teaching(deck, cards, seconds)
+
+
+def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSeen]) -> tuple[float, float]:
+    """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
+    another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
+    chance), and the slope makes a perfect match worth :data:`vision.deck_use.MAX_LLR` nats."""
+    from vision.deck_use import MAX_LLR, similarities_of, template_labels
+
+    labels = template_labels()
+    sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
+    seen = [label for card in cards for label in _labels(card.card, card.rotated)]
+    chance = np.array([s for i, row in enumerate(sims) for k, s in enumerate(row) if labels[k] != seen[i]])
+    offset = float(np.quantile(chance, IMPOSTOR_SHARE))
+    return (MAX_LLR / max(1.0 - offset, 0.1), offset)
 
 
 def _assign(
