@@ -51,9 +51,16 @@ class CardSeen:
     card: int
     rotated: bool
     fit: float
+    photo: int = 0  # which of the photos (0-based)
 
     def to_json(self) -> dict:
-        return {"row": self.row, "col": self.col, "card": self.card, "rotated": self.rotated}
+        return {
+            "photo": self.photo,
+            "row": self.row,
+            "col": self.col,
+            "card": self.card,
+            "rotated": self.rotated,
+        }
 
 
 @dataclass(frozen=True)
@@ -63,13 +70,19 @@ class Teaching:
     seconds: float
 
     def describe(self) -> str:
-        """The assignment as a grid of card numbers (``7r``: card 7 turned by 180°), one line a row."""
-        rows = max(c.row for c in self.cards) + 1
-        cols = max(c.col for c in self.cards) + 1
-        grid = [["  . "] * cols for _ in range(rows)]
-        for c in self.cards:
-            grid[c.row][c.col] = f"{c.card:3d}{'r' if c.rotated else ' '}"
-        return "\n".join(" ".join(row).rstrip() for row in grid)
+        """The assignment as a grid of card numbers per photo (``7r``: card 7 turned by 180°)."""
+        out = []
+        for photo in sorted({c.photo for c in self.cards}):
+            cards = [c for c in self.cards if c.photo == photo]
+            rows = max(c.row for c in cards) + 1
+            cols = max(c.col for c in cards) + 1
+            grid = [["  . "] * cols for _ in range(rows)]
+            for c in cards:
+                grid[c.row][c.col] = f"{c.card:3d}{'r' if c.rotated else ' '}"
+            if len({c.photo for c in self.cards}) > 1:
+                out.append(f"photo {photo + 1}:")
+            out += [" ".join(row).rstrip() for row in grid]
+        return "\n".join(out)
 
 
 def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
@@ -156,32 +169,61 @@ def _read_cards(geometry: object, classify: object) -> tuple | None:
     return best
 
 
-def _position(card: tuple[int, int]) -> str:
-    return f"row {card[0] + 1} card {card[1] + 1}"
+def _position(place: tuple[int | None, int, int]) -> str:
+    photo = "" if place[0] is None else f"photo {place[0] + 1} "
+    return f"{photo}row {place[1] + 1} card {place[2] + 1}"
 
 
-def teach_deck(photo: bytes, *, name: str = "deck photo") -> Teaching:
-    """Learn the blocks' appearance from a photo of the 18 cards face up in a grid (any order, either turn).
+def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None = None) -> Teaching:
+    """Learn the blocks' appearance from photos of the 18 cards face up in a grid (any order, either
+    turn): one photo, or two or more for a big table, each card in one of them.
 
     Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
-    decoding and geometry errors of a scan for a photo that is not usable at all.
+    decoding errors of a scan for a file that is not a usable photo.
     """
+    start = time.perf_counter()
+    photos = [photos] if isinstance(photos, bytes) else list(photos)
+    if not photos:
+        raise DeckError("no deck photo given")
+    names = list(names) if names is not None else ["deck photo"] * len(photos)
+    many = len(photos) > 1
+    found, fits, turns, patches = [], [], [], []
+    for k, (photo, name) in enumerate(zip(photos, names, strict=True)):
+        cards, fit, turn, seen = _read_photo(photo, name)
+        found += [(k if many else None, r, c) for r, c, _, _ in cards]
+        fits.append(fit)
+        turns.append(turn)
+        patches.append(seen)
+    cards = _assign(found, np.concatenate(fits), np.concatenate(turns), ", ".join(dict.fromkeys(names)))
+    every = np.concatenate(patches)
+    windows = centre_windows(every)
+    prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
+    for i, seen in enumerate(cards):
+        quads = windows[4 * i : 4 * i + 4]
+        if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
+            quads = quads[::-1, :, ::-1, ::-1]
+        prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
+    calibration = _calibration(every, prototypes, cards)
+    deck = TaughtDeck(prototypes, calibration, {"cards": len(cards), "photos": len(photos)})
+    return Teaching(deck, cards, time.perf_counter() - start)
+
+
+def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """The cards found in one deck photo, their fit and turn matrices and their blocks' patches."""
     from vision.classify import classify_cells
     from vision.decode import decode_image
     from vision.locate import NoCityFound, locate_city
     from vision.pipeline import WORK_LONG_SIDE, _small_copy, geometry_for
     from vision.rectify import measure_periods
 
-    start = time.perf_counter()
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
     small, _ = _small_copy(rgb)
+    nothing = f"{name}: no cards found (lay the cards face up in a grid, with small gaps)"
     try:
         located = locate_city(small)
         periods = measure_periods(located, small)
     except NoCityFound:
-        raise DeckError(
-            f"{name}: no cards found (lay the 18 cards face up in a grid, with small gaps)"
-        ) from None
+        raise DeckError(nothing) from None
     best = None
     # The gaps between the cards make the grid's period a card and a gap, not a block: the block pitch is
     # that shortened by the gap's share (a few per cent), so each candidate is fitted and the one whose
@@ -192,31 +234,15 @@ def teach_deck(photo: bytes, *, name: str = "deck photo") -> Teaching:
             geometry = geometry_for(rgb, small, located, periods, pitches)
         except NoCityFound:
             continue
-        found = _read_cards(geometry, classify_cells)
-        if found is not None and (best is None or found[0] > best[0]):
-            best = (*found, geometry)
+        read = _read_cards(geometry, classify_cells)
+        if read is not None and (best is None or read[0] > best[0]):
+            best = (*read, geometry)
     if best is None:
-        raise DeckError(f"{name}: no cards found (lay the 18 cards face up in a grid, with small gaps)")
+        raise DeckError(nothing)
     _, found, fit, turn, points, geometry = best
     lattice = geometry.lattice
-    cards = _assign(found, fit, turn, name)
     balanced = balance_whites(geometry.rectified, lattice_box(lattice))
-    patches = block_features(balanced, points, lattice.pitch_x, lattice.pitch_y)
-    windows = centre_windows(patches)
-    prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
-    for i, seen in enumerate(cards):
-        quads = windows[4 * i : 4 * i + 4]
-        if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
-            quads = quads[::-1, :, ::-1, ::-1]
-        prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
-    calibration = _calibration(patches, prototypes, cards)
-    seconds = time.perf_counter() - start
-    deck = TaughtDeck(
-        prototypes,
-        calibration,
-        {"cards": len(cards), "grid": [max(c.row for c in cards) + 1, max(c.col for c in cards) + 1]},
-    )
-    return Teaching(deck, cards, seconds)
+    return found, fit, turn, block_features(balanced, points, lattice.pitch_x, lattice.pitch_y)
 
 
 def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSeen]) -> tuple[float, float]:
@@ -234,10 +260,11 @@ def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSe
 
 
 def _assign(
-    found: list[tuple[int, int, float, float]], fit: np.ndarray, turn: np.ndarray, name: str
+    places: list[tuple[int | None, int, int]], fit: np.ndarray, turn: np.ndarray, name: str
 ) -> list[CardSeen]:
-    """Each card found one layout, each layout once; refused (named) unless every card is settled."""
-    places = [(r, c) for r, c, _, _ in found]
+    """Each card found (photo, row, column) one layout, each layout once; refused (named) unless every
+    card is settled."""
+    found = places
     rows, cols = linear_sum_assignment(-fit)
     given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     problems = []
@@ -288,6 +315,8 @@ def _assign(
     if problems:
         raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")
     return [
-        CardSeen(places[i][0], places[i][1], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4)
+        CardSeen(
+            places[i][1], places[i][2], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4, places[i][0] or 0
+        )
         for i, j in sorted(given.items())
     ]

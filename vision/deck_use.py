@@ -126,7 +126,14 @@ def reweighted(pred: Any, per_label: dict[tuple[str | None, str | None], float])
     weighted = {k: v * math.exp(per_label.get(k, floor)) for k, v in blocks.items()}
     total = sum(weighted.values())
     dist.update({k: mass * v / total for k, v in weighted.items()})
-    return _with_distribution(pred, dist)
+    # A cell that shows one of the player's blocks clearly holds a card: no card (or Wrecktar over it)
+    # loses that evidence; a deck that matches nothing (negative evidence) changes neither.
+    sure = math.exp(-max(0.0, max(per_label.values(), default=0.0)))
+    for k in dist:
+        if k[0] in (None, "W"):
+            dist[k] *= sure
+    norm = sum(dist.values())
+    return _with_distribution(pred, {k: v / norm for k, v in dist.items()})
 
 
 def _with_distribution(pred: Any, dist: dict[tuple[str | None, str | None], float]) -> Any:
@@ -134,8 +141,9 @@ def _with_distribution(pred: Any, dist: dict[tuple[str | None, str | None], floa
     the chance of an empty cell kept)."""
     ranked = sorted(((k, v) for k, v in dist.items() if k[0] != "W"), key=lambda kv: -kv[1])
     alternatives = tuple((k[0], k[1], float(v)) for k, v in ranked[:3])
+    empty = float(dist.get((None, None), 0.0))
     if pred.kind == "wrecktar" or ranked[0][0][0] is None:
-        return replace(pred, distribution=dist, alternatives=alternatives)
+        return replace(pred, distribution=dist, alternatives=alternatives, empty_probability=empty)
     (zone, road), p = ranked[0]
     mark_share = pred.confidence / max(pred.alternatives[0][2], 1e-9) if pred.alternatives else 1.0
     label = (
@@ -147,6 +155,7 @@ def _with_distribution(pred: Any, dist: dict[tuple[str | None, str | None], floa
         road=road,
         label=label,
         kind="block",
+        empty_probability=empty,
         confidence=float(p) * min(1.0, mark_share),
         alternatives=alternatives,
         distribution=dist,

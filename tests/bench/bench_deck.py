@@ -83,7 +83,8 @@ def _summary(rows: list[dict[str, Any]]) -> str:
     right, of = sum(r["blocks"] for r in rows), sum(r["of"] for r in rows)
     return (
         f"blocks {right}/{of} ({100 * right / max(of, 1):.2f} %), cities exact "
-        f"{sum(r['exact'] for r in rows)}/{len(rows)}, scan median {statistics.median(r['seconds'] for r in rows):.2f} s"
+        f"{sum(r['exact'] for r in rows)}/{len(rows)}, "
+        f"scan median {statistics.median(r['seconds'] for r in rows):.2f} s"
     )
 
 
