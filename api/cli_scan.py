@@ -3,8 +3,8 @@
 ``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
 breakdown table (warnings about doubtful cells go to standard error),
 ``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
-text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a taught deck
-(``sprawlscan teach``). Bad input (not a photo, no city
+text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
+taught deck (``sprawlscan teach``). Bad input (not a photo, no city
 in it, unknown card numbers) exits with status 2 and one line naming the problem.
 """
 
