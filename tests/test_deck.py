@@ -59,7 +59,7 @@ def test_the_taught_deck_reads_a_city_of_the_same_cards(art, taught) -> None:
     with_deck = scan_image(photo, cards=[n for n, _ in DECK[15:]], deck=taught.deck)
     assert compare_cities(city, with_deck.city).exact
     assert compare_cities(city, with_deck.city).right >= compare_cities(city, plain.city).right
-    assert "deck" in with_deck.timings and "deck" not in plain.timings
+    assert with_deck.timings["deck"] > plain.timings.get("deck", 0.0)
     # Removing the deck: the next scan without it is the untaught one, nothing kept in between.
     assert format_city(scan_image(photo, cards=[n for n, _ in DECK[15:]]).city) == format_city(plain.city)
 

@@ -1,7 +1,7 @@
 """Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
 
 The grid's blocks form a lattice with small gaps between the cards, which the scanner's own geometry
-(:func:`vision.pipeline.read_geometry`) fits like a city's, the gaps absorbed by its per-cell offsets. The
+(:func:`vision.geometry.geometry_for`) fits like a city's, the gaps absorbed by its per-cell offsets. The
 cards are then the 2 × 2 groups of that lattice, at whichever of its four row and column phases the known
 layouts explain best; each card's four blocks are read again at rigid card positions (a card is one piece
 of cardboard), and the 18 known layouts are given to the cards as an assignment problem (each layout
@@ -21,8 +21,10 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scoring.layouts import card_blocks
-from vision.colour import balance_whites, lattice_box
+from vision.cells import Classifier, Grid, read_lattice
 from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
+from vision.deck_use import white_balanced
+from vision.geometry import Geometry, geometry_for, small_copy
 from vision.lattice import Lattice
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
@@ -127,25 +129,21 @@ def _block_centres(lattice: Lattice, cx: float, cy: float) -> list[tuple[float, 
     return [(cx - hx, cy - hy), (cx + hx, cy - hy), (cx - hx, cy + hy), (cx + hx, cy + hy)]
 
 
-def _read_points(geometry: object, points: list[tuple[float, float]], classify: object) -> list[object]:
-    """The classifier's readings at arbitrary block centres (one row of cells placed by offsets), with the
-    colour cast measured over the whole grid."""
-    lat = geometry.lattice  # type: ignore[attr-defined]
-    n = len(points)
-    base = np.array([[(k + 0.5) * lat.pitch_x, 0.5 * lat.pitch_y] for k in range(n)])
-    offsets = (np.array(points) - base).reshape(1, n, 2)
-    row = Lattice((0.0, 0.0), lat.pitch_x, lat.pitch_y, 1, n, offsets)
-    return list(classify(geometry.rectified, row, white_box=lattice_box(lat))[0])  # type: ignore[attr-defined,operator]
+def _read_points(geometry: Geometry, points: list[tuple[float, float]], classify: Classifier) -> Grid:
+    """The classifier's readings at arbitrary block centres of the geometry's top-down view (whose colour
+    cast is measured over the whole grid)."""
+    lat = geometry.lattice
+    return list(classify(geometry.view, np.array(points, float), (lat.pitch_x, lat.pitch_y)))
 
 
-def _read_cards(geometry: object, classify: object) -> tuple | None:
+def _read_cards(geometry: Geometry, classify: Classifier) -> tuple | None:
     """The cards of one fitted grid: (score, cards found, fit and turn matrices, block centres), at the
     row and column phase whose groups the layouts explain best; ``None`` when no group holds a card."""
-    lattice = geometry.lattice  # type: ignore[attr-defined]
-    first = classify(geometry.rectified, lattice)  # type: ignore[attr-defined,operator]
+    lattice = geometry.lattice
+    first = read_lattice(classify, geometry.view, lattice)
     holds = np.array(
         [
-            [bool(geometry.visible[r, c]) and p.empty_probability < 0.5 for c, p in enumerate(row)]  # type: ignore[attr-defined]
+            [bool(geometry.visible[r, c]) and p.empty_probability < 0.5 for c, p in enumerate(row)]
             for r, row in enumerate(first)
         ]
     )
@@ -210,14 +208,14 @@ def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None =
 
 def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
     """The cards found in one deck photo, their fit and turn matrices and their blocks' patches."""
-    from vision.classify import classify_cells
     from vision.decode import decode_image
     from vision.locate import NoCityFound, locate_city
-    from vision.pipeline import WORK_LONG_SIDE, _small_copy, geometry_for
+    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
     from vision.rectify import measure_periods
 
+    classify = shipped_classifier()
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
-    small, _ = _small_copy(rgb)
+    small, _ = small_copy(rgb)
     nothing = f"{name}: no cards found (lay the cards face up in a grid, with small gaps)"
     try:
         located = locate_city(small)
@@ -234,14 +232,14 @@ def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, 
             geometry = geometry_for(rgb, small, located, periods, pitches)
         except NoCityFound:
             continue
-        read = _read_cards(geometry, classify_cells)
+        read = _read_cards(geometry, classify)
         if read is not None and (best is None or read[0] > best[0]):
             best = (*read, geometry)
     if best is None:
         raise DeckError(nothing)
     _, found, fit, turn, points, geometry = best
     lattice = geometry.lattice
-    balanced = balance_whites(geometry.rectified, lattice_box(lattice))
+    balanced = white_balanced(geometry.view)
     return found, fit, turn, block_features(balanced, points, lattice.pitch_x, lattice.pitch_y)
 
 

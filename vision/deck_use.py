@@ -14,16 +14,16 @@ similarities reach. The adjusted distributions go to the joint card decoding as 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
 from scoring.layouts import LAYOUTS
-from vision.colour import balance_whites, lattice_box
+from vision.cells import CellReading, Grid
 from vision.deck import CARDS, TaughtDeck, block_features, sliding_windows
+from vision.geometry import Geometry
+from vision.topdown import TopDown
 
 __all__ = ["apply_deck", "similarities", "template_labels", "use_deck"]
 
@@ -73,31 +73,32 @@ def llr(similarity: np.ndarray, deck: TaughtDeck) -> np.ndarray:
     return np.clip(a * (similarity - b), -MAX_LLR, MAX_LLR)
 
 
-def use_deck(
-    geometry: Any, predictions: Sequence[Sequence[Any]], deck: TaughtDeck | None, timings: dict[str, float]
-) -> Sequence[Sequence[Any]]:
-    """The scan's hook: ``predictions`` adjusted by ``deck`` (as they are without one), timed as "deck"."""
+def use_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck | None) -> Grid:
+    """The scan's hook: ``readings`` reweighted by ``deck`` (returned as they are without one)."""
     if deck is None:
-        return predictions
-    start = time.perf_counter()
-    out = apply_deck(geometry, predictions, deck)
-    timings["deck"] = time.perf_counter() - start
-    return out
+        return readings
+    return apply_deck(geometry, readings, deck)
 
 
-def apply_deck(geometry: Any, predictions: Sequence[Sequence[Any]], deck: TaughtDeck) -> list[list[Any]]:
-    """The classifier's ``predictions`` on ``geometry.lattice`` with their block distributions reweighted
+def white_balanced(view: TopDown) -> np.ndarray:
+    """The view with only its white balance applied (the deck's prototypes were cut so, before any zone
+    colour map: the player's own inks are what the deck knows)."""
+    if view.ready:
+        return view.image
+    return np.clip(view.image.astype(np.float32) * view.gains, 0, 255).astype(np.uint8)
+
+
+def apply_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck) -> Grid:
+    """The classifier's ``readings`` on ``geometry.lattice`` with their block distributions reweighted
     by the taught deck (see the module note); cells without a distribution are left as they are."""
     lattice = geometry.lattice
-    rectified = geometry.rectified
-    balanced = rectified if geometry.colour_ready else balance_whites(rectified, lattice_box(lattice))
+    balanced = white_balanced(geometry.view)
+    predictions = readings
     cells = [
         (r, c)
         for r, row in enumerate(predictions)
         for c, p in enumerate(row)
-        if geometry.visible[r, c]
-        and getattr(p, "distribution", None)
-        and getattr(p, "empty_probability", 0.0) < COMPARE_BELOW_EMPTY
+        if geometry.visible[r, c] and p.distribution and p.empty_probability < COMPARE_BELOW_EMPTY
     ]
     out = [list(row) for row in predictions]
     if not cells:
@@ -115,7 +116,7 @@ def apply_deck(geometry: Any, predictions: Sequence[Sequence[Any]], deck: Taught
     return out
 
 
-def reweighted(pred: Any, per_label: dict[tuple[str | None, str | None], float]) -> Any:
+def reweighted(pred: CellReading, per_label: dict[tuple[str | None, str | None], float]) -> CellReading:
     """``pred`` with its block probabilities times exp(evidence), renormalised within the blocks' share."""
     dist = dict(pred.distribution)
     blocks = {k: v for k, v in dist.items() if k[0] not in (None, "W")}
@@ -136,7 +137,7 @@ def reweighted(pred: Any, per_label: dict[tuple[str | None, str | None], float])
     return _with_distribution(pred, {k: v / norm for k, v in dist.items()})
 
 
-def _with_distribution(pred: Any, dist: dict[tuple[str | None, str | None], float]) -> Any:
+def _with_distribution(pred: CellReading, dist: dict[tuple[str | None, str | None], float]) -> CellReading:
     """A prediction whose answer, confidence and alternatives follow the new distribution (its marks and
     the chance of an empty cell kept)."""
     ranked = sorted(((k, v) for k, v in dist.items() if k[0] != "W"), key=lambda kv: -kv[1])
