@@ -1,13 +1,14 @@
 """Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
 
-The grid's blocks form a lattice with small gaps between the cards, which the scanner's own geometry
-(:func:`vision.geometry.geometry_for`) fits like a city's, the gaps absorbed by its per-cell offsets. The
-cards are then the 2 × 2 groups of that lattice, at whichever of its four row and column phases the known
-layouts explain best; each card's four blocks are read again at rigid card positions (a card is one piece
-of cardboard), and the 18 known layouts are given to the cards as an assignment problem (each layout
-once, in the turn it fits better; :func:`scipy.optimize.linear_sum_assignment`). A card that fits no
-layout it could be given, two cards showing the same layout, a card missing, or a layout the cards cannot
-settle between two places: the photo is refused with the cards named, never guessed.
+Each card is found on its own by its outline against the table (:mod:`vision.deck_find`), so wide or
+uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
+touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
+(:func:`vision.geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
+the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given
+to the cards as an assignment problem (each layout once, in the turn it fits better;
+:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards
+showing the same layout, a card missing, or a layout the cards cannot settle between two places: the
+photo is refused with the cards named, never guessed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scipy.optimize import linear_sum_assignment
 from scoring.layouts import card_blocks
 from vision.cells import Classifier, Grid, read_lattice
 from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
+from vision.deck_find import CARD_PX, find_cards
 from vision.deck_use import white_balanced
 from vision.geometry import Geometry, geometry_for, small_copy
 from vision.lattice import Lattice
@@ -156,9 +158,7 @@ def _read_cards(geometry: Geometry, classify: Classifier) -> tuple | None:
             points = [pt for _, _, cx, cy in found for pt in _block_centres(lattice, cx, cy)]
             read = _read_points(geometry, points, classify)
             fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(found))])
-            rows, cols = linear_sum_assignment(-fit)
-            # Each layout explained by its card, or not at all (a whole card at the floor).
-            score = fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows))
+            score = _score(fit)
             if best is None or score > best[0]:
                 r_min = min(r for r, _, _, _ in found)
                 c_min = min(c for _, c, _, _ in found)
@@ -206,22 +206,40 @@ def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None =
     return Teaching(deck, cards, time.perf_counter() - start)
 
 
-def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
-    """The cards found in one deck photo, their fit and turn matrices and their blocks' patches."""
-    from vision.decode import decode_image
+def _score(fit: np.ndarray) -> float:
+    """How well the known layouts explain the cards found: the assignment's log-probability, each layout
+    that no card explains counted as a whole card at the floor."""
+    rows, cols = linear_sum_assignment(-fit)
+    return float(fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows)))
+
+
+def _outline_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
+    """The cards found one by one by their outlines (:mod:`vision.deck_find`): (score, cards found, fit and
+    turn matrices, block patches, regions left doubtful), or None when none is found."""
+    mosaic = find_cards(rgb)
+    if mosaic is None:
+        return None
+    points = mosaic.block_centres()
+    pitch = (CARD_PX[0] / 2, CARD_PX[1] / 2)
+    read = list(classify(mosaic.view, points, pitch))
+    fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(mosaic.places))])
+    found = [(r, c, 0.0, 0.0) for r, c in mosaic.places]
+    patches = block_features(white_balanced(mosaic.view), points, *pitch)
+    return _score(fit), found, fit, turn, patches, mosaic.doubtful
+
+
+def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
+    """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
+    even touching), in the same form as :func:`_outline_cards` (nothing doubtful)."""
     from vision.locate import NoCityFound, locate_city
-    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
     from vision.rectify import measure_periods
 
-    classify = shipped_classifier()
-    rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
     small, _ = small_copy(rgb)
-    nothing = f"{name}: no cards found (lay the cards face up in a grid, with small gaps)"
     try:
         located = locate_city(small)
         periods = measure_periods(located, small)
     except NoCityFound:
-        raise DeckError(nothing) from None
+        return None
     best = None
     # The gaps between the cards make the grid's period a card and a gap, not a block: the block pitch is
     # that shortened by the gap's share (a few per cent), so each candidate is fitted and the one whose
@@ -236,11 +254,32 @@ def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, 
         if read is not None and (best is None or read[0] > best[0]):
             best = (*read, geometry)
     if best is None:
-        raise DeckError(nothing)
-    _, found, fit, turn, points, geometry = best
+        return None
+    score, found, fit, turn, points, geometry = best
     lattice = geometry.lattice
-    balanced = white_balanced(geometry.view)
-    return found, fit, turn, block_features(balanced, points, lattice.pitch_x, lattice.pitch_y)
+    patches = block_features(white_balanced(geometry.view), points, lattice.pitch_x, lattice.pitch_y)
+    return score, found, fit, turn, patches, 0
+
+
+def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """The cards found in one deck photo, their fit and turn matrices and their blocks' patches: each card
+    by its own outline when the outlines explain every region of a card's size and read as cards, else
+    the better of that and one lattice."""
+    from vision.decode import decode_image
+    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
+
+    classify = shipped_classifier()
+    rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
+    best = _outline_cards(rgb, classify)
+    # Outlines that leave card-sized regions unexplained (cards touching) or cut a card badly (art in the
+    # table's colours) try the lattice too; clean outlines of fewer cards are a deck with cards missing.
+    if best is None or best[5] > 0 or bool((best[2].max(axis=1) < 4 * FITS).any()):
+        lattice = _lattice_cards(rgb, classify)
+        if lattice is not None and (best is None or lattice[0] > best[0]):
+            best = lattice
+    if best is None:
+        raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
+    return best[1], best[2], best[3], best[4]
 
 
 def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSeen]) -> tuple[float, float]:

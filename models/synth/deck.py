@@ -48,16 +48,32 @@ def deck_photo(
     gap_mm: float = 4.0,
     ppm: float = PPM,
     seed: int = 0,
+    jitter_mm: float = 0.0,
+    turn_deg: float = 0.0,
 ) -> np.ndarray:
-    """The ``cards`` ((number, turned) in reading order) face up in a grid of ``cols`` columns: RGB."""
+    """The ``cards`` ((number, turned) in reading order) face up in a grid of ``cols`` columns: RGB.
+
+    ``jitter_mm`` shifts each card by up to that much each way (gaps laid by hand, uneven); ``turn_deg``
+    turns the whole photo (the deck photographed askew)."""
     rows = -(-len(cards) // cols)
-    margin = 30.0
+    margin = 30.0 + jitter_mm
     canvas = _canvas(
         cols * CARD_W + (cols - 1) * gap_mm, rows * CARD_H + (rows - 1) * gap_mm, margin, ppm, seed
     )
+    shifts = np.random.default_rng([seed, 99]).uniform(-jitter_mm, jitter_mm, (len(cards), 2))
     for i, (n, turned) in enumerate(cards):
         r, c = divmod(i, cols)
-        _paste(canvas, art[n], margin + c * (CARD_W + gap_mm), margin + r * (CARD_H + gap_mm), ppm, turned)
+        x = margin + c * (CARD_W + gap_mm) + shifts[i, 0]
+        y = margin + r * (CARD_H + gap_mm) + shifts[i, 1]
+        _paste(canvas, art[n], x, y, ppm, turned)
+    if turn_deg:
+        h, w = canvas.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), turn_deg, 1.0)
+        side = int(np.hypot(w, h))
+        turn[:, 2] += ((side - w) / 2, (side - h) / 2)
+        canvas = cv2.warpAffine(
+            canvas, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
     return canvas
 
 

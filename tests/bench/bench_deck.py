@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 truth = json.loads((deck_dir / f"{deck}.json").read_text())
                 t = time.perf_counter()
                 try:
-                    teaching = teach_deck((deck_dir / f"{deck}.jpg").read_bytes(), name=deck)
+                    teaching = teach_deck((deck_dir / f"{deck}.jpg").read_bytes(), names=[deck])
                 except InputError as exc:
                     print(f"\n{deck}: teaching refused: {exc}")
                     continue
