@@ -17,11 +17,13 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Header, Request, Response
 
+from api.errors import ServiceBusy
 from api.games import owner_of
+from api.service import ScannerUnavailable
+from api.service_errors import ServiceError
 from api.settings import Settings
 from api.storage_decks import DeckStore
 from api.uploads import read_scan_form
-from scoring.errors import InputError
 
 DECK_PATH = "/api/v1/deck"
 Auth = Annotated[
@@ -29,7 +31,7 @@ Auth = Annotated[
 ]
 
 
-class DeckNotFound(InputError):
+class DeckNotFound(ServiceError):
     code = "deck_not_found"
     status = 404
 
@@ -85,8 +87,6 @@ def deck_router(
 
 
 def _teach(photos: list[bytes]) -> Any:
-    from api.service import ScannerUnavailable
-
     try:
         from vision.deck_teach import teach_deck
     except ImportError as exc:
@@ -109,7 +109,6 @@ def deck_of(store: DeckStore, authorization: str | None) -> Any:
 
 def admission(settings: Settings, pending: dict[str, int]) -> Callable[[int], Any]:
     """The scans' admission for another heavy upload: reserve ``bytes`` (and one upload) or refuse."""
-    from api.app import ServiceBusy
 
     @asynccontextmanager
     async def admit(reserved: int) -> AsyncIterator[None]:

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from models.synth.deck import city_photo, deck_art, deck_photo, png
 from scoring.city import parse_city
 from scoring.layouts import card_blocks
+from tests.conftest import assert_error
 from vision.deck import DeckError, DeckFileError, TaughtDeck, load_deck
 from vision.deck_find import find_cards
 from vision.deck_teach import teach_deck
@@ -183,42 +184,38 @@ def _device(client: TestClient) -> dict[str, str]:
     return {"Authorization": f"Bearer {client.post('/api/v1/devices').json()['device_token']}"}
 
 
-def _error(resp, status: int, code: str, *words: str) -> None:  # type: ignore[no-untyped-def]
-    from tests.test_api import assert_error
-
-    assert_error(resp, status, code, *words)
-
-
 def test_the_service_teaches_uses_and_removes_a_devices_deck(client, deck_png, city_png) -> None:
     auth, other = _device(client), _device(client)
-    _error(client.get("/api/v1/deck", headers=auth), 404, "deck_not_found", "no taught deck")
+    assert_error(client.get("/api/v1/deck", headers=auth), 404, "deck_not_found", "no taught deck")
     resp = client.post("/api/v1/deck", files={"image": ("deck.png", deck_png, "image/png")}, headers=auth)
     assert resp.status_code == 201, resp.text
     assert _in_grid(resp.json()["cards"]) and len(resp.json()["grid"].splitlines()) == 3
     assert client.get("/api/v1/deck", headers=auth).json()["cards"] == resp.json()["cards"]
-    _error(client.get("/api/v1/deck", headers=other), 404, "deck_not_found")
+    assert_error(client.get("/api/v1/deck", headers=other), 404, "deck_not_found")
     photo = {"image": ("city.png", city_png, "image/png")}
     taught = client.post("/api/v1/scans", files=photo, headers=auth).json()
     assert taught["taught_deck"] is True and taught["timings"]["deck"] > 0
     assert compare_cities(_true_city(DECK[:10]), parse_city(taught["city"])).exact
     assert client.post("/api/v1/scans", files=photo, headers=other).json()["taught_deck"] is False
     assert client.delete("/api/v1/deck", headers=auth).status_code == 204
-    _error(client.delete("/api/v1/deck", headers=auth), 404, "deck_not_found")
+    assert_error(client.delete("/api/v1/deck", headers=auth), 404, "deck_not_found")
     assert client.post("/api/v1/scans", files=photo, headers=auth).json()["taught_deck"] is False
 
 
 def test_the_service_refuses_bad_teaching_requests_naming_the_problem(client) -> None:
     auth = _device(client)
     table = {"image": ("table.png", png(TABLE), "image/png")}
-    _error(client.post("/api/v1/deck", files=table), 401, "device_token_required", "device token")
-    _error(client.post("/api/v1/deck", files=table, headers=auth), 422, "bad_deck_photo", "no cards found")
+    assert_error(client.post("/api/v1/deck", files=table), 401, "device_token_required", "device token")
+    assert_error(
+        client.post("/api/v1/deck", files=table, headers=auth), 422, "bad_deck_photo", "no cards found"
+    )
     text = {"image": ("notes.txt", b"hello, not a photo", "text/plain")}
     resp = client.post("/api/v1/deck", files=text, headers=auth)
     assert 400 <= resp.status_code < 500 and "error" in resp.json()
     big = {"image": ("big.png", b"\x89PNG" + b"0" * 9_000_000, "image/png")}
-    _error(client.post("/api/v1/deck", files=big, headers=auth), 413, "too_large", "larger than")
+    assert_error(client.post("/api/v1/deck", files=big, headers=auth), 413, "too_large", "larger than")
     three = {f: (f"{f}.png", png(TABLE), "image/png") for f in ("image", "image2", "image3")}
-    _error(client.post("/api/v1/deck", files=three, headers=auth), 400, "bad_upload", "image3")
-    _error(
+    assert_error(client.post("/api/v1/deck", files=three, headers=auth), 400, "bad_upload", "image3")
+    assert_error(
         client.get("/api/v1/deck", headers={"Authorization": "Bearer short"}), 401, "device_token_required"
     )

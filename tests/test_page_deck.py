@@ -12,10 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from models.synth.deck import city_photo, deck_art, deck_photo, png
-from tests.test_browser import ARTIFACTS, _get, page, server
+from tests.test_browser import ARTIFACTS, _get
 
 pytestmark = pytest.mark.browser
-__all__ = ["page", "server"]  # fixtures shared with test_browser
 
 _rng = np.random.default_rng(3)
 DECK = [(int(n), bool(_rng.random() < 0.5)) for n in _rng.permutation(np.arange(1, 19))]

@@ -54,14 +54,12 @@ class DeckError(InputError):
     """A deck photo that cannot be taught: cards missing, doubled or unreadable (named in the message)."""
 
     code = "bad_deck_photo"
-    status = 422
 
 
 class DeckFileError(InputError):
     """A taught-deck file that is not one, or is damaged, or of a version this scanner does not read."""
 
     code = "bad_deck_file"
-    status = 400
 
 
 @dataclass(frozen=True)
