@@ -42,9 +42,11 @@ from api.models import (
     ScanOut,
     ScoreRequest,
 )
+from api.routes_deck import DECK_PATH, admission, deck_of, deck_router
 from api.routes_games import games_router
 from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
+from api.storage_decks import DeckStore
 from api.storage_games import GameStore
 from api.uploads import read_scan_form, sniff_image_type
 
@@ -92,11 +94,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = store
     app.state.games = GameStore(engine)
+    app.state.decks = DeckStore(engine)
     install_error_handlers(app)
     docs_pages.install(app)
     # Outermost last: every answer gets the security headers, server faults are caught inside them.
     app.add_middleware(
-        BodyGuard, max_bytes=settings.max_json_bytes, deadline=settings.deadline, exempt=(SCANS_PATH,)
+        BodyGuard,
+        max_bytes=settings.max_json_bytes,
+        deadline=settings.deadline,
+        exempt=(SCANS_PATH, DECK_PATH),
     )
     app.add_middleware(CrossSiteGuard)
     app.add_middleware(ServerFaults)
@@ -170,7 +176,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # The photo itself is kept only when the user asks (keep_photo=1).
             keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
             photo = form.image if keep else None
-            run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side)
+            # A device that taught its deck (POST /api/v1/deck) has its scans read with it.
+            deck = await anyio.to_thread.run_sync(
+                deck_of, app.state.decks, request.headers.get("authorization")
+            )
+            taught = {"deck": deck} if deck is not None else {}
+            run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side, **taught)
             del form  # the worker holds the only reference to the photo bytes from here on
             scanned = await _scan_while_connected(request, run, limiter)
         except service.ScanCancelled:
@@ -242,6 +253,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(games_router(app.state.games, settings.max_games_per_device))
+    app.include_router(deck_router(app.state.decks, settings, limiter, admission(settings, pending)))
 
     # The service worker is served from the root so that its scope covers the page at "/".
     @app.get("/sw.js", include_in_schema=False)

@@ -13,12 +13,12 @@ import importlib.metadata
 import sys
 from collections.abc import Sequence
 
-from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth
+from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth, cli_teach
 from api.flag_words import flag_words
 from scoring.errors import InputError
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
-SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games)
+SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games, cli_teach)
 
 
 class _Parser(argparse.ArgumentParser):

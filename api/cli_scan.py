@@ -3,7 +3,8 @@
 ``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
 breakdown table (warnings about doubtful cells go to standard error),
 ``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
-text format. ``--overlay OUT.png`` also writes a picture of what was read. Bad input (not a photo, no city
+text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
+taught deck (``sprawlscan teach``). Bad input (not a photo, no city
 in it, unknown card numbers) exits with status 2 and one line naming the problem.
 """
 
@@ -40,6 +41,14 @@ def _write_overlay(path: str, rgb: Any) -> None:
         raise OSError(f"could not write the overlay to {path}")
 
 
+def _deck(path: str) -> Any:
+    """The taught deck in ``path`` (``sprawlscan teach``); a bad file is an InputError naming it."""
+    from vision.deck import MAX_FILE_BYTES, load_deck
+
+    with open(path, "rb") as fh:
+        return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+
+
 def run_scan(args: argparse.Namespace) -> int:
     from scoring.city import format_city
     from scoring.engine import score_city
@@ -58,9 +67,10 @@ def run_scan(args: argparse.Namespace) -> int:
         from scoring.expansions import select
 
         select(expansions)
+    deck = _deck(args.deck) if args.deck else None
     data = _read(args.photo)
     try:
-        result = scan_image(data, cards=cards, overlay=args.overlay is not None)
+        result = scan_image(data, cards=cards, overlay=args.overlay is not None, deck=deck)
     except InputError as exc:
         raise in_file(name, exc) from None
     except ModelError as exc:
@@ -121,4 +131,7 @@ def register(subparsers: Any) -> None:
         help="text: the breakdown table; json: breakdown, cells and warnings; city: only the city read",
     )
     scan.add_argument("--overlay", metavar="OUT.png", help="also write a picture of what was read")
+    scan.add_argument(
+        "--deck", metavar="DECK", help="a taught deck (sprawlscan teach) to read the cards with"
+    )
     scan.set_defaults(func=run_scan)

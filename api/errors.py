@@ -21,6 +21,7 @@ from api.flag_words import flag_words
 from api.guards import RequestTimeout, error_response
 from api.service_errors import ServiceError
 from scoring.errors import InputError
+from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage
 from vision.locate import NoCityFound
 
@@ -32,6 +33,7 @@ ENGINE_STATUS: dict[type[InputError], int] = {
     UnsupportedImage: 415,
     ImageTooLarge: 413,
     NoCityFound: 422,
+    DeckError: 422,  # a deck photo with cards missing, doubled or unreadable
 }
 
 

@@ -165,6 +165,7 @@ class ScanOut(BreakdownOut):
     scoring_cards: ScoringCardsOut | None = None
     warnings: list[str]
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per scanner stage.")
+    taught_deck: bool = Field(False, description="Whether the device's taught deck (/api/v1/deck) was used.")
 
 
 class CheckOut(BaseModel):

@@ -303,13 +303,18 @@ class StageClock(dict[str, float]):
 
 
 def scan_and_score(
-    data: bytes, opts: ScoreOptions, overlay_long_side: int, left: threading.Event | None = None
+    data: bytes,
+    opts: ScoreOptions,
+    overlay_long_side: int,
+    left: threading.Event | None = None,
+    deck: Any = None,
 ) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
     truncated, too large, no city found) and the engine's for bad cards or expansions; with ``left``,
-    :class:`ScanCancelled` at the first stage boundary after it is set.
+    :class:`ScanCancelled` at the first stage boundary after it is set. ``deck`` is the device's taught
+    deck (:mod:`vision.deck`), read alongside the shipped model.
     """
     left = left or threading.Event()
     if left.is_set():
@@ -319,7 +324,7 @@ def scan_and_score(
 
     try:
         cards = list(opts.cards) if opts.cards else None
-        scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left))
+        scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left), deck=deck)
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     city: City = scan.city
@@ -331,6 +336,7 @@ def scan_and_score(
     result = breakdown.to_json()
     # The same shape as `sprawlscan scan --format json`.
     result.update(scan.to_json())
+    result["taught_deck"] = deck is not None
     result["timings"] = {stage: round(float(s), 4) for stage, s in getattr(scan, "timings", {}).items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, breakdown.city, overlay)

@@ -88,6 +88,16 @@ games = Table(
     Index("ix_games_owner_stats", "owner", "game", "combo", "won", "total"),
 )
 
+# A taught deck per device (``sprawlscan teach``'s file and the cards it found), used by its scans.
+decks = Table(
+    "decks",
+    metadata,
+    Column("owner", String(64), primary_key=True),  # SHA-256 of the device token, as for games
+    Column("deck", LargeBinary, nullable=False),  # the .deck file (vision.deck): block prototypes only
+    Column("cards", JSON, nullable=False),  # the assignment the player was shown
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def new_id() -> str:
     """A fresh unguessable id for a scan or a game (22 URL-safe characters, 128 random bits)."""

@@ -52,6 +52,7 @@ class ScanForm:
     image: bytes
     filename: str | None = None
     fields: dict[str, str] = field(default_factory=dict)
+    more: dict[str, bytes] = field(default_factory=dict)  # further photos (fields named by the caller)
 
 
 def sniff_image_type(head: bytes) -> str | None:
@@ -84,12 +85,19 @@ def require_image(data: bytes) -> str:
 class _FormCollector:
     """python-multipart callbacks that keep the ``image`` part and small text fields, enforcing limits."""
 
-    def __init__(self, max_image_bytes: int, max_field_bytes: int, max_parts: int) -> None:
+    def __init__(
+        self,
+        max_image_bytes: int,
+        max_field_bytes: int,
+        max_parts: int,
+        image_fields: tuple[str, ...] = ("image",),
+    ) -> None:
         self.max_image_bytes = max_image_bytes
         self.max_field_bytes = max_field_bytes
         self.max_parts = max_parts
+        self.image_fields = image_fields
         self.parts = 0
-        self.image: bytearray | None = None
+        self.images: dict[str, bytearray] = {}
         self.filename: str | None = None
         self.fields: dict[str, str] = {}
         self._header_name = b""
@@ -124,24 +132,25 @@ class _FormCollector:
             raise BadUpload("a form part has no name (Content-Disposition must name each field)")
         self._name = options[b"name"].decode("utf-8", "replace")
         self._is_file = b"filename" in options
-        if self._is_file and self._name != "image":
+        if self._is_file and self._name not in self.image_fields:
             raise BadUpload(f"send the photo in a field named 'image' (got a file in {self._name!r})")
-        if self._name == "image":
-            if self.image is not None:
-                raise BadUpload("send one photo per request (the form has more than one 'image' part)")
-            self.filename = options[b"filename"].decode("utf-8", "replace") if self._is_file else None
+        if self._name in self.image_fields:
+            if self._name in self.images:
+                raise BadUpload(f"send one photo per field (the form has more than one {self._name!r} part)")
+            if self._name == "image":
+                self.filename = options[b"filename"].decode("utf-8", "replace") if self._is_file else None
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         self._buf += data[start:end]
-        if self._name == "image":
+        if self._name in self.image_fields:
             if len(self._buf) > self.max_image_bytes:
                 raise UploadTooLarge(f"the photo is larger than {_megabytes(self.max_image_bytes)}")
         elif len(self._buf) > self.max_field_bytes:
             raise BadUpload(f"form field {self._name!r} is longer than {self.max_field_bytes} bytes")
 
     def on_part_end(self) -> None:
-        if self._name == "image":
-            self.image = self._buf
+        if self._name in self.image_fields:
+            self.images[self._name] = self._buf
         else:
             try:
                 self.fields[self._name] = self._buf.decode("utf-8")
@@ -162,6 +171,7 @@ async def read_scan_form(
     max_body_bytes: int,
     max_field_bytes: int = 4096,
     max_parts: int = 8,
+    image_fields: tuple[str, ...] = ("image",),
 ) -> ScanForm:
     """Parse a ``multipart/form-data`` scan upload from ``stream`` as it arrives.
 
@@ -169,7 +179,8 @@ async def read_scan_form(
     ``image`` part's bytes and the other text fields. Raises :class:`UploadTooLarge` when the declared or the
     streamed size passes ``max_body_bytes`` (before reading further), :class:`UnsupportedMediaType` when the
     body is not multipart, :class:`BadUpload` for a malformed form or a missing ``image`` part, and
-    :class:`NotAnImage` when the image's first bytes are not a supported image format.
+    :class:`NotAnImage` when the image's first bytes are not a supported image format. Files are
+    accepted in the ``image_fields`` (the first one required); the others come in ``ScanForm.more``.
     """
     mime, params = parse_options_header(content_type or "")
     if mime != b"multipart/form-data":
@@ -187,7 +198,7 @@ async def read_scan_form(
             raise UploadTooLarge(f"the upload is larger than {_megabytes(max_body_bytes)}")
     if len(boundary) > MAX_BOUNDARY:
         raise BadUpload(f"the multipart boundary is longer than {MAX_BOUNDARY} characters")
-    collector = _FormCollector(max_body_bytes, max_field_bytes, max_parts)
+    collector = _FormCollector(max_body_bytes, max_field_bytes, max_parts, image_fields)
     received = 0
     try:
         parser = MultipartParser(
@@ -210,8 +221,11 @@ async def read_scan_form(
         parser.finalize()
     except FormParserError as exc:
         raise BadUpload(f"malformed multipart form: {exc}") from None
-    if collector.image is None:
+    if "image" not in collector.images:
         raise BadUpload("the form has no 'image' part (send the photo in a field named 'image')")
-    image = bytes(collector.image)
+    image = bytes(collector.images.pop("image"))
     require_image(image)
-    return ScanForm(image=image, filename=collector.filename, fields=collector.fields)
+    more = {name: bytes(data) for name, data in collector.images.items()}
+    for data in more.values():
+        require_image(data)
+    return ScanForm(image=image, filename=collector.filename, fields=collector.fields, more=more)

@@ -397,6 +397,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
             "scan_id",
             "overlay",
             "timings",
+            "taught_deck",
         )
         breakdown = {k: v for k, v in result.items() if k not in scan_fields}
         assert result["cards_source"] == "given" and result["scoring_cards"]["cards"] == [7, 8, 17]

@@ -32,6 +32,8 @@ from vision.arbitrate import read_geometry
 from vision.card_sources import BackNumber
 from vision.cells import Classifier, read_lattice
 from vision.classify import get_classifier
+from vision.deck import TaughtDeck
+from vision.deck_use import use_deck
 from vision.decode import DecodedImage, decode_image
 from vision.geometry import Geometry
 from vision.locate import NoCityFound
@@ -78,6 +80,7 @@ def scan_rgb(
     classifier: Classifier | None = None,
     judge: Classifier | None = None,
     timings: dict[str, float] | None = None,
+    deck: TaughtDeck | None = None,
 ) -> ScanResult:
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     timings = {} if timings is None else timings
@@ -91,6 +94,7 @@ def scan_rgb(
     geometry, readings = _timed(timings, "colour", normalise_zone_colours, geometry, readings, classify)
     readings = _timed(timings, "refine", refine_doubtful, geometry, readings, classify)
     readings = _timed(timings, "refine", find_lost_blocks, geometry, readings, classify)
+    readings = _timed(timings, "deck", use_deck, geometry, readings, deck)
     found, back_warnings, seconds = backs.result()
     if cards is None:
         timings["cards"] = seconds
@@ -111,6 +115,7 @@ def scan_image(
     classifier: Classifier | None = None,
     judge: Classifier | None = None,
     timings: dict[str, float] | None = None,
+    deck: TaughtDeck | None = None,
 ) -> ScanResult:
     """Read the city in a photo (JPEG, PNG, WebP or HEIC bytes).
 
@@ -119,7 +124,8 @@ def scan_image(
     result carries an RGB picture of what was read. ``classifier`` replaces the shipped cell classifier
     and ``judge`` the one that judges the lattice (by default the classifier itself; tests and
     benchmarks). ``timings`` receives each stage's seconds as the stage ends (a caller's mapping may stop
-    the scan there by raising).
+    the scan there by raising). ``deck``, a taught deck, is read alongside the classifier
+    (:mod:`vision.deck_use`); without one the scan is as before.
     Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """
@@ -127,7 +133,13 @@ def scan_image(
     start = time.perf_counter()
     decoded = _timed(timings, "decode", _decode, data)
     result = scan_rgb(
-        decoded.rgb, cards=cards, overlay=overlay, classifier=classifier, judge=judge, timings=timings
+        decoded.rgb,
+        cards=cards,
+        overlay=overlay,
+        classifier=classifier,
+        judge=judge,
+        timings=timings,
+        deck=deck,
     )
     # Wall time: the backs are read while the cells are read again, so the stages add up to more.
     result.timings["total"] = time.perf_counter() - start

@@ -22,6 +22,7 @@ const SHELL = [
   "/static/upload.js",
   "/static/wording.js",
   "/static/games.js",
+  "/static/deck.js",
   "/static/manifest.webmanifest",
   "/static/icon.svg",
   "/static/icon-192.png",

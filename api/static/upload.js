@@ -60,6 +60,9 @@ export async function uploadPhoto(file) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/v1/scans");
+    // The device token lets the server read the photo with this device's taught deck (deck.js).
+    const token = localStorage.getItem("sprawlscan.device-token");
+    if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total); };
     xhr.upload.onload = () => {

@@ -1,0 +1,101 @@
+"""Rendered decks for the teach-your-deck tests: one fixed look-alike art per card, laid out as a deck
+photo (the 18 cards face up in a grid with gaps) or as a city (cards side by side), top-down.
+
+The art of a card is drawn once per ``seed`` (:func:`deck_art`), so a deck photo and a city photo made with
+the same seed show the same printed cards, as a player's own deck does; another seed is another print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from models.synth.art import CARD_H, CARD_W, render_city_card
+from scoring.layouts import LAYOUTS, card_blocks
+
+PPM = 4.0  # px per mm: a 12 MP photo of a city filling the frame, halved as the scanner decodes it
+TABLE = (52, 70, 96)  # a dark blue cloth
+
+
+def deck_art(seed: int, ppm: float = PPM) -> dict[int, np.ndarray]:
+    """Card number → its RGB art, unturned; the same for the same seed."""
+    return {
+        n: render_city_card(card_blocks(n), np.random.default_rng([seed, n]), ppm).rgb
+        for n in sorted(LAYOUTS)
+    }
+
+
+def _canvas(w_mm: float, h_mm: float, margin_mm: float, ppm: float, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    w, h = int((w_mm + 2 * margin_mm) * ppm), int((h_mm + 2 * margin_mm) * ppm)
+    noise = rng.normal(0, 6, (h // 8 + 1, w // 8 + 1, 3))
+    table = np.array(TABLE, np.float64) + cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def _paste(canvas: np.ndarray, art: np.ndarray, x_mm: float, y_mm: float, ppm: float, turned: bool) -> None:
+    img = art[::-1, ::-1] if turned else art
+    x, y = int(round(x_mm * ppm)), int(round(y_mm * ppm))
+    canvas[y : y + img.shape[0], x : x + img.shape[1]] = img
+
+
+def deck_photo(
+    art: dict[int, np.ndarray],
+    cards: Sequence[tuple[int, bool]],
+    cols: int = 6,
+    gap_mm: float = 4.0,
+    ppm: float = PPM,
+    seed: int = 0,
+    jitter_mm: float = 0.0,
+    turn_deg: float = 0.0,
+) -> np.ndarray:
+    """The ``cards`` ((number, turned) in reading order) face up in a grid of ``cols`` columns: RGB.
+
+    ``jitter_mm`` shifts each card by up to that much each way (gaps laid by hand, uneven); ``turn_deg``
+    turns the whole photo (the deck photographed askew)."""
+    rows = -(-len(cards) // cols)
+    margin = 30.0 + jitter_mm
+    canvas = _canvas(
+        cols * CARD_W + (cols - 1) * gap_mm, rows * CARD_H + (rows - 1) * gap_mm, margin, ppm, seed
+    )
+    shifts = np.random.default_rng([seed, 99]).uniform(-jitter_mm, jitter_mm, (len(cards), 2))
+    for i, (n, turned) in enumerate(cards):
+        r, c = divmod(i, cols)
+        x = margin + c * (CARD_W + gap_mm) + shifts[i, 0]
+        y = margin + r * (CARD_H + gap_mm) + shifts[i, 1]
+        _paste(canvas, art[n], x, y, ppm, turned)
+    if turn_deg:
+        h, w = canvas.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), turn_deg, 1.0)
+        side = int(np.hypot(w, h))
+        turn[:, 2] += ((side - w) / 2, (side - h) / 2)
+        canvas = cv2.warpAffine(
+            canvas, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    return canvas
+
+
+def city_photo(
+    art: dict[int, np.ndarray],
+    cards: Sequence[tuple[int, bool]],
+    cols: int = 5,
+    ppm: float = PPM,
+    seed: int = 1,
+) -> np.ndarray:
+    """A city of the ``cards`` side by side, ``cols`` cards a row (no stacking): RGB."""
+    rows = -(-len(cards) // cols)
+    margin = 40.0
+    canvas = _canvas(cols * CARD_W, rows * CARD_H, margin, ppm, seed)
+    for i, (n, turned) in enumerate(cards):
+        r, c = divmod(i, cols)
+        _paste(canvas, art[n], margin + c * CARD_W, margin + r * CARD_H, ppm, turned)
+    return canvas
+
+
+def png(rgb: np.ndarray) -> bytes:
+    """PNG bytes of an RGB image (what a test hands the scanner)."""
+    ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    assert ok
+    return buf.tobytes()

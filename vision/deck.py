@@ -1,0 +1,159 @@
+"""A taught deck: what one photo of the player's own 18 cards showed of each block's real appearance.
+
+Every copy of a card carries the same art, so a block of card 7 in a later photo looks like the block of
+card 7 in the player's deck photo, whatever the look-alike art the classifier learned from. A
+:class:`TaughtDeck` keeps, for each of the 72 blocks (18 cards × 4 quadrants, the card unturned), a small
+*prototype*: the block's central part in CIE Lab, each channel made zero-mean and unit-norm (so a later
+photo's brighter light or other cast does not matter), at :data:`PROTO_SIZE` px. :func:`block_features`
+cuts the same patch from any rectified view, a little larger so that the comparison can slide over the
+hand-placement error (:data:`SLIDE` px each way).
+
+File format (``.deck``): a NumPy ``.npz`` archive (no pickles) with ``meta`` (a JSON string: ``format``
+``"sprawlscan-deck"``, ``version`` 1, ``cards``, ``shape``) and ``prototypes`` (float16, (72, 3, h, w)).
+About 80 KB; files over :data:`MAX_FILE_BYTES` are refused before they are read.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scoring.errors import InputError
+from scoring.layouts import LAYOUTS
+from vision.crops import extract_crops
+
+__all__ = [
+    "DECK_VERSION",
+    "DeckError",
+    "DeckFileError",
+    "TaughtDeck",
+    "block_features",
+    "load_deck",
+    "normalise",
+]
+
+DECK_FORMAT = "sprawlscan-deck"
+DECK_VERSION = 1
+MAX_FILE_BYTES = 1_000_000
+# A block is cut at PATCH_SIZE px (rows, columns: about 1.5 mm a pixel at the scanner's 2 px/mm view), and
+# its prototype is the central PROTO_SIZE of it; a later cell slides SLIDE px each way (about ±3 mm).
+SLIDE = 2
+PATCH_SIZE = (21, 30)
+PROTO_SIZE = (PATCH_SIZE[0] - 2 * SLIDE, PATCH_SIZE[1] - 2 * SLIDE)
+CARDS = tuple(sorted(LAYOUTS))
+
+
+class DeckError(InputError):
+    """A deck photo that cannot be taught: cards missing, doubled or unreadable (named in the message)."""
+
+    code = "bad_deck_photo"
+
+
+class DeckFileError(InputError):
+    """A taught-deck file that is not one, or is damaged, or of a version this scanner does not read."""
+
+    code = "bad_deck_file"
+
+
+@dataclass(frozen=True)
+class TaughtDeck:
+    """Prototypes of the 72 blocks: ``prototypes[4 * i + q]`` is quadrant ``q`` (TL, TR, BL, BR) of card
+    ``CARDS[i]`` as the card lies unturned. ``source`` says how it was taught (for the player)."""
+
+    prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
+    # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
+    calibration: tuple[float, float] = (10.0, 0.5)
+    source: dict = field(default_factory=dict, compare=False)
+
+    def to_bytes(self) -> bytes:
+        """The deck in the ``.deck`` file format."""
+        meta = {
+            "format": DECK_FORMAT,
+            "version": DECK_VERSION,
+            "cards": list(CARDS),
+            "shape": list(self.prototypes.shape),
+            "calibration": [float(v) for v in self.calibration],
+            "source": self.source,
+        }
+        out = io.BytesIO()
+        np.savez_compressed(
+            out, meta=np.array(json.dumps(meta)), prototypes=self.prototypes.astype(np.float16)
+        )
+        return out.getvalue()
+
+
+def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
+    """Read a ``.deck`` file; raises :class:`DeckFileError` saying what is wrong with it."""
+    if len(data) > MAX_FILE_BYTES:
+        raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            if set(archive.files) != {"meta", "prototypes"}:
+                raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
+            meta = json.loads(str(archive["meta"]))
+            prototypes = archive["prototypes"]
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        if isinstance(exc, DeckFileError):
+            raise
+        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
+    if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
+        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
+    if meta.get("version") != DECK_VERSION:
+        raise DeckFileError(
+            f"{name}: taught deck version {meta.get('version')!r}; this scanner reads version {DECK_VERSION}"
+            " (teach the deck again)"
+        )
+    want = (4 * len(CARDS), 3, *PROTO_SIZE)
+    if meta.get("cards") != list(CARDS) or prototypes.shape != want or prototypes.dtype != np.float16:
+        raise DeckFileError(f"{name}: damaged taught deck (prototypes {prototypes.shape}, expected {want})")
+    values = prototypes.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (prototypes not finite)")
+    calibration = meta.get("calibration")
+    if (
+        not isinstance(calibration, list)
+        or len(calibration) != 2
+        or not all(isinstance(v, int | float) and math.isfinite(v) for v in calibration)
+        or not 0 < calibration[0] <= 100
+    ):
+        raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
+    source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
+    return TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    """Each channel of each patch (..., 3, h, w) zero-mean and unit-norm (flat channels stay zero)."""
+    x = x - x.mean(axis=(-2, -1), keepdims=True)
+    norm = np.sqrt((x * x).sum(axis=(-2, -1), keepdims=True))
+    return (x / np.maximum(norm, 1e-6)).astype(np.float32)
+
+
+def block_features(
+    balanced: np.ndarray, centres: Sequence[tuple[float, float]] | np.ndarray, pitch_x: float, pitch_y: float
+) -> np.ndarray:
+    """The patches (N, 3, PATCH_SIZE) of the blocks centred at ``centres`` in a white-balanced rectified
+    view, in CIE Lab (float32, L 0–100); not yet normalised (see :func:`sliding_windows`)."""
+    if len(centres) == 0:
+        return np.zeros((0, 3, *PATCH_SIZE), np.float32)
+    crops = extract_crops(balanced, centres, pitch_x, pitch_y, size=PATCH_SIZE, context=1.0)
+    lab = cv2.cvtColor(crops.reshape(-1, PATCH_SIZE[1], 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+    return lab.reshape(len(crops), *PATCH_SIZE, 3).transpose(0, 3, 1, 2)
+
+
+def centre_windows(patches: np.ndarray) -> np.ndarray:
+    """The central PROTO_SIZE window of each patch, normalised: the prototypes a deck photo teaches."""
+    return normalise(patches[:, :, SLIDE : SLIDE + PROTO_SIZE[0], SLIDE : SLIDE + PROTO_SIZE[1]])
+
+
+def sliding_windows(patches: np.ndarray) -> np.ndarray:
+    """Every PROTO_SIZE window of each patch, normalised: (N, S, 3, h, w) with S = (2 SLIDE + 1)²."""
+    views = np.lib.stride_tricks.sliding_window_view(patches, PROTO_SIZE, axis=(2, 3))
+    n, ch, sy, sx, h, w = views.shape
+    return normalise(views.transpose(0, 2, 3, 1, 4, 5).reshape(n, sy * sx, ch, h, w))

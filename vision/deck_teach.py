@@ -1,0 +1,359 @@
+"""Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
+
+Each card is found on its own by its outline against the table (:mod:`vision.deck_find`), so wide or
+uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
+touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
+(:func:`vision.geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
+the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given
+to the cards as an assignment problem (each layout once, in the turn it fits better;
+:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards
+showing the same layout, a card missing, or a layout the cards cannot settle between two places: the
+photo is refused with the cards named, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from scoring.layouts import card_blocks
+from vision.cells import Classifier, Grid, read_lattice
+from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
+from vision.deck_find import CARD_PX, find_cards
+from vision.deck_use import white_balanced
+from vision.geometry import Geometry, geometry_for, small_copy
+from vision.lattice import Lattice
+
+__all__ = ["CardSeen", "Teaching", "teach_deck"]
+
+# A block's log-probability is floored here (the softmax underflows; one bad block must not dominate).
+FLOOR = math.log(1e-4)
+# A card fits its layout when its four blocks average at least this log-probability (0.1 a block)...
+FITS = math.log(0.1)
+# ...and the assignment is settled when giving any card another layout costs at least this many nats.
+SETTLED = 2.0
+# A 2 × 2 group holds a card when at least this many of its blocks read as a card.
+CARD_CELLS = 3
+# The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
+PERIOD_FACTORS = (1.0, 0.94, 0.88)
+# The share of chance similarities (blocks of different labels) below the calibration's zero point.
+IMPOSTOR_SHARE = 0.99
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card of the deck photo: its place in the grid (card row and column), the layout it was given,
+    its turn, and how well its blocks fit that layout (mean log-probability per block)."""
+
+    row: int
+    col: int
+    card: int
+    rotated: bool
+    fit: float
+    photo: int = 0  # which of the photos (0-based)
+
+    def to_json(self) -> dict:
+        return {
+            "photo": self.photo,
+            "row": self.row,
+            "col": self.col,
+            "card": self.card,
+            "rotated": self.rotated,
+        }
+
+
+@dataclass(frozen=True)
+class Teaching:
+    deck: TaughtDeck
+    cards: list[CardSeen]
+    seconds: float
+
+    def describe(self) -> str:
+        """The assignment as a grid of card numbers per photo (``7r``: card 7 turned by 180°)."""
+        out = []
+        for photo in sorted({c.photo for c in self.cards}):
+            cards = [c for c in self.cards if c.photo == photo]
+            rows = max(c.row for c in cards) + 1
+            cols = max(c.col for c in cards) + 1
+            grid = [["  . "] * cols for _ in range(rows)]
+            for c in cards:
+                grid[c.row][c.col] = f"{c.card:3d}{'r' if c.rotated else ' '}"
+            if len({c.photo for c in self.cards}) > 1:
+                out.append(f"photo {photo + 1}:")
+            out += [" ".join(row).rstrip() for row in grid]
+        return "\n".join(out)
+
+
+def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
+    (tl, tr), (bl, br) = card_blocks(card, rotated)
+    return [(b.zone, b.road) for b in (tl, tr, bl, br)]
+
+
+def _log(pred: object, label: tuple[str | None, str | None]) -> float:
+    dist = getattr(pred, "distribution", None) or {}
+    return max(FLOOR, math.log(max(dist.get(label, 0.0), 1e-12)))
+
+
+def _fit_matrix(predictions: Sequence[Sequence[object]]) -> tuple[np.ndarray, np.ndarray]:
+    """For each card (its 4 readings TL, TR, BL, BR) and layout: the best sum of log-probabilities over
+    the two turns, and which turn that was."""
+    fit = np.empty((len(predictions), len(CARDS)))
+    turn = np.zeros((len(predictions), len(CARDS)), bool)
+    for i, blocks in enumerate(predictions):
+        for j, n in enumerate(CARDS):
+            ways = [sum(_log(p, lb) for p, lb in zip(blocks, _labels(n, rot), strict=True)) for rot in (0, 1)]
+            fit[i, j], turn[i, j] = max(ways), ways[1] > ways[0]
+    return fit, turn
+
+
+def _card_centres(
+    lattice: Lattice, r0: int, c0: int, holds: np.ndarray
+) -> list[tuple[int, int, float, float]]:
+    """The 2 × 2 groups starting at row/column phase (r0, c0) that hold a card: (card row, card column,
+    centre x, centre y), the centre the mean of the group's four cell centres."""
+    out = []
+    for r in range(r0, lattice.rows - 1, 2):
+        for c in range(c0, lattice.cols - 1, 2):
+            if holds[r : r + 2, c : c + 2].sum() < CARD_CELLS:
+                continue
+            pts = [lattice.center(r + dr, c + dc) for dr in (0, 1) for dc in (0, 1)]
+            out.append(((r - r0) // 2, (c - c0) // 2, *np.mean(pts, axis=0)))
+    return out
+
+
+def _block_centres(lattice: Lattice, cx: float, cy: float) -> list[tuple[float, float]]:
+    hx, hy = lattice.pitch_x / 2, lattice.pitch_y / 2
+    return [(cx - hx, cy - hy), (cx + hx, cy - hy), (cx - hx, cy + hy), (cx + hx, cy + hy)]
+
+
+def _read_points(geometry: Geometry, points: list[tuple[float, float]], classify: Classifier) -> Grid:
+    """The classifier's readings at arbitrary block centres of the geometry's top-down view (whose colour
+    cast is measured over the whole grid)."""
+    lat = geometry.lattice
+    return list(classify(geometry.view, np.array(points, float), (lat.pitch_x, lat.pitch_y)))
+
+
+def _read_cards(geometry: Geometry, classify: Classifier) -> tuple | None:
+    """The cards of one fitted grid: (score, cards found, fit and turn matrices, block centres), at the
+    row and column phase whose groups the layouts explain best; ``None`` when no group holds a card."""
+    lattice = geometry.lattice
+    first = read_lattice(classify, geometry.view, lattice)
+    holds = np.array(
+        [
+            [bool(geometry.visible[r, c]) and p.empty_probability < 0.5 for c, p in enumerate(row)]
+            for r, row in enumerate(first)
+        ]
+    )
+    best = None
+    for r0 in (0, 1):
+        for c0 in (0, 1):
+            found = _card_centres(lattice, r0, c0, holds)
+            if not found:
+                continue
+            points = [pt for _, _, cx, cy in found for pt in _block_centres(lattice, cx, cy)]
+            read = _read_points(geometry, points, classify)
+            fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(found))])
+            score = _score(fit)
+            if best is None or score > best[0]:
+                r_min = min(r for r, _, _, _ in found)
+                c_min = min(c for _, c, _, _ in found)
+                found = [(r - r_min, c - c_min, x, y) for r, c, x, y in found]
+                best = (score, found, fit, turn, points)
+    return best
+
+
+def _position(place: tuple[int | None, int, int]) -> str:
+    photo = "" if place[0] is None else f"photo {place[0] + 1} "
+    return f"{photo}row {place[1] + 1} card {place[2] + 1}"
+
+
+def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None = None) -> Teaching:
+    """Learn the blocks' appearance from photos of the 18 cards face up in a grid (any order, either
+    turn): one photo, or two or more for a big table, each card in one of them.
+
+    Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
+    decoding errors of a scan for a file that is not a usable photo.
+    """
+    start = time.perf_counter()
+    photos = [photos] if isinstance(photos, bytes) else list(photos)
+    if not photos:
+        raise DeckError("no deck photo given")
+    names = list(names) if names is not None else ["deck photo"] * len(photos)
+    many = len(photos) > 1
+    found, fits, turns, patches = [], [], [], []
+    for k, (photo, name) in enumerate(zip(photos, names, strict=True)):
+        cards, fit, turn, seen = _read_photo(photo, name)
+        found += [(k if many else None, r, c) for r, c, _, _ in cards]
+        fits.append(fit)
+        turns.append(turn)
+        patches.append(seen)
+    cards = _assign(found, np.concatenate(fits), np.concatenate(turns), ", ".join(dict.fromkeys(names)))
+    every = np.concatenate(patches)
+    windows = centre_windows(every)
+    prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
+    for i, seen in enumerate(cards):
+        quads = windows[4 * i : 4 * i + 4]
+        if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
+            quads = quads[::-1, :, ::-1, ::-1]
+        prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
+    calibration = _calibration(every, prototypes, cards)
+    deck = TaughtDeck(prototypes, calibration, {"cards": len(cards), "photos": len(photos)})
+    return Teaching(deck, cards, time.perf_counter() - start)
+
+
+def _score(fit: np.ndarray) -> float:
+    """How well the known layouts explain the cards found: the assignment's log-probability, each layout
+    that no card explains counted as a whole card at the floor."""
+    rows, cols = linear_sum_assignment(-fit)
+    return float(fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows)))
+
+
+def _outline_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
+    """The cards found one by one by their outlines (:mod:`vision.deck_find`): (score, cards found, fit and
+    turn matrices, block patches, regions left doubtful), or None when none is found."""
+    mosaic = find_cards(rgb)
+    if mosaic is None:
+        return None
+    points = mosaic.block_centres()
+    pitch = (CARD_PX[0] / 2, CARD_PX[1] / 2)
+    read = list(classify(mosaic.view, points, pitch))
+    fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(mosaic.places))])
+    found = [(r, c, 0.0, 0.0) for r, c in mosaic.places]
+    patches = block_features(white_balanced(mosaic.view), points, *pitch)
+    return _score(fit), found, fit, turn, patches, mosaic.doubtful
+
+
+def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
+    """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
+    even touching), in the same form as :func:`_outline_cards` (nothing doubtful)."""
+    from vision.locate import NoCityFound, locate_city
+    from vision.rectify import measure_periods
+
+    small, _ = small_copy(rgb)
+    try:
+        located = locate_city(small)
+        periods = measure_periods(located, small)
+    except NoCityFound:
+        return None
+    best = None
+    # The gaps between the cards make the grid's period a card and a gap, not a block: the block pitch is
+    # that shortened by the gap's share (a few per cent), so each candidate is fitted and the one whose
+    # cards the layouts explain best is taken.
+    for factor in PERIOD_FACTORS:
+        pitches = (periods.best[0] * factor, periods.best[1] * factor)
+        try:
+            geometry = geometry_for(rgb, small, located, periods, pitches)
+        except NoCityFound:
+            continue
+        read = _read_cards(geometry, classify)
+        if read is not None and (best is None or read[0] > best[0]):
+            best = (*read, geometry)
+    if best is None:
+        return None
+    score, found, fit, turn, points, geometry = best
+    lattice = geometry.lattice
+    patches = block_features(white_balanced(geometry.view), points, lattice.pitch_x, lattice.pitch_y)
+    return score, found, fit, turn, patches, 0
+
+
+def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """The cards found in one deck photo, their fit and turn matrices and their blocks' patches: each card
+    by its own outline when the outlines explain every region of a card's size and read as cards, else
+    the better of that and one lattice."""
+    from vision.decode import decode_image
+    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
+
+    classify = shipped_classifier()
+    rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
+    best = _outline_cards(rgb, classify)
+    # Outlines that leave card-sized regions unexplained (cards touching) or cut a card badly (art in the
+    # table's colours) try the lattice too; clean outlines of fewer cards are a deck with cards missing.
+    if best is None or best[5] > 0 or bool((best[2].max(axis=1) < 4 * FITS).any()):
+        lattice = _lattice_cards(rgb, classify)
+        if lattice is not None and (best is None or lattice[0] > best[0]):
+            best = lattice
+    if best is None:
+        raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
+    return best[1], best[2], best[3], best[4]
+
+
+def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSeen]) -> tuple[float, float]:
+    """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
+    another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
+    chance), and the slope makes a perfect match worth :data:`vision.deck_use.MAX_LLR` nats."""
+    from vision.deck_use import MAX_LLR, similarities_of, template_labels
+
+    labels = template_labels()
+    sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
+    seen = [label for card in cards for label in _labels(card.card, card.rotated)]
+    chance = np.array([s for i, row in enumerate(sims) for k, s in enumerate(row) if labels[k] != seen[i]])
+    offset = float(np.quantile(chance, IMPOSTOR_SHARE))
+    return (MAX_LLR / max(1.0 - offset, 0.1), offset)
+
+
+def _assign(
+    places: list[tuple[int | None, int, int]], fit: np.ndarray, turn: np.ndarray, name: str
+) -> list[CardSeen]:
+    """Each card found (photo, row, column) one layout, each layout once; refused (named) unless every
+    card is settled."""
+    found = places
+    rows, cols = linear_sum_assignment(-fit)
+    given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+    problems = []
+    # A card whose own best layout is far better than the one it was given shows a layout twice.
+    doubled: dict[int, list[int]] = {}
+    for i in range(len(found)):
+        own = int(fit[i].argmax())
+        if i not in given or fit[i, own] - fit[i, given[i]] > SETTLED:
+            doubled.setdefault(CARDS[own], []).append(i)
+    for n, where in sorted(doubled.items()):
+        holders = sorted({*where, *[i for i, j in given.items() if CARDS[j] == n]})
+        if len(holders) > 1:
+            problems.append(f"card {n} appears twice ({', '.join(_position(places[i]) for i in holders)})")
+    unreadable = [i for i in range(len(found)) if fit[i].max() < 4 * FITS]
+    for i in unreadable:
+        problems.append(f"the card at {_position(places[i])} matches no known card")
+    used = {CARDS[j] for j in given.values()}
+    if len(found) < len(CARDS):
+        missing = [n for n in CARDS if n not in used]
+        problems.append(
+            f"only {len(found)} of the {len(CARDS)} cards found; missing: card{'s' * (len(missing) > 1)} "
+            + ", ".join(map(str, missing))
+        )
+    elif len(found) > len(CARDS):
+        extra = [i for i in range(len(found)) if i not in given]
+        problems.append(
+            f"{len(found)} cards found, more than the {len(CARDS)} of a deck (extra at "
+            + ", ".join(_position(places[i]) for i in extra)
+            + ")"
+        )
+    elif doubled:
+        missing = [CARDS[given[i]] for ws in doubled.values() for i in ws if i in given]
+        if missing:
+            problems.append(
+                "missing: card" + "s" * (len(missing) > 1) + " " + ", ".join(map(str, sorted(missing)))
+            )
+    if not problems:
+        total = fit[rows, cols].sum()
+        for i, j in given.items():
+            forbidden = fit.copy()
+            forbidden[i, j] = -1e9
+            r2, c2 = linear_sum_assignment(-forbidden)
+            if total - forbidden[r2, c2].sum() < SETTLED:
+                other = CARDS[int(c2[list(r2).index(i)])]
+                problems.append(
+                    f"the card at {_position(places[i])} could be card {CARDS[j]} or card {other}"
+                )
+    if problems:
+        raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")
+    return [
+        CardSeen(
+            places[i][1], places[i][2], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4, places[i][0] or 0
+        )
+        for i, j in sorted(given.items())
+    ]

@@ -1,0 +1,163 @@
+"""Use a taught deck in a scan: the player's own blocks, compared with every cell, sharpen what it reads.
+
+Each visible cell that may hold a card is compared with the 144 prototypes (72 blocks, each as its card
+lies either way round) by normalised correlation of their Lab channels, slid a few pixels to take up the
+hand-placement error; a block's label then gets the evidence of the prototype that fits the cell best
+among those showing that label. The similarity becomes a log-likelihood ratio by a logistic fit made when
+the deck was taught (how its own blocks compare with themselves, shifted, against the other blocks), and
+it reweights the classifier's distribution over the *blocks* only: the cell's chance of holding no card,
+or Wrecktar, stays the classifier's, so a deck that does not match the photo (another print, other art)
+leaves every cell's ranking between block and empty as it was, and moves the blocks only as far as chance
+similarities reach. The adjusted distributions go to the joint card decoding as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from scoring.layouts import LAYOUTS
+from vision.cells import CellReading, Grid
+from vision.deck import CARDS, TaughtDeck, block_features, sliding_windows
+from vision.geometry import Geometry
+from vision.topdown import TopDown
+
+__all__ = ["apply_deck", "similarities", "template_labels", "use_deck"]
+
+# Lab channels' weights in the similarity: the lightness carries the art's drawing, a* b* its colours.
+CHANNEL_WEIGHTS = np.array([0.5, 0.25, 0.25], np.float32)
+# Cells the classifier thinks surely empty (no card) are not compared.
+COMPARE_BELOW_EMPTY = 0.95
+# The log-likelihood ratio a similarity gives is bounded: one photo's evidence must not overrule all else.
+MAX_LLR = 6.0
+
+
+def template_labels() -> list[tuple[str | None, str | None]]:
+    """The (zone, road) each of the 144 prototypes shows: the 72 unturned, then the 72 turned by 180°."""
+    out = []
+    for turned in (False, True):
+        for n in CARDS:
+            for cell in LAYOUTS[n]:
+                shown = cell.rotated() if turned else cell
+                out.append((shown.zone, shown.road))
+    return out
+
+
+def _templates(deck: TaughtDeck) -> np.ndarray:
+    p = deck.prototypes
+    return np.concatenate([p, p[:, :, ::-1, ::-1]]) * CHANNEL_WEIGHTS[None, :, None, None]
+
+
+def similarities(
+    balanced: np.ndarray, centres: Sequence[tuple[float, float]], pitch: tuple[float, float], deck: TaughtDeck
+) -> np.ndarray:
+    """Best similarity (−1…1) of each cell at ``centres`` with each of the 144 prototypes: (N, 144)."""
+    if not len(centres):
+        return np.zeros((0, 144), np.float32)
+    return similarities_of(sliding_windows(block_features(balanced, centres, *pitch)), deck)
+
+
+def similarities_of(windows: np.ndarray, deck: TaughtDeck) -> np.ndarray:
+    """Best similarity of each cell's windows (N, S, 3, h, w) with each of the 144 prototypes: (N, 144)."""
+    n, s = windows.shape[:2]
+    t = _templates(deck).reshape(144, -1)
+    return (windows.reshape(n * s, -1) @ t.T).reshape(n, s, 144).max(axis=1)
+
+
+def llr(similarity: np.ndarray, deck: TaughtDeck) -> np.ndarray:
+    """Log-likelihood ratio "this cell is that block" of similarities, from the deck's own calibration."""
+    a, b = deck.calibration
+    return np.clip(a * (similarity - b), -MAX_LLR, MAX_LLR)
+
+
+def use_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck | None) -> Grid:
+    """The scan's hook: ``readings`` reweighted by ``deck`` (returned as they are without one)."""
+    if deck is None:
+        return readings
+    return apply_deck(geometry, readings, deck)
+
+
+def white_balanced(view: TopDown) -> np.ndarray:
+    """The view with only its white balance applied (the deck's prototypes were cut so, before any zone
+    colour map: the player's own inks are what the deck knows)."""
+    if view.ready:
+        return view.image
+    return np.clip(view.image.astype(np.float32) * view.gains, 0, 255).astype(np.uint8)
+
+
+def apply_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck) -> Grid:
+    """The classifier's ``readings`` on ``geometry.lattice`` with their block distributions reweighted
+    by the taught deck (see the module note); cells without a distribution are left as they are."""
+    lattice = geometry.lattice
+    balanced = white_balanced(geometry.view)
+    predictions = readings
+    cells = [
+        (r, c)
+        for r, row in enumerate(predictions)
+        for c, p in enumerate(row)
+        if geometry.visible[r, c] and p.distribution and p.empty_probability < COMPARE_BELOW_EMPTY
+    ]
+    out = [list(row) for row in predictions]
+    if not cells:
+        return out
+    sims = similarities(
+        balanced, [lattice.center(r, c) for r, c in cells], (lattice.pitch_x, lattice.pitch_y), deck
+    )
+    evidence = llr(sims, deck)
+    labels = template_labels()
+    for (r, c), ev in zip(cells, evidence, strict=True):
+        per_label: dict[tuple[str | None, str | None], float] = {}
+        for label, e in zip(labels, ev.tolist(), strict=True):
+            per_label[label] = max(per_label.get(label, -MAX_LLR), e)
+        out[r][c] = reweighted(out[r][c], per_label)
+    return out
+
+
+def reweighted(pred: CellReading, per_label: dict[tuple[str | None, str | None], float]) -> CellReading:
+    """``pred`` with its block probabilities times exp(evidence), renormalised within the blocks' share."""
+    dist = dict(pred.distribution)
+    blocks = {k: v for k, v in dist.items() if k[0] not in (None, "W")}
+    mass = sum(blocks.values())
+    if mass <= 0:
+        return pred
+    floor = min(per_label.values(), default=0.0)
+    weighted = {k: v * math.exp(per_label.get(k, floor)) for k, v in blocks.items()}
+    total = sum(weighted.values())
+    dist.update({k: mass * v / total for k, v in weighted.items()})
+    # A cell that shows one of the player's blocks clearly holds a card: no card (or Wrecktar over it)
+    # loses that evidence; a deck that matches nothing (negative evidence) changes neither.
+    sure = math.exp(-max(0.0, max(per_label.values(), default=0.0)))
+    for k in dist:
+        if k[0] in (None, "W"):
+            dist[k] *= sure
+    norm = sum(dist.values())
+    return _with_distribution(pred, {k: v / norm for k, v in dist.items()})
+
+
+def _with_distribution(pred: CellReading, dist: dict[tuple[str | None, str | None], float]) -> CellReading:
+    """A prediction whose answer, confidence and alternatives follow the new distribution (its marks and
+    the chance of an empty cell kept)."""
+    ranked = sorted(((k, v) for k, v in dist.items() if k[0] != "W"), key=lambda kv: -kv[1])
+    alternatives = tuple((k[0], k[1], float(v)) for k, v in ranked[:3])
+    empty = float(dist.get((None, None), 0.0))
+    if pred.kind == "wrecktar" or ranked[0][0][0] is None:
+        return replace(pred, distribution=dist, alternatives=alternatives, empty_probability=empty)
+    (zone, road), p = ranked[0]
+    mark_share = pred.confidence / max(pred.alternatives[0][2], 1e-9) if pred.alternatives else 1.0
+    label = (
+        zone + (f":{road}" if road else "") + ("*" if pred.poi else "") + ("!" if pred.construction else "")
+    )
+    return replace(
+        pred,
+        zone=zone,
+        road=road,
+        label=label,
+        kind="block",
+        empty_probability=empty,
+        confidence=float(p) * min(1.0, mark_share),
+        alternatives=alternatives,
+        distribution=dist,
+    )
