@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.geometry import small_copy
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.locate import _table_colours
+from vision.locate import table_colours
 from vision.rectify import warp
 from vision.topdown import TopDown
 
@@ -73,7 +73,7 @@ def _card_regions(small: np.ndarray) -> list[np.ndarray]:
     """Contours (in ``small``'s pixels) of the regions unlike the table that could each be one card."""
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    table = _table_colours(lab, max(4, min(h, w) // 25))
+    table = table_colours(lab, max(4, min(h, w) // 25))
     labf = lab.astype(np.float32)
     dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
     mask = (cv2.blur(dist, (3, 3)) > CARD_DISTANCE).astype(np.uint8) * 255

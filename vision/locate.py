@@ -56,7 +56,7 @@ class Located:
     touches_border: tuple[str, ...]  # sides of the photo the city runs into: "left", "top", ...
 
 
-def _table_colours(lab: np.ndarray, band: int) -> np.ndarray:
+def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
     """Up to three Lab colours that describe the border band of the photo (mostly table)."""
     h, w = lab.shape[:2]
     border = np.concatenate(
@@ -83,7 +83,7 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
-    table = _table_colours(lab, max(4, min(h, w) // 25))
+    table = table_colours(lab, max(4, min(h, w) // 25))
     labf = lab.astype(np.float32)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
