@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from api import docs_pages, service
-from api.errors import ClientGone, ScanNotFound, ServiceBusy, install_error_handlers
+from api.errors import ClientGone, ScanNotFound, install_error_handlers
 from api.guards import (
     BodyGuard,
     CrossSiteGuard,
@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = ScanStore(engine, settings.scan_ttl_s)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
     pending = {"scans": 0, "bytes": 0}
+    admit = admission(settings, pending)  # one admission for every heavy upload (scans and decks)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -157,38 +158,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         length = request.headers.get("content-length", "")
         size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
         reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
-        if (
-            pending["scans"] >= settings.max_pending_scans
-            or pending["bytes"] + reserved > settings.max_pending_bytes
-        ):
-            raise ServiceBusy(f"the server is handling {pending['scans']} uploads; try again in a moment")
-        pending["scans"] += 1
-        pending["bytes"] += reserved
         try:
-            form = await read_scan_form(
-                request.headers.get("content-type"),
-                request.headers.get("content-length"),
-                request.stream(),
-                max_body_bytes=settings.max_upload_bytes,
-            )
-            opts = service.ScoreOptions.from_form(form.fields)
-            opts.check()
-            # The photo itself is kept only when the user asks (keep_photo=1).
-            keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
-            photo = form.image if keep else None
-            # A device that taught its deck (POST /api/v1/deck) has its scans read with it.
-            deck = await anyio.to_thread.run_sync(
-                deck_of, app.state.decks, request.headers.get("authorization")
-            )
-            taught = {"deck": deck} if deck is not None else {}
-            run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side, **taught)
-            del form  # the worker holds the only reference to the photo bytes from here on
-            scanned = await _scan_while_connected(request, run, limiter)
+            async with admit(reserved):
+                form = await read_scan_form(
+                    request.headers.get("content-type"),
+                    request.headers.get("content-length"),
+                    request.stream(),
+                    max_body_bytes=settings.max_upload_bytes,
+                )
+                opts = service.ScoreOptions.from_form(form.fields)
+                opts.check()
+                # The photo itself is kept only when the user asks (keep_photo=1).
+                keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
+                photo = form.image if keep else None
+                # A device that taught its deck (POST /api/v1/deck) has its scans read with it.
+                deck = await anyio.to_thread.run_sync(
+                    deck_of, app.state.decks, request.headers.get("authorization")
+                )
+                taught = {"deck": deck} if deck is not None else {}
+                run = partial(service.scan_and_score, form.image, opts, settings.overlay_long_side, **taught)
+                del form  # the worker holds the only reference to the photo bytes from here on
+                scanned = await _scan_while_connected(request, run, limiter)
         except service.ScanCancelled:
             raise ClientGone("the client disconnected; its scan was stopped") from None
-        finally:
-            pending["scans"] -= 1
-            pending["bytes"] -= reserved
         scan_id = store.new_id()
         overlay_url = f"/api/v1/scans/{scan_id}/overlay" if scanned.overlay else None
         result = {**scanned.result, "scan_id": scan_id, "overlay": overlay_url}
@@ -253,7 +245,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(games_router(app.state.games, settings.max_games_per_device))
-    app.include_router(deck_router(app.state.decks, settings, limiter, admission(settings, pending)))
+    app.include_router(deck_router(app.state.decks, settings, limiter, admit))
 
     # The service worker is served from the root so that its scope covers the page at "/".
     @app.get("/sw.js", include_in_schema=False)
