@@ -25,7 +25,6 @@ from scoring.layouts import card_blocks
 from vision.cells import Classifier, Grid, read_lattice
 from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
 from vision.deck_find import CARD_PX, find_cards
-from vision.deck_use import white_balanced
 from vision.geometry import Geometry, geometry_for, small_copy
 from vision.lattice import Lattice
 
@@ -224,7 +223,7 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
     read = list(classify(mosaic.view, points, pitch))
     fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(mosaic.places))])
     found = [(r, c, 0.0, 0.0) for r, c in mosaic.places]
-    patches = block_features(white_balanced(mosaic.view), points, *pitch)
+    patches = block_features(mosaic.view.balanced, points, *pitch)
     return _score(fit), found, fit, turn, patches, mosaic.doubtful
 
 
@@ -257,7 +256,7 @@ def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
         return None
     score, found, fit, turn, points, geometry = best
     lattice = geometry.lattice
-    patches = block_features(white_balanced(geometry.view), points, lattice.pitch_x, lattice.pitch_y)
+    patches = block_features(geometry.view.balanced, points, lattice.pitch_x, lattice.pitch_y)
     return score, found, fit, turn, patches, 0
 
 

@@ -19,11 +19,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from scoring.city import block
 from scoring.layouts import LAYOUTS
 from vision.cells import CellReading, Grid
 from vision.deck import CARDS, TaughtDeck, block_features, sliding_windows
 from vision.geometry import Geometry
-from vision.topdown import TopDown
 
 __all__ = ["apply_deck", "similarities", "template_labels", "use_deck"]
 
@@ -80,19 +80,12 @@ def use_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck | None) -> Gri
     return apply_deck(geometry, readings, deck)
 
 
-def white_balanced(view: TopDown) -> np.ndarray:
-    """The view with only its white balance applied (the deck's prototypes were cut so, before any zone
-    colour map: the player's own inks are what the deck knows)."""
-    if view.ready:
-        return view.image
-    return np.clip(view.image.astype(np.float32) * view.gains, 0, 255).astype(np.uint8)
-
-
 def apply_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck) -> Grid:
     """The classifier's ``readings`` on ``geometry.lattice`` with their block distributions reweighted
     by the taught deck (see the module note); cells without a distribution are left as they are."""
     lattice = geometry.lattice
-    balanced = white_balanced(geometry.view)
+    # The deck knows the player's own inks: compared with its white balance only, no zone colour map.
+    balanced = geometry.view.balanced
     predictions = readings
     cells = [
         (r, c)
@@ -147,9 +140,7 @@ def _with_distribution(pred: CellReading, dist: dict[tuple[str | None, str | Non
         return replace(pred, distribution=dist, alternatives=alternatives, empty_probability=empty)
     (zone, road), p = ranked[0]
     mark_share = pred.confidence / max(pred.alternatives[0][2], 1e-9) if pred.alternatives else 1.0
-    label = (
-        zone + (f":{road}" if road else "") + ("*" if pred.poi else "") + ("!" if pred.construction else "")
-    )
+    label = block(zone, road, poi=pred.poi, construction=pred.construction).token()
     return replace(
         pred,
         zone=zone,

@@ -43,13 +43,25 @@ class TopDown:
                 full = self.colours(1.0, corrected=corrected)
                 image = cv2.resize(full, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
             elif key[0] == "corrected":
-                image = np.clip(self.image.astype(np.float32) * self.gains, 0, 255).astype(np.uint8)
+                image = self.balanced
                 if self.zone_map is not None:
                     image = apply_zone_map(image, self.zone_map)
             else:
                 image = self.image
             self._cache[key] = image
         return self._cache[key]
+
+    @property
+    def balanced(self) -> np.ndarray:
+        """The full-resolution view with only its white balance applied (no zone colours: what a taught
+        deck's prototypes are compared in); the image itself when it is :attr:`ready`. Computed once."""
+        if self.ready:
+            return self.image
+        if "balanced" not in self._cache:
+            self._cache["balanced"] = np.clip(self.image.astype(np.float32) * self.gains, 0, 255).astype(
+                np.uint8
+            )
+        return self._cache["balanced"]
 
     @property
     def gains(self) -> np.ndarray:
@@ -60,7 +72,8 @@ class TopDown:
         return self._cache["gains"]
 
     def recoloured(self, zone_map: ZoneMap) -> TopDown:
-        """The same view with ``zone_map`` applied after the white balance."""
-        view = TopDown(self.image, self.to_rectified, self.white_box, zone_map)
-        view._cache["gains"] = self.gains
+        """The same view with ``zone_map`` applied after the white balance (which it shares, measured and
+        applied once)."""
+        view = TopDown(self.image, self.to_rectified, self.white_box, zone_map, self.ready)
+        view._cache["gains"], view._cache["balanced"] = self.gains, self.balanced
         return view
