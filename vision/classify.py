@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.city import rotate_road
+from scoring.city import block, rotate_road
 from vision.cells import CellReading, Grid, read_lattice
 from vision.colour import lattice_box
 from vision.crops import SHRINK_BELOW, extract_crops
@@ -203,12 +203,7 @@ class CellClassifier:
                     mark = self.marks.index("none")
                 name = self.marks[mark] if self.marks else "none"
                 poi, construction = name == "poi", name == "construction"
-                label = (
-                    zone_name
-                    + (f":{road}" if road else "")
-                    + ("*" if poi else "")
-                    + ("!" if construction else "")
-                )
+                label = block(zone_name, road, poi=poi, construction=construction).token()
                 out.append(
                     CellReading(
                         zone_name,

@@ -64,9 +64,7 @@ def _timed(timings: dict[str, float], stage: str, run: Callable[..., T], *args: 
     return out
 
 
-def _backs(geometry: Geometry, given: Sequence[int] | None) -> tuple[list[BackNumber], list[str], float]:
-    if given is not None:
-        return [], [], 0.0
+def _backs(geometry: Geometry) -> tuple[list[BackNumber], list[str], float]:
     t = time.perf_counter()
     backs, warnings = read_backs(geometry)
     return backs, warnings, time.perf_counter() - t
@@ -89,15 +87,16 @@ def scan_rgb(
     geometry, readings = verdict.geometry, verdict.readings
     if judge is not None and judge is not classify:
         readings = _timed(timings, "classify", read_lattice, classify, geometry.view, geometry.lattice)
-    backs = _BACKS.submit(_backs, geometry, cards)
+    backs = _BACKS.submit(_backs, geometry) if cards is None else None
     geometry, readings = _timed(timings, "grow", grow_to_blocks, geometry, readings, classify)
     geometry, readings = _timed(timings, "colour", normalise_zone_colours, geometry, readings, classify)
     readings = _timed(timings, "refine", refine_doubtful, geometry, readings, classify)
     readings = _timed(timings, "refine", find_lost_blocks, geometry, readings, classify)
     readings = _timed(timings, "deck", use_deck, geometry, readings, deck)
-    found, back_warnings, seconds = backs.result()
-    if cards is None:
-        timings["cards"] = seconds
+    found: list[BackNumber] = []
+    back_warnings: list[str] = []
+    if backs is not None:
+        found, back_warnings, timings["cards"] = backs.result()
     city_cards = _timed(timings, "decode cards", decode_city, geometry, readings, found, cards)
     result = _timed(timings, "assemble", assemble_scan, geometry, city_cards, back_warnings, timings)
     return _timed(timings, "overlay", with_overlay, result) if overlay else result
