@@ -19,7 +19,7 @@ from models.synth.deck import city_photo, deck_art, deck_photo, png
 from scoring.city import parse_city
 from scoring.layouts import card_blocks
 from tests.conftest import assert_error
-from vision.deck import DeckError, DeckFixError, load_deck
+from vision.deck import DeckError, DeckFileError, DeckFixError, load_deck
 from vision.deck_overlay import draw_deck_overlay
 from vision.deck_relabel import Correction, relabel
 from vision.deck_teach import teach_deck
@@ -172,6 +172,30 @@ def test_a_version_1_deck_is_read_but_cannot_be_corrected(taught) -> None:
         DeckFixError, match="old.deck: taught before corrections were kept .*teach the deck again"
     ):
         relabel(old, [Correction(0, 0, 0, 1)], name="old.deck")
+
+
+def test_a_damaged_list_of_cards_found_is_named(taught) -> None:
+    data = np.load(io.BytesIO(taught.deck.to_bytes()))
+    meta = json.loads(str(data["meta"]))
+    for damage, words in (
+        ({"card": 19}, "card 1 found: card 19"),
+        ({"read": ["R:EW", "P", "Q", "."]}, "card 1 found: labels"),
+        ({"outline": [[0, 0]]}, "card 1 found: outline"),
+    ):
+        seen = [{**meta["seen"][0], **damage}, *meta["seen"][1:]]
+        out = io.BytesIO()
+        np.savez(
+            out,
+            meta=np.array(json.dumps({**meta, "seen": seen})),
+            prototypes=data["prototypes"],
+            patches=data["patches"],
+        )
+        with pytest.raises(DeckFileError, match=f"my.deck: damaged taught deck \\({words}"):
+            load_deck(out.getvalue(), name="my.deck")
+    out = io.BytesIO()
+    np.savez(out, meta=np.array(json.dumps(meta)), prototypes=data["prototypes"], patches=data["patches"][:8])
+    with pytest.raises(DeckFileError, match="damaged taught deck \\(patches"):
+        load_deck(out.getvalue())
 
 
 def test_the_command_line_draws_the_overlay_and_fixes_a_deck(deck_png, tmp_path, capsys) -> None:

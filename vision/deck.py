@@ -25,9 +25,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -41,9 +42,11 @@ __all__ = [
     "DeckError",
     "DeckFileError",
     "DeckFixError",
+    "EXTRA_KINDS",
     "ExtraLabel",
     "TaughtDeck",
     "block_features",
+    "extras_of",
     "load_deck",
     "normalise",
 ]
@@ -60,6 +63,9 @@ SLIDE = 2
 PATCH_SIZE = (21, 30)
 PROTO_SIZE = (PATCH_SIZE[0] - 2 * SLIDE, PATCH_SIZE[1] - 2 * SLIDE)
 CARDS = tuple(sorted(LAYOUTS))
+EXTRA_KINDS = ("wrecktar", "poi", "construction")
+# A block's label as the classifier writes it (the city format's token): kept for each card found.
+_TOKEN = re.compile(r"^(?:\.|W|[RCIP](?::[NESW]{2})?\*?!?)$")
 
 
 class DeckError(InputError):
@@ -169,9 +175,7 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
     if meta["version"] == 1:
         return deck
-    from vision.deck_relabel import with_seen
-
-    return with_seen(deck, meta.get("seen"), patches, name)
+    return _with_seen(deck, meta.get("seen"), patches, name)
 
 
 def normalise(x: np.ndarray) -> np.ndarray:
@@ -203,3 +207,90 @@ def sliding_windows(patches: np.ndarray) -> np.ndarray:
     views = np.lib.stride_tricks.sliding_window_view(patches, PROTO_SIZE, axis=(2, 3))
     n, ch, sy, sx, h, w = views.shape
     return normalise(views.transpose(0, 2, 3, 1, 4, 5).reshape(n, sy * sx, ch, h, w))
+
+
+def _extra_label(kind: str, token: str) -> ExtraLabel | None:
+    """What an expansion card's block teaches: Wrecktar's cells W; another card's blocks what the classifier
+    read (with its mark), nothing for a block it read as no card or Wrecktar."""
+    if kind == "wrecktar":
+        return ("W", None, "")
+    if token in (".", "W"):
+        return None
+    zone, _, rest = token.partition(":")
+    mark = "poi" if "*" in token else "construction" if "!" in token else ""
+    road = rest.rstrip("*!") or None
+    return (zone.rstrip("*!"), road, mark)
+
+
+def extras_of(windows: np.ndarray, seen: Sequence[dict]) -> tuple[np.ndarray, tuple[ExtraLabel, ...]]:
+    """The prototypes (of the cards' centre ``windows``, 4 a card) and labels the expansion cards among
+    the cards ``seen`` (their kept JSON) teach."""
+    keep, labels = [], []
+    for i, card in enumerate(seen):
+        if card.get("extra") is None:
+            continue
+        for q, token in enumerate(card.get("read") or ("",) * 4):
+            label = _extra_label(card["extra"], token)
+            if label is not None:
+                keep.append(4 * i + q)
+                labels.append(label)
+    return windows[keep].reshape(len(keep), *windows.shape[1:]), tuple(labels)
+
+
+def _is_token(t: object) -> bool:
+    return isinstance(t, str) and bool(_TOKEN.match(t))
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_meta(m: object) -> str | None:
+    """What is wrong with one kept card (None when it is well-formed)."""
+    if not isinstance(m, dict):
+        return "not an object"
+    for key in ("photo", "row", "col"):
+        v = m.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 100:
+            return f"{key} {v!r}"
+    card, extra = m.get("card"), m.get("extra")
+    if (
+        (card is None) == (extra is None)
+        or (card is not None and card not in CARDS)
+        or (extra is not None and extra not in EXTRA_KINDS)
+    ):
+        return f"card {card!r} / extra {extra!r}"
+    if not isinstance(m.get("rotated"), bool):
+        return "rotated"
+    fit = m.get("fit")
+    if fit is not None and not _is_number(fit):
+        return "fit"
+    read = m.get("read")
+    if not isinstance(read, list) or len(read) != 4 or not all(_is_token(t) for t in read):
+        return f"labels {read!r}"
+    outline = m.get("outline")
+    if outline is not None and not (
+        isinstance(outline, list)
+        and len(outline) == 4
+        and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in outline)
+    ):
+        return "outline"
+    return None
+
+
+def _with_seen(deck: TaughtDeck, seen: object, patches: np.ndarray | None, name: str) -> TaughtDeck:
+    """A version-2 file's deck with the cards it kept (checked) and the expansion cards' prototypes."""
+    if not isinstance(seen, list) or len(seen) > MAX_SEEN or patches is None:
+        raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
+    want = (4 * len(seen), 3, *PATCH_SIZE)
+    if patches.shape != want or patches.dtype != np.float16:
+        raise DeckFileError(f"{name}: damaged taught deck (patches {patches.shape}, expected {want})")
+    for i, m in enumerate(seen):
+        wrong = _check_meta(m)
+        if wrong is not None:
+            raise DeckFileError(f"{name}: damaged taught deck (card {i + 1} found: {wrong})")
+    values = patches.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (patches not finite)")
+    extras, labels = extras_of(centre_windows(values), seen) if seen else (deck.extras, ())
+    return replace(deck, extras=extras, extra_labels=labels, seen=tuple(seen), patches=values)

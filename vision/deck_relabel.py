@@ -15,7 +15,6 @@ others: what the classifier read for each block, with its mark), become the deck
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -26,13 +25,11 @@ import numpy as np
 from scoring.layouts import card_blocks
 from vision.deck import (
     CARDS,
-    MAX_SEEN,
-    PATCH_SIZE,
-    DeckFileError,
+    EXTRA_KINDS,
     DeckFixError,
-    ExtraLabel,
     TaughtDeck,
     centre_windows,
+    extras_of,
     sliding_windows,
 )
 
@@ -46,15 +43,12 @@ __all__ = [
     "parse_correction",
     "place_name",
     "relabel",
-    "with_seen",
 ]
 
-EXTRA_KINDS = ("wrecktar", "poi", "construction")
 # How an expansion card is shown in the grid and on the overlay.
 EXTRA_SHORT = {"wrecktar": "W", "poi": "POI", "construction": "CZ"}
 # The share of chance similarities (blocks of different labels) below the calibration's zero point.
 IMPOSTOR_SHARE = 0.99
-_TOKEN = re.compile(r"^(?:\.|W|[RCIP](?::[NESW]{2})?\*?!?)$")
 
 
 @dataclass(frozen=True)
@@ -210,32 +204,6 @@ def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
     return [(b.zone, b.road) for b in (tl, tr, bl, br)]
 
 
-def _extra_label(kind: str, token: str) -> ExtraLabel | None:
-    """What an expansion card's block teaches: Wrecktar's cells W; another card's blocks what the classifier
-    read (with its mark), nothing for a block it read as no card or Wrecktar."""
-    if kind == "wrecktar":
-        return ("W", None, "")
-    if token in (".", "W"):
-        return None
-    zone, _, rest = token.partition(":")
-    mark = "poi" if "*" in token else "construction" if "!" in token else ""
-    road = rest.rstrip("*!") or None
-    return (zone.rstrip("*!"), road, mark)
-
-
-def _extras(windows: np.ndarray, seen: Sequence[CardSeen]) -> tuple[np.ndarray, tuple[ExtraLabel, ...]]:
-    keep, labels = [], []
-    for i, card in enumerate(seen):
-        if card.extra is None:
-            continue
-        for q, token in enumerate(card.read or ("",) * 4):
-            label = _extra_label(card.extra, token)
-            if label is not None:
-                keep.append(4 * i + q)
-                labels.append(label)
-    return windows[keep].reshape(len(keep), *windows.shape[1:]), tuple(labels)
-
-
 def _calibration(
     patches: np.ndarray, prototypes: np.ndarray, cards: Sequence[CardSeen]
 ) -> tuple[float, float]:
@@ -267,8 +235,8 @@ def build_deck(patches: np.ndarray, seen: Sequence[CardSeen], source: dict) -> T
         prototypes[4 * k : 4 * k + 4] = quads
     own = np.concatenate([patches[4 * i : 4 * i + 4] for i in cards])
     calibration = _calibration(own, prototypes, [seen[i] for i in cards])
-    extras, labels = _extras(windows, seen)
     meta = tuple(c.to_meta() for c in seen)
+    extras, labels = extras_of(windows, meta)
     return TaughtDeck(prototypes, calibration, source, extras, labels, meta, patches.astype(np.float32))
 
 
@@ -325,72 +293,3 @@ def card_from_meta(m: dict[str, Any]) -> CardSeen:
         tuple(m.get("read", ())),
         tuple((float(x), float(y)) for x, y in outline) if outline is not None else None,
     )
-
-
-def _is_token(t: object) -> bool:
-    return isinstance(t, str) and bool(_TOKEN.match(t))
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def _check_meta(m: object) -> str | None:
-    """What is wrong with one kept card (None when it is well-formed)."""
-    if not isinstance(m, dict):
-        return "not an object"
-    for key in ("photo", "row", "col"):
-        v = m.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 100:
-            return f"{key} {v!r}"
-    card, extra = m.get("card"), m.get("extra")
-    if (
-        (card is None) == (extra is None)
-        or (card is not None and card not in CARDS)
-        or (extra is not None and extra not in EXTRA_KINDS)
-    ):
-        return f"card {card!r} / extra {extra!r}"
-    if not isinstance(m.get("rotated"), bool):
-        return "rotated"
-    fit = m.get("fit")
-    if fit is not None and not _is_number(fit):
-        return "fit"
-    read = m.get("read")
-    if (
-        not isinstance(read, list)
-        or len(read) != 4
-        or not all(isinstance(t, str) and _TOKEN.match(t) for t in read)
-    ):
-        return f"labels {read!r}"
-    outline = m.get("outline")
-    if outline is not None and not (
-        isinstance(outline, list)
-        and len(outline) == 4
-        and all(
-            isinstance(p, list)
-            and len(p) == 2
-            and all(isinstance(v, int | float) and math.isfinite(v) for v in p)
-            for p in outline
-        )
-    ):
-        return "outline"
-    return None
-
-
-def with_seen(deck: TaughtDeck, seen: object, patches: np.ndarray | None, name: str) -> TaughtDeck:
-    """A version-2 file's deck with the cards it kept (checked) and the expansion cards' prototypes."""
-    if not isinstance(seen, list) or len(seen) > MAX_SEEN or patches is None:
-        raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
-    want = (4 * len(seen), 3, *PATCH_SIZE)
-    if patches.shape != want or patches.dtype != np.float16:
-        raise DeckFileError(f"{name}: damaged taught deck (patches {patches.shape}, expected {want})")
-    for i, m in enumerate(seen):
-        wrong = _check_meta(m)
-        if wrong is not None:
-            raise DeckFileError(f"{name}: damaged taught deck (card {i + 1} found: {wrong})")
-    values = patches.astype(np.float32)
-    if not np.isfinite(values).all():
-        raise DeckFileError(f"{name}: damaged taught deck (patches not finite)")
-    cards = [card_from_meta(m) for m in seen]
-    extras, labels = _extras(centre_windows(values), cards) if cards else (deck.extras, ())
-    return replace(deck, extras=extras, extra_labels=labels, seen=tuple(seen), patches=values)
