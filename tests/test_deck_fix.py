@@ -346,3 +346,51 @@ def test_the_service_names_an_expansion_card_draws_and_corrects_the_deck(client,
         "invalid_request",
         "not JSON",
     )
+
+
+def test_taught_expansion_evidence_raises_wrecktar_and_sets_a_mark() -> None:
+    from vision.cells import CellReading
+    from vision.deck_use import reweighted, template_labels
+
+    dist = {("R", "EW"): 0.6, ("P", None): 0.3, ("W", None): 0.05, (None, None): 0.05}
+    pred = CellReading("R", "EW", 0.6, "R:EW", (("R", "EW", 0.6), ("P", None, 0.3)), distribution=dist)
+    chance = dict.fromkeys(template_labels(), -2.0)
+    # Without a taught Wrecktar the block stays; a cell very like the taught Wrecktar becomes Wrecktar.
+    assert reweighted(pred, chance).label == "R:EW"
+    like_wrecktar = reweighted(pred, {**chance, ("W", None): 5.0})
+    assert (like_wrecktar.kind, like_wrecktar.label) == ("wrecktar", "W")
+    assert like_wrecktar.distribution[(None, None)] < dist[(None, None)]
+    # Evidence against the taught Wrecktar changes nothing the classifier read.
+    unlike = reweighted(pred, {**chance, ("W", None): -5.0})
+    assert unlike.label == "R:EW" and unlike.distribution == pytest.approx(
+        reweighted(pred, chance).distribution
+    )
+    # The best match a taught Point of Interest block: the cell carries its mark (and only then).
+    like_poi = reweighted(pred, {**chance, ("R", "EW"): 5.0}, mark="poi")
+    assert (like_poi.label, like_poi.poi, like_poi.construction) == ("R:EW*", True, False)
+    assert reweighted(pred, {**chance, ("R", "EW"): 5.0}, mark="construction").label == "R:EW!"
+    assert reweighted(pred, {**chance, ("R", "EW"): 5.0}).label == "R:EW"
+
+
+def test_a_named_point_of_interest_card_teaches_its_marked_block(art) -> None:
+    from models.synth.art import render_city_card
+    from scoring.city import block
+
+    blocks = ((block("R", "EW", poi=True), block("P")), (block("C", "NS"), block("I", "EW")))
+    cards = {**art, "poi": render_city_card(blocks, np.random.default_rng([9, 200]), PPM).rgb}
+    photo = png(deck_photo(cards, [*DECK, ("poi", False)], ppm=PPM, **LAID))
+    teaching = teach_deck(photo, extras=[Correction(0, 3, 0, extra="poi")])
+    assert teaching.deck.extra_labels == (
+        ("R", "EW", "poi"),
+        ("P", None, ""),
+        ("C", "NS", ""),
+        ("I", "EW", ""),
+    )
+    city_cards: list[tuple[int | str, bool]] = list(DECK[:10])
+    city_cards[3] = ("poi", True)  # the Point of Interest card, turned round, fourth in the first row
+    city = png(city_photo(cards, city_cards, ppm=PPM))
+    given = [n for n, _ in DECK[15:]]
+    for deck in (None, teaching.deck):
+        read = scan_image(city, cards=given, deck=deck).city
+        # Turned round, its marked block lies bottom right of the card: row 2, column 8.
+        assert read.cell(1, 7).token() == "R:EW*", deck
