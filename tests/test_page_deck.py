@@ -131,7 +131,8 @@ def test_an_expansion_card_beside_the_deck_is_named_from_the_refusal(
     page.locator("#deck-teach").click()
     expect(page.locator("#deck-error")).to_contain_text("extra at row 4 card 1", timeout=90_000)
     # The refusal fills in the extra card's place: the player says what it is and teaches again.
-    expect(page.locator("#deck-extras-box")).to_have_attribute("open", "")
+    expect(page.locator("#deck-extras-box")).to_be_visible()
+    expect(page.locator("#deck-extras-toggle")).to_have_attribute("aria-expanded", "true")
     expect(page.locator("#deck-extra-row")).to_have_value("4")
     expect(page.locator("#deck-extra-col")).to_have_value("1")
     page.locator("#deck-extra-kind").select_option("wrecktar")

@@ -263,7 +263,12 @@ function offerExtra(message) {
   $("#deck-extra-photo").value = String(m[1] ? Number(m[1]) - 1 : 0);
   $("#deck-extra-row").value = m[2];
   $("#deck-extra-col").value = m[3];
-  $("#deck-extras-box").open = true;
+  openExtras(true);
+}
+
+function openExtras(open) {
+  $("#deck-extras-box").hidden = !open;
+  $("#deck-extras-toggle").setAttribute("aria-expanded", String(open));
 }
 
 async function teach() {
@@ -326,6 +331,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#deck-fix-cancel").addEventListener("click", closePicker);
   $("#deck-fix-send").addEventListener("click", sendFixes);
   $("#deck-extra-add").addEventListener("click", addExtra);
+  $("#deck-extras-toggle").addEventListener("click", () => openExtras($("#deck-extras-box").hidden));
   // Only a device that already has a token can have a deck: no token is made just to look.
   if (localStorage.getItem(TOKEN_KEY)) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
 });
