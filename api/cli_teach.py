@@ -1,10 +1,17 @@
-"""``sprawlscan teach PHOTO… --out DECK``: teach the scanner the player's own deck.
+"""``sprawlscan teach PHOTO… --out DECK`` and ``sprawlscan deck fix DECK PLACE=CARD…``: the player's deck.
 
 The player lays their 18 cards face up in a grid (any order, either turn, small gaps) and photographs them
-(one photo, or more for a big table). The command finds every card, says which of the 18 it is and how it
-lies (printed as a grid, ``7r`` for card 7 turned by 180°), and writes what it learned of each block's
-look to DECK (see :mod:`vision.deck`), which ``sprawlscan scan PHOTO --deck DECK`` then uses. A photo with a
-card missing, twice, or unreadable exits with status 2 and names the cards; nothing is written then.
+(one photo, or more for a big table). ``teach`` finds every card, says which of the 18 it is and how it
+lies (printed as a grid, ``7r`` for card 7 turned by 180°; ``--overlay PNG`` draws it on the photo), and
+writes what it learned of each block's look to DECK (see :mod:`vision.deck`), which
+``sprawlscan scan PHOTO --deck DECK`` then uses. Expansion cards lying in the photo beside the 18 are
+named with ``--extra ROW,COL=KIND`` (``wrecktar``, ``poi``, ``construction``). A photo with a card
+missing, twice, or unreadable exits with status 2 and names the cards; nothing is written then.
+
+``deck fix DECK ROW,COL=CARD…`` corrects the assignment without the photo (``2,3=9r``: the card at row 2,
+card 3 of the row is card 9, turned; ``2,3=wrecktar``: it is Wrecktar) and rewrites DECK; a correction
+that leaves a card doubled or missing exits with status 2 naming them, and DECK is left as it was.
+``deck show DECK`` prints the grid.
 """
 
 from __future__ import annotations
@@ -13,33 +20,100 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
+
+from scoring.errors import InputError
+
+
+def _write(path: str, data: bytes) -> None:
+    tmp = f"{path}.tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)  # a half-written file never replaces a good one
+
+
+def _print(args: argparse.Namespace, path: str, cards: list[Any], grid: str, summary: str) -> None:
+    if args.format == "json":
+        out = {"deck": path, "cards": [c.to_json() for c in cards]}
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        print(grid)
+        print(summary)
+
+
+def _extras(texts: list[str]) -> list[Any]:
+    from vision.deck_relabel import EXTRA_KINDS, parse_correction
+
+    extras = [parse_correction(t) for t in texts]
+    for text, extra in zip(texts, extras, strict=True):
+        if extra.extra is None:
+            raise InputError(f"--extra {text!r}: name an expansion card ({', '.join(EXTRA_KINDS)})")
+    return extras
+
+
+def overlay_paths(path: str, photos: int) -> list[str]:
+    """Where ``--overlay PATH`` writes each photo's overlay: PATH, then PATH-2.png, PATH-3.png…"""
+    p = Path(path)
+    return [path] + [str(p.with_name(f"{p.stem}-{k + 1}{p.suffix or '.png'}")) for k in range(1, photos)]
 
 
 def run_teach(args: argparse.Namespace) -> int:
+    import cv2
+
     from vision.deck_teach import teach_deck
     from vision.decode import MAX_FILE_BYTES
+    from vision.result import OVERLAY_LONG_SIDE
 
+    extras = _extras(args.extra)
     photos = []
     for path in args.photos:
         with open(path, "rb") as fh:
             photos.append(fh.read(MAX_FILE_BYTES + 1))  # anything longer is refused by the decoder
-    teaching = teach_deck(photos, names=args.photos)
-    tmp = f"{args.out}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(teaching.deck.to_bytes())
-    os.replace(tmp, args.out)  # a half-written deck file never replaces a good one
-    if args.format == "json":
-        out = {"deck": args.out, "cards": [c.to_json() for c in teaching.cards]}
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
-    else:
-        print(teaching.describe())
-        print(f"18 cards taught in {teaching.seconds:.1f} s; written to {args.out}")
+    teaching = teach_deck(photos, names=args.photos, extras=extras)
+    _write(args.out, teaching.deck.to_bytes())
+    if args.overlay:
+        for k, path in enumerate(overlay_paths(args.overlay, len(photos))):
+            rgb = teaching.overlay(k, OVERLAY_LONG_SIDE)
+            ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+            if not ok:
+                raise InputError(f"{path}: could not encode the overlay")
+            _write(path, buf.tobytes())
+    named = sum(c.extra is not None for c in teaching.cards)
+    also = f" and {named} expansion card{'s' * (named > 1)}" if named else ""
+    summary = f"18 cards{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
+    _print(args, args.out, teaching.cards, teaching.describe(), summary)
+    return 0
+
+
+def _read_deck(path: str) -> Any:
+    from vision.deck import MAX_FILE_BYTES, load_deck
+
+    with open(path, "rb") as fh:
+        return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    from vision.deck_relabel import card_from_meta, describe, parse_correction, relabel
+
+    deck = _read_deck(args.deck)
+    if args.action == "fix":
+        if not args.fixes:
+            raise InputError("deck fix: give at least one correction, e.g. 2,3=9r")
+        deck = relabel(deck, [parse_correction(t) for t in args.fixes], name=args.deck)
+        _write(args.deck, deck.to_bytes())
+    elif args.fixes:
+        raise InputError("deck show takes no corrections (use deck fix)")
+    if not deck.seen:
+        raise InputError(f"{args.deck}: taught before the cards found were kept (teach the deck again)")
+    cards = [card_from_meta(m) for m in deck.seen]
+    summary = f"corrected; written to {args.deck}" if args.action == "fix" else f"taught deck {args.deck}"
+    _print(args, args.deck, cards, describe(cards), summary)
     return 0
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``teach`` subcommand to the ``sprawlscan`` dispatcher."""
+    """Add the ``teach`` and ``deck`` subcommands to the ``sprawlscan`` dispatcher."""
     teach = subparsers.add_parser(
         "teach",
         help="teach the scanner your own cards from a photo of the deck laid out",
@@ -47,5 +121,25 @@ def register(subparsers: Any) -> None:
     )
     teach.add_argument("photos", nargs="+", metavar="PHOTO", help="photo(s) of the 18 cards face up")
     teach.add_argument("--out", required=True, metavar="DECK", help="where to write the taught deck")
+    teach.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="ROW,COL=KIND",
+        help="an expansion card in the photo (KIND wrecktar, poi or construction; PHOTO,ROW,COL for "
+        "the second photo); repeat for each",
+    )
+    teach.add_argument("--overlay", metavar="PNG", help="also draw the cards found on the photo")
     teach.add_argument("--format", choices=("text", "json"), default="text", help="how to print the cards")
     teach.set_defaults(func=run_teach)
+    deck = subparsers.add_parser(
+        "deck",
+        help="show or correct a taught deck (which card lies where)",
+        description="Show a taught deck's cards, or correct them: ROW,COL=CARD (e.g. 2,3=9r: the card "
+        "at row 2, card 3 of the row, is card 9 turned round; 2,3=wrecktar: it is Wrecktar).",
+    )
+    deck.add_argument("action", choices=("show", "fix"), help="show the cards, or fix them")
+    deck.add_argument("deck", metavar="DECK", help="the taught deck file (rewritten by fix)")
+    deck.add_argument("fixes", nargs="*", metavar="PLACE=CARD", help="corrections, e.g. 2,3=9r 1,4=3")
+    deck.add_argument("--format", choices=("text", "json"), default="text", help="how to print the cards")
+    deck.set_defaults(func=run_deck)

@@ -8,9 +8,16 @@ photo's brighter light or other cast does not matter), at :data:`PROTO_SIZE` px.
 cuts the same patch from any rectified view, a little larger so that the comparison can slide over the
 hand-placement error (:data:`SLIDE` px each way).
 
+The deck also keeps what a correction needs without the photo (:mod:`vision.deck_relabel`): each card
+found in the photo (``seen``: its place, the number and turn it was given or the expansion it was named,
+the classifier's four labels and its outline) with its four blocks' patches as they lay; and the
+prototypes of the expansion cards the player named (``extras``, with the labels they teach).
+
 File format (``.deck``): a NumPy ``.npz`` archive (no pickles) with ``meta`` (a JSON string: ``format``
-``"sprawlscan-deck"``, ``version`` 1, ``cards``, ``shape``) and ``prototypes`` (float16, (72, 3, h, w)).
-About 80 KB; files over :data:`MAX_FILE_BYTES` are refused before they are read.
+``"sprawlscan-deck"``, ``version`` 2, ``cards``, ``shape``, ``calibration``, ``source``, ``seen``),
+``prototypes`` (float16, (72, 3, h, w)) and ``patches`` (float16, (4 N, 3, PATCH_SIZE), N cards found).
+About 0.4 MB; files over :data:`MAX_FILE_BYTES` are refused before they are read. Version-1 files (no
+``seen``, no ``patches``) are still read and used; they cannot be corrected (teach the deck again).
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -33,21 +41,31 @@ __all__ = [
     "DECK_VERSION",
     "DeckError",
     "DeckFileError",
+    "DeckFixError",
+    "EXTRA_KINDS",
+    "ExtraLabel",
     "TaughtDeck",
     "block_features",
+    "extras_of",
     "load_deck",
     "normalise",
 ]
 
 DECK_FORMAT = "sprawlscan-deck"
-DECK_VERSION = 1
+DECK_VERSION = 2
+READS_VERSIONS = (1, 2)
 MAX_FILE_BYTES = 1_000_000
+# At most this many cards found in the deck photos are kept: the 18 and up to 6 expansion cards named.
+MAX_SEEN = 24
 # A block is cut at PATCH_SIZE px (rows, columns: about 1.5 mm a pixel at the scanner's 2 px/mm view), and
 # its prototype is the central PROTO_SIZE of it; a later cell slides SLIDE px each way (about ±3 mm).
 SLIDE = 2
 PATCH_SIZE = (21, 30)
 PROTO_SIZE = (PATCH_SIZE[0] - 2 * SLIDE, PATCH_SIZE[1] - 2 * SLIDE)
 CARDS = tuple(sorted(LAYOUTS))
+EXTRA_KINDS = ("wrecktar", "poi", "construction")
+# A block's label as the classifier writes it (the city format's token): kept for each card found.
+_TOKEN = re.compile(r"^(?:\.|W|[RCIP](?::[NESW]{2})?\*?!?)$")
 
 
 class DeckError(InputError):
@@ -62,18 +80,41 @@ class DeckFileError(InputError):
     code = "bad_deck_file"
 
 
+class DeckFixError(DeckError):
+    """A correction of a taught deck that cannot be made: a place with no card, a card left doubled or
+    missing, or a deck file too old to be corrected (named in the message)."""
+
+    code = "bad_deck_fix"
+
+
+# An expansion block's label: (zone, road, mark), mark "" (none), "poi" or "construction"; Wrecktar is
+# ("W", None, "").
+ExtraLabel = tuple[str | None, str | None, str]
+
+
 @dataclass(frozen=True)
 class TaughtDeck:
     """Prototypes of the 72 blocks: ``prototypes[4 * i + q]`` is quadrant ``q`` (TL, TR, BL, BR) of card
-    ``CARDS[i]`` as the card lies unturned. ``source`` says how it was taught (for the player)."""
+    ``CARDS[i]`` as the card lies unturned. ``source`` says how it was taught (for the player).
+
+    ``extras`` are the prototypes of the blocks of the expansion cards the player named, as they lay in
+    the photo, ``extra_labels`` what each teaches; ``seen`` (JSON-ready dicts, see
+    :class:`vision.deck_relabel.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
+    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file."""
 
     prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
     # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
     calibration: tuple[float, float] = (10.0, 0.5)
     source: dict = field(default_factory=dict, compare=False)
+    extras: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 3, *PROTO_SIZE), np.float32), compare=False
+    )
+    extra_labels: tuple[ExtraLabel, ...] = ()
+    seen: tuple[dict, ...] = field(default=(), compare=False)
+    patches: np.ndarray | None = field(default=None, compare=False)
 
     def to_bytes(self) -> bytes:
-        """The deck in the ``.deck`` file format."""
+        """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
         meta = {
             "format": DECK_FORMAT,
             "version": DECK_VERSION,
@@ -81,10 +122,15 @@ class TaughtDeck:
             "shape": list(self.prototypes.shape),
             "calibration": [float(v) for v in self.calibration],
             "source": self.source,
+            "seen": list(self.seen),
         }
+        patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
         out = io.BytesIO()
         np.savez_compressed(
-            out, meta=np.array(json.dumps(meta)), prototypes=self.prototypes.astype(np.float16)
+            out,
+            meta=np.array(json.dumps(meta)),
+            prototypes=self.prototypes.astype(np.float16),
+            patches=patches.astype(np.float16),
         )
         return out.getvalue()
 
@@ -95,20 +141,21 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
         raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            if set(archive.files) != {"meta", "prototypes"}:
+            if set(archive.files) not in ({"meta", "prototypes"}, {"meta", "prototypes", "patches"}):
                 raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
             meta = json.loads(str(archive["meta"]))
             prototypes = archive["prototypes"]
+            patches = archive["patches"] if "patches" in archive.files else None
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
         if isinstance(exc, DeckFileError):
             raise
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
     if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
-    if meta.get("version") != DECK_VERSION:
+    if meta.get("version") not in READS_VERSIONS:
         raise DeckFileError(
-            f"{name}: taught deck version {meta.get('version')!r}; this scanner reads version {DECK_VERSION}"
-            " (teach the deck again)"
+            f"{name}: taught deck version {meta.get('version')!r}; this scanner reads versions"
+            f" {', '.join(map(str, READS_VERSIONS))} (teach the deck again)"
         )
     want = (4 * len(CARDS), 3, *PROTO_SIZE)
     if meta.get("cards") != list(CARDS) or prototypes.shape != want or prototypes.dtype != np.float16:
@@ -125,7 +172,10 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     ):
         raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
-    return TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+    if meta["version"] == 1:
+        return deck
+    return _with_seen(deck, meta.get("seen"), patches, name)
 
 
 def normalise(x: np.ndarray) -> np.ndarray:
@@ -157,3 +207,90 @@ def sliding_windows(patches: np.ndarray) -> np.ndarray:
     views = np.lib.stride_tricks.sliding_window_view(patches, PROTO_SIZE, axis=(2, 3))
     n, ch, sy, sx, h, w = views.shape
     return normalise(views.transpose(0, 2, 3, 1, 4, 5).reshape(n, sy * sx, ch, h, w))
+
+
+def _extra_label(kind: str, token: str) -> ExtraLabel | None:
+    """What an expansion card's block teaches: Wrecktar's cells W; another card's blocks what the classifier
+    read (with its mark), nothing for a block it read as no card or Wrecktar."""
+    if kind == "wrecktar":
+        return ("W", None, "")
+    if token in (".", "W"):
+        return None
+    zone, _, rest = token.partition(":")
+    mark = "poi" if "*" in token else "construction" if "!" in token else ""
+    road = rest.rstrip("*!") or None
+    return (zone.rstrip("*!"), road, mark)
+
+
+def extras_of(windows: np.ndarray, seen: Sequence[dict]) -> tuple[np.ndarray, tuple[ExtraLabel, ...]]:
+    """The prototypes (of the cards' centre ``windows``, 4 a card) and labels the expansion cards among
+    the cards ``seen`` (their kept JSON) teach."""
+    keep, labels = [], []
+    for i, card in enumerate(seen):
+        if card.get("extra") is None:
+            continue
+        for q, token in enumerate(card.get("read") or ("",) * 4):
+            label = _extra_label(card["extra"], token)
+            if label is not None:
+                keep.append(4 * i + q)
+                labels.append(label)
+    return windows[keep].reshape(len(keep), *windows.shape[1:]), tuple(labels)
+
+
+def _is_token(t: object) -> bool:
+    return isinstance(t, str) and bool(_TOKEN.match(t))
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_meta(m: object) -> str | None:
+    """What is wrong with one kept card (None when it is well-formed)."""
+    if not isinstance(m, dict):
+        return "not an object"
+    for key in ("photo", "row", "col"):
+        v = m.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 100:
+            return f"{key} {v!r}"
+    card, extra = m.get("card"), m.get("extra")
+    if (
+        (card is None) == (extra is None)
+        or (card is not None and card not in CARDS)
+        or (extra is not None and extra not in EXTRA_KINDS)
+    ):
+        return f"card {card!r} / extra {extra!r}"
+    if not isinstance(m.get("rotated"), bool):
+        return "rotated"
+    fit = m.get("fit")
+    if fit is not None and not _is_number(fit):
+        return "fit"
+    read = m.get("read")
+    if not isinstance(read, list) or len(read) != 4 or not all(_is_token(t) for t in read):
+        return f"labels {read!r}"
+    outline = m.get("outline")
+    if outline is not None and not (
+        isinstance(outline, list)
+        and len(outline) == 4
+        and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in outline)
+    ):
+        return "outline"
+    return None
+
+
+def _with_seen(deck: TaughtDeck, seen: object, patches: np.ndarray | None, name: str) -> TaughtDeck:
+    """A version-2 file's deck with the cards it kept (checked) and the expansion cards' prototypes."""
+    if not isinstance(seen, list) or len(seen) > MAX_SEEN or patches is None:
+        raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
+    want = (4 * len(seen), 3, *PATCH_SIZE)
+    if patches.shape != want or patches.dtype != np.float16:
+        raise DeckFileError(f"{name}: damaged taught deck (patches {patches.shape}, expected {want})")
+    for i, m in enumerate(seen):
+        wrong = _check_meta(m)
+        if wrong is not None:
+            raise DeckFileError(f"{name}: damaged taught deck (card {i + 1} found: {wrong})")
+    values = patches.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (patches not finite)")
+    extras, labels = extras_of(centre_windows(values), seen) if seen else (deck.extras, ())
+    return replace(deck, extras=extras, extra_labels=labels, seen=tuple(seen), patches=values)

@@ -16,17 +16,19 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scoring.layouts import card_blocks
 from vision.cells import Classifier, Grid, read_lattice
-from vision.deck import CARDS, DeckError, TaughtDeck, block_features, centre_windows, sliding_windows
+from vision.deck import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
 from vision.deck_find import CARD_PX, find_cards
+from vision.deck_relabel import CardSeen, Correction, build_deck, describe, place_name
 from vision.geometry import Geometry, geometry_for, small_copy
 from vision.lattice import Lattice
+from vision.rectify import project_points
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
@@ -40,52 +42,45 @@ SETTLED = 2.0
 CARD_CELLS = 3
 # The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
 PERIOD_FACTORS = (1.0, 0.94, 0.88)
-# The share of chance similarities (blocks of different labels) below the calibration's zero point.
-IMPOSTOR_SHARE = 0.99
-
-
-@dataclass(frozen=True)
-class CardSeen:
-    """One card of the deck photo: its place in the grid (card row and column), the layout it was given,
-    its turn, and how well its blocks fit that layout (mean log-probability per block)."""
-
-    row: int
-    col: int
-    card: int
-    rotated: bool
-    fit: float
-    photo: int = 0  # which of the photos (0-based)
-
-    def to_json(self) -> dict:
-        return {
-            "photo": self.photo,
-            "row": self.row,
-            "col": self.col,
-            "card": self.card,
-            "rotated": self.rotated,
-        }
 
 
 @dataclass(frozen=True)
 class Teaching:
+    """What teaching found: the deck, its cards (the 18 and the expansion cards named, in the order of
+    the deck's patches) and the working copy of each photo (for the overlay)."""
+
     deck: TaughtDeck
     cards: list[CardSeen]
     seconds: float
+    photos: list[np.ndarray] = field(default_factory=list, repr=False)
 
     def describe(self) -> str:
         """The assignment as a grid of card numbers per photo (``7r``: card 7 turned by 180°)."""
-        out = []
-        for photo in sorted({c.photo for c in self.cards}):
-            cards = [c for c in self.cards if c.photo == photo]
-            rows = max(c.row for c in cards) + 1
-            cols = max(c.col for c in cards) + 1
-            grid = [["  . "] * cols for _ in range(rows)]
-            for c in cards:
-                grid[c.row][c.col] = f"{c.card:3d}{'r' if c.rotated else ' '}"
-            if len({c.photo for c in self.cards}) > 1:
-                out.append(f"photo {photo + 1}:")
-            out += [" ".join(row).rstrip() for row in grid]
-        return "\n".join(out)
+        return describe(self.cards)
+
+    def overlay(self, photo: int = 0, long_side: int = 1400) -> np.ndarray:
+        """Photo ``photo`` (0-based) with each card found outlined and labelled (RGB, long side at most
+        ``long_side``): :func:`vision.deck_overlay.draw_deck_overlay`."""
+        from vision.deck_overlay import draw_deck_overlay
+
+        cards = [c for c in self.cards if c.photo == photo]
+        return draw_deck_overlay(self.photos[photo], cards, long_side=long_side)
+
+
+@dataclass(frozen=True)
+class PhotoCards:
+    """The cards found in one deck photo: their places (card row, column), fit and turn matrices against
+    the 18 layouts, their blocks' patches and classifier labels (4 a card) and outlines (working-copy
+    pixels, TL, TR, BR, BL); ``score`` how well the layouts explain them, ``doubtful`` regions left."""
+
+    score: float
+    found: list[tuple[int, int]]
+    fit: np.ndarray
+    turn: np.ndarray
+    patches: np.ndarray
+    read: list[str]
+    corners: np.ndarray
+    doubtful: int = 0
 
 
 def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
@@ -162,18 +157,19 @@ def _read_cards(geometry: Geometry, classify: Classifier) -> tuple | None:
                 r_min = min(r for r, _, _, _ in found)
                 c_min = min(c for _, c, _, _ in found)
                 found = [(r - r_min, c - c_min, x, y) for r, c, x, y in found]
-                best = (score, found, fit, turn, points)
+                best = (score, found, fit, turn, points, [p.label for p in read])
     return best
 
 
-def _position(place: tuple[int | None, int, int]) -> str:
-    photo = "" if place[0] is None else f"photo {place[0] + 1} "
-    return f"{photo}row {place[1] + 1} card {place[2] + 1}"
-
-
-def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None = None) -> Teaching:
+def teach_deck(
+    photos: bytes | Sequence[bytes],
+    *,
+    names: Sequence[str] | None = None,
+    extras: Sequence[Correction] = (),
+) -> Teaching:
     """Learn the blocks' appearance from photos of the 18 cards face up in a grid (any order, either
-    turn): one photo, or two or more for a big table, each card in one of them.
+    turn): one photo, or two or more for a big table, each card in one of them. ``extras`` name the
+    expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18.
 
     Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
     decoding errors of a scan for a file that is not a usable photo.
@@ -184,25 +180,40 @@ def teach_deck(photos: bytes | Sequence[bytes], *, names: Sequence[str] | None =
         raise DeckError("no deck photo given")
     names = list(names) if names is not None else ["deck photo"] * len(photos)
     many = len(photos) > 1
-    found, fits, turns, patches = [], [], [], []
+    found: list[tuple[int, int, int]] = []
+    fits, turns, patches, read, outlines, rgbs = [], [], [], [], [], []
     for k, (photo, name) in enumerate(zip(photos, names, strict=True)):
-        cards, fit, turn, seen = _read_photo(photo, name)
-        found += [(k if many else None, r, c) for r, c, _, _ in cards]
-        fits.append(fit)
-        turns.append(turn)
-        patches.append(seen)
-    cards = _assign(found, np.concatenate(fits), np.concatenate(turns), ", ".join(dict.fromkeys(names)))
-    every = np.concatenate(patches)
-    windows = centre_windows(every)
-    prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
-    for i, seen in enumerate(cards):
-        quads = windows[4 * i : 4 * i + 4]
-        if seen.rotated:  # the card lies turned: its TL quadrant is the photo's BR block, upside down
-            quads = quads[::-1, :, ::-1, ::-1]
-        prototypes[4 * CARDS.index(seen.card) : 4 * CARDS.index(seen.card) + 4] = quads
-    calibration = _calibration(every, prototypes, cards)
-    deck = TaughtDeck(prototypes, calibration, {"cards": len(cards), "photos": len(photos)})
-    return Teaching(deck, cards, time.perf_counter() - start)
+        rgb, seen = _read_photo(photo, name)
+        found += [(k, r, c) for r, c in seen.found]
+        fits.append(seen.fit)
+        turns.append(seen.turn)
+        patches.append(seen.patches)
+        read += [tuple(seen.read[4 * i : 4 * i + 4]) for i in range(len(seen.found))]
+        size = np.array(rgb.shape[1::-1], float)
+        outlines += [tuple((round(x, 4), round(y, 4)) for x, y in (q / size).tolist()) for q in seen.corners]
+        rgbs.append(rgb)
+    label = ", ".join(dict.fromkeys(names))
+    named = {(e.photo, e.row, e.col): e.extra for e in extras}
+    if len(named) > MAX_SEEN - len(CARDS):
+        raise DeckError(f"{label}: {len(named)} expansion cards named, {MAX_SEEN - len(CARDS)} at most")
+    for place in named:
+        if place not in found:
+            raise DeckError(
+                f"{label}: no card at {place_name((place[0] if many else None, *place[1:]))} to name"
+            )
+    cards = [i for i, place in enumerate(found) if place not in named]
+    places = [(found[i][0] if many else None, found[i][1], found[i][2]) for i in cards]
+    given = _assign(places, np.concatenate(fits)[cards], np.concatenate(turns)[cards], label)
+    seen_cards = []
+    for i, place in enumerate(found):
+        if place in named:
+            seen_cards.append(CardSeen(place[1], place[2], None, False, None, place[0], named[place]))
+        else:
+            seen_cards.append(given[cards.index(i)])
+        seen_cards[-1] = replace(seen_cards[-1], photo=place[0], read=read[i], outline=outlines[i])
+    source = {"cards": len(cards), "photos": len(photos), "extras": len(named)}
+    deck = build_deck(np.concatenate(patches), seen_cards, source)
+    return Teaching(deck, seen_cards, time.perf_counter() - start, rgbs)
 
 
 def _score(fit: np.ndarray) -> float:
@@ -212,9 +223,8 @@ def _score(fit: np.ndarray) -> float:
     return float(fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows)))
 
 
-def _outline_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
-    """The cards found one by one by their outlines (:mod:`vision.deck_find`): (score, cards found, fit and
-    turn matrices, block patches, regions left doubtful), or None when none is found."""
+def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
+    """The cards found one by one by their outlines (:mod:`vision.deck_find`), or None when none is found."""
     mosaic = find_cards(rgb)
     if mosaic is None:
         return None
@@ -222,14 +232,16 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
     pitch = (CARD_PX[0] / 2, CARD_PX[1] / 2)
     read = list(classify(mosaic.view, points, pitch))
     fit, turn = _fit_matrix([read[4 * i : 4 * i + 4] for i in range(len(mosaic.places))])
-    found = [(r, c, 0.0, 0.0) for r, c in mosaic.places]
     patches = block_features(mosaic.view.balanced, points, *pitch)
-    return _score(fit), found, fit, turn, patches, mosaic.doubtful
+    labels = [p.label for p in read]
+    return PhotoCards(
+        _score(fit), list(mosaic.places), fit, turn, patches, labels, mosaic.corners, mosaic.doubtful
+    )
 
 
-def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
+def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
-    even touching), in the same form as :func:`_outline_cards` (nothing doubtful)."""
+    even touching), as :func:`_outline_cards` finds them (nothing doubtful)."""
     from vision.locate import NoCityFound, locate_city
     from vision.rectify import measure_periods
 
@@ -254,16 +266,19 @@ def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> tuple | None:
             best = (*read, geometry)
     if best is None:
         return None
-    score, found, fit, turn, points, geometry = best
+    score, found, fit, turn, points, labels, geometry = best
     lattice = geometry.lattice
     patches = block_features(geometry.view.balanced, points, lattice.pitch_x, lattice.pitch_y)
-    return score, found, fit, turn, patches, 0
+    square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float) * (lattice.pitch_x, lattice.pitch_y)
+    to_photo = np.linalg.inv(geometry.to_rectified)
+    corners = np.array([project_points(to_photo, square + (x, y)) for _, _, x, y in found])
+    return PhotoCards(score, [(r, c) for r, c, _, _ in found], fit, turn, patches, labels, corners)
 
 
-def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
-    """The cards found in one deck photo, their fit and turn matrices and their blocks' patches: each card
-    by its own outline when the outlines explain every region of a card's size and read as cards, else
-    the better of that and one lattice."""
+def _read_photo(photo: bytes, name: str) -> tuple[np.ndarray, PhotoCards]:
+    """The working copy of one deck photo and the cards found in it: each card by its own outline when
+    the outlines explain every region of a card's size and read as cards, else the better of that and
+    one lattice."""
     from vision.decode import decode_image
     from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
 
@@ -272,27 +287,13 @@ def _read_photo(photo: bytes, name: str) -> tuple[list, np.ndarray, np.ndarray, 
     best = _outline_cards(rgb, classify)
     # Outlines that leave card-sized regions unexplained (cards touching) or cut a card badly (art in the
     # table's colours) try the lattice too; clean outlines of fewer cards are a deck with cards missing.
-    if best is None or best[5] > 0 or bool((best[2].max(axis=1) < 4 * FITS).any()):
+    if best is None or best.doubtful > 0 or bool((best.fit.max(axis=1) < 4 * FITS).any()):
         lattice = _lattice_cards(rgb, classify)
-        if lattice is not None and (best is None or lattice[0] > best[0]):
+        if lattice is not None and (best is None or lattice.score > best.score):
             best = lattice
     if best is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
-    return best[1], best[2], best[3], best[4]
-
-
-def _calibration(patches: np.ndarray, prototypes: np.ndarray, cards: list[CardSeen]) -> tuple[float, float]:
-    """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
-    another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
-    chance), and the slope makes a perfect match worth :data:`vision.deck_use.MAX_LLR` nats."""
-    from vision.deck_use import MAX_LLR, similarities_of, template_labels
-
-    labels = template_labels()
-    sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
-    seen = [label for card in cards for label in _labels(card.card, card.rotated)]
-    chance = np.array([s for i, row in enumerate(sims) for k, s in enumerate(row) if labels[k] != seen[i]])
-    offset = float(np.quantile(chance, IMPOSTOR_SHARE))
-    return (MAX_LLR / max(1.0 - offset, 0.1), offset)
+    return rgb, best
 
 
 def _assign(
@@ -313,10 +314,10 @@ def _assign(
     for n, where in sorted(doubled.items()):
         holders = sorted({*where, *[i for i, j in given.items() if CARDS[j] == n]})
         if len(holders) > 1:
-            problems.append(f"card {n} appears twice ({', '.join(_position(places[i]) for i in holders)})")
+            problems.append(f"card {n} appears twice ({', '.join(place_name(places[i]) for i in holders)})")
     unreadable = [i for i in range(len(found)) if fit[i].max() < 4 * FITS]
     for i in unreadable:
-        problems.append(f"the card at {_position(places[i])} matches no known card")
+        problems.append(f"the card at {place_name(places[i])} matches no known card")
     used = {CARDS[j] for j in given.values()}
     if len(found) < len(CARDS):
         missing = [n for n in CARDS if n not in used]
@@ -328,7 +329,7 @@ def _assign(
         extra = [i for i in range(len(found)) if i not in given]
         problems.append(
             f"{len(found)} cards found, more than the {len(CARDS)} of a deck (extra at "
-            + ", ".join(_position(places[i]) for i in extra)
+            + ", ".join(place_name(places[i]) for i in extra)
             + ")"
         )
     elif doubled:
@@ -346,7 +347,7 @@ def _assign(
             if total - forbidden[r2, c2].sum() < SETTLED:
                 other = CARDS[int(c2[list(r2).index(i)])]
                 problems.append(
-                    f"the card at {_position(places[i])} could be card {CARDS[j]} or card {other}"
+                    f"the card at {place_name(places[i])} could be card {CARDS[j]} or card {other}"
                 )
     if problems:
         raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")

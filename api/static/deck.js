@@ -1,9 +1,27 @@
 // sprawlscan page, "Teach your deck": photograph your own 18 cards face up in a grid (one photo, or two for a
 // big table); the server finds each card, says which it is and how it lies, and reads this device's later
-// scans with what it learned. The cards are shown as a grid for the player to check; "Forget my deck"
-// removes it. An ES module of its own, using the saved games' device token (the deck is kept with them).
+// scans with what it learned. The cards are shown on the photo and as a grid for the player to check; a
+// card tapped can be corrected (its number and turn, or an expansion card) and the corrections are sent
+// together (PATCH), since two cards mixed up need both. Expansion cards lying beside the 18 are named
+// before teaching. "Forget my deck" removes it. An ES module of its own, using the saved games' device
+// token (the deck is kept with them).
 const TOKEN_KEY = "sprawlscan.device-token";
+const KINDS = { wrecktar: "Wrecktar", poi: "Point of Interest", construction: "Construction Zone" };
+const SHORT = { wrecktar: "W", poi: "POI", construction: "CZ" };
 const $ = (sel) => document.querySelector(sel);
+
+let current = null; // the deck's cards as the server last answered
+let drawn = new Map(); // place → the label the overlay picture shows
+let pending = new Map(); // place → correction not yet sent
+let editing = null; // the card the picker is open for
+const extras = []; // expansion cards named for the next teaching
+
+const key = (c) => `${c.photo},${c.row},${c.col}`;
+const where = (c, many) => `${many ? `photo ${c.photo + 1}, ` : ""}row ${c.row + 1}, card ${c.col + 1}`;
+const label = (c) => (c.extra ? SHORT[c.extra] : `${c.card}${c.rotated ? "r" : ""}`);
+const shown = (c) => (c.extra ? SHORT[c.extra] : `${c.card}${c.rotated ? " ⟲" : ""}`);
+const manyPhotos = () => Boolean(current && new Set(current.map((c) => c.photo)).size > 1);
+const svgNS = "http://www.w3.org/2000/svg";
 
 async function token() {
   let t = localStorage.getItem(TOKEN_KEY);
@@ -17,7 +35,9 @@ async function token() {
 }
 
 async function call(method, body) {
-  const res = await fetch("/api/v1/deck", { method, body, headers: { Authorization: `Bearer ${await token()}` } });
+  const headers = { Authorization: `Bearer ${await token()}` };
+  if (typeof body === "string") headers["Content-Type"] = "application/json";
+  const res = await fetch("/api/v1/deck", { method, body, headers });
   if (res.status === 204) return null;
   let data = null;
   try { data = await res.json(); } catch { /* not JSON: reported below */ }
@@ -34,16 +54,79 @@ function status(text, isError = false) {
   box.textContent = text || "";
 }
 
-// The cards as the player laid them: one table per photo, "7 ⟲" for card 7 turned round.
-function show(deck) {
+// The photo(s) as the server drew them, with a tap target over each card; a card whose label changed since
+// the picture was drawn (or waits to be sent) gets its new label drawn over it.
+function drawOverlays(urls) {
+  const out = $("#deck-overlays");
+  out.replaceChildren();
+  (urls || []).forEach((url, photo) => {
+    const box = document.createElement("div");
+    box.className = "deck-overlay";
+    const img = document.createElement("img");
+    img.alt = `Photo ${photo + 1} with the cards found`;
+    const svg = document.createElementNS(svgNS, "svg");
+    box.dataset.photo = String(photo);
+    img.addEventListener("load", () => {
+      svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+      svg.dataset.ready = "1";
+      marks();
+    });
+    img.src = url;
+    box.append(img, svg);
+    out.append(box);
+  });
+}
+
+function marks() {
+  for (const box of document.querySelectorAll(".deck-overlay")) {
+    const svg = box.querySelector("svg");
+    const img = box.querySelector("img");
+    if (!svg.dataset.ready || !current) continue;
+    svg.replaceChildren();
+    const w = img.naturalWidth;
+    const h = img.naturalHeight;
+    for (const card of current.filter((c) => String(c.photo) === box.dataset.photo && c.outline)) {
+      const pts = card.outline.map(([x, y]) => [x * w, y * h]);
+      const poly = document.createElementNS(svgNS, "polygon");
+      poly.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+      poly.dataset.place = key(card);
+      const fix = pending.get(key(card));
+      const now = fix ? label(fix) : label(card);
+      if (fix) poly.classList.add("pending");
+      poly.addEventListener("click", () => pick(card));
+      const title = document.createElementNS(svgNS, "title");
+      title.textContent = `${where(card, manyPhotos())}: ${now}`;
+      poly.append(title);
+      svg.append(poly);
+      if (now !== drawn.get(key(card))) {
+        const cx = pts.reduce((s, p) => s + p[0], 0) / 4;
+        const cy = pts.reduce((s, p) => s + p[1], 0) / 4;
+        const text = document.createElementNS(svgNS, "text");
+        text.setAttribute("x", String(cx));
+        text.setAttribute("y", String(cy));
+        text.setAttribute("text-anchor", "middle");
+        text.setAttribute("dominant-baseline", "middle");
+        text.setAttribute("font-size", String(Math.max(14, h / 18)));
+        text.setAttribute("fill", "#f2c14e");
+        text.setAttribute("stroke", "#000");
+        text.setAttribute("stroke-width", "3");
+        text.setAttribute("paint-order", "stroke");
+        text.setAttribute("pointer-events", "none");
+        text.textContent = now;
+        svg.append(text);
+      }
+    }
+  }
+}
+
+// The cards as the player laid them: one table per photo, "7 ⟲" for card 7 turned round; each a button.
+function grid() {
   const out = $("#deck-cards");
   out.replaceChildren();
-  $("#deck-forget").hidden = !deck;
-  $("#deck-none").hidden = Boolean(deck);
-  if (!deck) return;
-  const photos = [...new Set(deck.cards.map((c) => c.photo))].sort();
+  if (!current) return;
+  const photos = [...new Set(current.map((c) => c.photo))].sort();
   for (const photo of photos) {
-    const cards = deck.cards.filter((c) => c.photo === photo);
+    const cards = current.filter((c) => c.photo === photo);
     const rows = Math.max(...cards.map((c) => c.row)) + 1;
     const cols = Math.max(...cards.map((c) => c.col)) + 1;
     const table = document.createElement("table");
@@ -54,12 +137,138 @@ function show(deck) {
       for (let c = 0; c < cols; c++) {
         const td = tr.insertCell();
         const card = cards.find((k) => k.row === r && k.col === c);
-        td.textContent = card ? `${card.card}${card.rotated ? " ⟲" : ""}` : "·";
-        if (card) td.title = `Card ${card.card}${card.rotated ? ", turned round" : ""}`;
+        if (!card) {
+          td.textContent = "·";
+          continue;
+        }
+        const fix = pending.get(key(card));
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = shown(fix || card);
+        button.title = `${where(card, photos.length > 1)}: tap to correct`;
+        button.dataset.place = key(card);
+        button.addEventListener("click", () => pick(card));
+        if (fix) td.classList.add("pending");
+        td.append(button);
       }
     }
     out.append(table);
   }
+}
+
+function render() {
+  grid();
+  marks();
+  const many = manyPhotos();
+  const list = [...pending.values()].map((f) => `${where(f, many)} → ${f.extra ? KINDS[f.extra] : `card ${f.card}${f.rotated ? " turned round" : ""}`}`);
+  $("#deck-pending").hidden = !list.length;
+  $("#deck-pending").textContent = list.length ? `To send: ${list.join("; ")}` : "";
+  $("#deck-fix-send").hidden = !list.length;
+  $("#deck-fix-send").textContent = list.length > 1 ? `Send ${list.length} corrections` : "Send correction";
+}
+
+function show(deck, overlays) {
+  current = deck ? deck.cards : null;
+  pending = new Map();
+  closePicker();
+  $("#deck-forget").hidden = !deck;
+  $("#deck-none").hidden = Boolean(deck);
+  $("#deck-fix-hint").hidden = !deck;
+  if (overlays !== undefined) {
+    drawn = new Map((current || []).map((c) => [key(c), label(c)]));
+    drawOverlays(deck ? overlays : []);
+  }
+  render();
+}
+
+function pick(card) {
+  editing = card;
+  const fix = pending.get(key(card)) || card;
+  $("#deck-fix-place").textContent = `The card at ${where(card, manyPhotos())}`;
+  $("#deck-fix-card").value = fix.extra || String(fix.card);
+  $("#deck-fix-turned").checked = Boolean(!fix.extra && fix.rotated);
+  $("#deck-fix").hidden = false;
+  $("#deck-fix-card").focus();
+}
+
+function closePicker() {
+  editing = null;
+  $("#deck-fix").hidden = true;
+}
+
+function setFix(event) {
+  event.preventDefault();
+  if (!editing) return;
+  const value = $("#deck-fix-card").value;
+  const place = { photo: editing.photo, row: editing.row, col: editing.col };
+  const fix = KINDS[value] ? { ...place, extra: value } : { ...place, card: Number(value), rotated: $("#deck-fix-turned").checked };
+  const same = fix.extra ? editing.extra === fix.extra : editing.card === fix.card && editing.rotated === fix.rotated;
+  if (same) pending.delete(key(editing));
+  else pending.set(key(editing), fix);
+  closePicker();
+  render();
+}
+
+async function sendFixes() {
+  const corrections = [...pending.values()];
+  if (!corrections.length) return;
+  $("#deck-fix-send").disabled = true;
+  try {
+    const deck = await call("PATCH", JSON.stringify({ corrections }));
+    show(deck);
+    status("Corrected: your scans now read with the corrected deck.");
+  } catch (err) {
+    status(err.message || String(err), true);
+  } finally {
+    $("#deck-fix-send").disabled = false;
+  }
+}
+
+function showExtras() {
+  const out = $("#deck-extras");
+  out.replaceChildren();
+  extras.forEach((e, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${where(e, true)}: ${KINDS[e.extra]} `;
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => { extras.splice(i, 1); showExtras(); });
+    li.append(remove);
+    out.append(li);
+  });
+}
+
+function addExtra() {
+  const e = {
+    photo: Number($("#deck-extra-photo").value),
+    row: Number($("#deck-extra-row").value) - 1,
+    col: Number($("#deck-extra-col").value) - 1,
+    extra: $("#deck-extra-kind").value,
+  };
+  if (!(e.row >= 0 && e.col >= 0)) {
+    status("Rows and cards count from 1.", true);
+    return;
+  }
+  const i = extras.findIndex((x) => key(x) === key(e));
+  if (i >= 0) extras.splice(i, 1);
+  extras.push(e);
+  showExtras();
+}
+
+// A refusal that names a card more than the 18 offers to name it: its place is filled in.
+function offerExtra(message) {
+  const m = /extra at (?:photo (\d+) )?row (\d+) card (\d+)/.exec(message);
+  if (!m) return;
+  $("#deck-extra-photo").value = String(m[1] ? Number(m[1]) - 1 : 0);
+  $("#deck-extra-row").value = m[2];
+  $("#deck-extra-col").value = m[3];
+  openExtras(true);
+}
+
+function openExtras(open) {
+  $("#deck-extras-box").hidden = !open;
+  $("#deck-extras-toggle").setAttribute("aria-expanded", String(open));
 }
 
 async function teach() {
@@ -71,14 +280,18 @@ async function teach() {
   const form = new FormData();
   form.append("image", files[0], files[0].name || "deck.jpg");
   if (files[1]) form.append("image2", files[1], files[1].name || "deck-2.jpg");
+  if (extras.length) form.append("extras", JSON.stringify(extras));
   $("#deck-teach").disabled = true;
   status("Finding your cards…");
   try {
     const deck = await call("POST", form);
-    show(deck);
-    status(`All 18 cards found: check them against your table. Your scans now read with your deck.`);
+    show(deck, deck.overlays);
+    const named = deck.cards.filter((c) => c.extra).length;
+    const also = named ? ` and ${named} expansion card${named > 1 ? "s" : ""}` : "";
+    status(`All 18 cards${also} found: check them against your table. Your scans now read with your deck.`);
   } catch (err) {
     status(err.message || String(err), true);
+    offerExtra(err.message || "");
   } finally {
     $("#deck-teach").disabled = false;
   }
@@ -87,7 +300,7 @@ async function teach() {
 async function forget() {
   try {
     await call("DELETE");
-    show(null);
+    show(null, []);
     status("Your deck is forgotten: scans read as before.");
   } catch (err) {
     status(err.message || String(err), true);
@@ -99,11 +312,26 @@ function chosen() {
   $("#deck-files").textContent = names.length ? `Chosen: ${names.join(", ")}` : "";
 }
 
+function options() {
+  const cards = $("#deck-fix-card");
+  for (let n = 1; n <= 18; n++) cards.add(new Option(`Card ${n}`, String(n)));
+  for (const [value, name] of Object.entries(KINDS)) {
+    cards.add(new Option(name, value));
+    $("#deck-extra-kind").add(new Option(name, value));
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  options();
   $("#deck-photo").addEventListener("change", chosen);
   $("#deck-photo-2").addEventListener("change", chosen);
   $("#deck-teach").addEventListener("click", teach);
   $("#deck-forget").addEventListener("click", forget);
+  $("#deck-fix").addEventListener("submit", setFix);
+  $("#deck-fix-cancel").addEventListener("click", closePicker);
+  $("#deck-fix-send").addEventListener("click", sendFixes);
+  $("#deck-extra-add").addEventListener("click", addExtra);
+  $("#deck-extras-toggle").addEventListener("click", () => openExtras($("#deck-extras-box").hidden));
   // Only a device that already has a token can have a deck: no token is made just to look.
-  if (localStorage.getItem(TOKEN_KEY)) call("GET").then(show).catch((err) => status(err.message, true));
+  if (localStorage.getItem(TOKEN_KEY)) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
 });

@@ -12,19 +12,26 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from models.synth.art import CARD_H, CARD_W, render_city_card
+from models.synth.art import CARD_H, CARD_W, render_city_card, render_wrecktar
 from scoring.layouts import LAYOUTS, card_blocks
 
 PPM = 4.0  # px per mm: a 12 MP photo of a city filling the frame, halved as the scanner decodes it
 TABLE = (52, 70, 96)  # a dark blue cloth
 
 
-def deck_art(seed: int, ppm: float = PPM) -> dict[int, np.ndarray]:
-    """Card number → its RGB art, unturned; the same for the same seed."""
-    return {
+# The art's keys: a city card's number, or an expansion card's name.
+Art = dict[int | str, np.ndarray]
+
+
+def deck_art(seed: int, ppm: float = PPM) -> Art:
+    """Card number → its RGB art, unturned, and ``"wrecktar"`` → our stand-in Wrecktar's; the same for
+    the same seed."""
+    art: Art = {
         n: render_city_card(card_blocks(n), np.random.default_rng([seed, n]), ppm).rgb
         for n in sorted(LAYOUTS)
     }
+    art["wrecktar"] = render_wrecktar(np.random.default_rng([seed, 100]), ppm).rgb
+    return art
 
 
 def _canvas(w_mm: float, h_mm: float, margin_mm: float, ppm: float, seed: int) -> np.ndarray:
@@ -42,8 +49,8 @@ def _paste(canvas: np.ndarray, art: np.ndarray, x_mm: float, y_mm: float, ppm: f
 
 
 def deck_photo(
-    art: dict[int, np.ndarray],
-    cards: Sequence[tuple[int, bool]],
+    art: Art,
+    cards: Sequence[tuple[int | str, bool]],
     cols: int = 6,
     gap_mm: float = 4.0,
     ppm: float = PPM,
@@ -51,7 +58,8 @@ def deck_photo(
     jitter_mm: float = 0.0,
     turn_deg: float = 0.0,
 ) -> np.ndarray:
-    """The ``cards`` ((number, turned) in reading order) face up in a grid of ``cols`` columns: RGB.
+    """The ``cards`` ((number or expansion name, turned) in reading order) face up in a grid of ``cols``
+    columns: RGB.
 
     ``jitter_mm`` shifts each card by up to that much each way (gaps laid by hand, uneven); ``turn_deg``
     turns the whole photo (the deck photographed askew)."""
@@ -78,13 +86,14 @@ def deck_photo(
 
 
 def city_photo(
-    art: dict[int, np.ndarray],
-    cards: Sequence[tuple[int, bool]],
+    art: Art,
+    cards: Sequence[tuple[int | str, bool]],
     cols: int = 5,
     ppm: float = PPM,
     seed: int = 1,
 ) -> np.ndarray:
-    """A city of the ``cards`` side by side, ``cols`` cards a row (no stacking): RGB."""
+    """A city of the ``cards`` side by side, ``cols`` cards a row (no stacking): RGB. Wrecktar in it
+    lies where the card it covers would (it covers a card entirely)."""
     rows = -(-len(cards) // cols)
     margin = 40.0
     canvas = _canvas(cols * CARD_W, rows * CARD_H, margin, ppm, seed)
