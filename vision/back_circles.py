@@ -146,13 +146,13 @@ def find_number_circles(
 
 
 class _Kernel(NamedTuple):
-    """An averaging kernel cropped to its taps: ``weights``, and where it lies in the square of half size
-    ``n`` it was drawn in (``top`` row, ``left`` column)."""
+    """An averaging kernel cropped to its taps: ``weights``, their top left at (``dy``, ``dx``) from the
+    pixel averaged around, and the taps' rows and columns in ``weights``."""
 
     weights: np.ndarray
-    top: int
-    left: int
-    n: int
+    dy: int
+    dx: int
+    taps: tuple[np.ndarray, np.ndarray]
 
 
 def _ring_kernels(r: float) -> tuple[_Kernel, list[_Kernel]]:
@@ -174,50 +174,44 @@ def _cropped(mask: np.ndarray, n: int) -> _Kernel:
     ys, xs = np.nonzero(mask)
     top, left = int(ys.min()), int(xs.min())
     piece = mask[top : ys.max() + 1, left : xs.max() + 1].astype(np.float32)
-    return _Kernel(piece / piece.sum(), top, left, n)
+    return _Kernel(piece / piece.sum(), top - n, left - n, (ys - top, xs - left))
 
 
-def _correlated(padded: np.ndarray, pad: int, shape: tuple[int, int], kernel: _Kernel) -> np.ndarray:
-    """The kernel's mean around every pixel of the image of ``shape`` that ``padded`` holds with ``pad``
-    reflected pixels on each side."""
-    out = cv2.filter2D(padded, -1, kernel.weights, anchor=(0, 0), borderType=cv2.BORDER_REFLECT)
-    # Anchored at its top left, the piece's mean for pixel p lands at p + its offset in the square.
-    top, left = pad - kernel.n + kernel.top, pad - kernel.n + kernel.left
-    return out[top : top + shape[0], left : left + shape[1]]
-
-
-def _gathered(padded: np.ndarray, pad: int, width: int, kernel: _Kernel, pixels: np.ndarray) -> np.ndarray:
-    """The kernel's mean around the given ``pixels`` (flat indices into an image ``width`` wide) only."""
-    taps_y, taps_x = np.nonzero(kernel.weights)
+def _mean_at(padded: np.ndarray, kernel: _Kernel, pixels: np.ndarray, correlate: bool) -> np.ndarray:
+    """The kernel's mean around ``pixels`` (flat indices into ``padded``): from a correlation of the whole
+    image (``correlate``), or gathered at those pixels alone."""
     row = padded.shape[1]
-    offsets = (taps_y + kernel.top - kernel.n) * row + taps_x + kernel.left - kernel.n
-    base = (pixels // width + pad) * row + pixels % width + pad
-    return padded.ravel()[base[:, None] + offsets].mean(axis=1)
+    corners = pixels + kernel.dy * row + kernel.dx
+    if correlate:  # anchored at its top left, the piece's mean around p lands on p's top-left corner
+        out = cv2.filter2D(padded, -1, kernel.weights, anchor=(0, 0), borderType=cv2.BORDER_REFLECT)
+        return out.ravel()[corners]
+    taps = kernel.taps[0] * row + kernel.taps[1]
+    return padded.ravel()[corners[:, None] + taps].mean(axis=1)
 
 
-def _response(padded: np.ndarray, pad: int, shape: tuple[int, int], r: float) -> np.ndarray:
+def _response(padded: np.ndarray, pad: int, r: float) -> np.ndarray:
     """The mean inside radius 0.75 r less the largest of its 8 ring-sector means, where the inside is
-    yellow (MIN_INSIDE) and that exceeds MIN_RESPONSE; 0 elsewhere, at each pixel of the image of
-    ``shape`` that ``padded`` holds with ``pad`` reflected pixels on each side.
+    yellow (MIN_INSIDE) and that exceeds MIN_RESPONSE; 0 elsewhere, at each pixel of the image that
+    ``padded`` holds with ``pad`` reflected pixels on each side.
 
     A sector can only lower the response, so each is measured only at the pixels that the sectors before
     it left above MIN_RESPONSE: across the whole image while they are many, at those pixels alone once
     they are few (after the first two sectors, opposite each other, they are a few per cent)."""
     inner, sectors = _ring_kernels(r)
-    inside = _correlated(padded, pad, shape, inner).ravel()
+    h, w = padded.shape[0] - 2 * pad, padded.shape[1] - 2 * pad
+    top, left = pad + inner.dy, pad + inner.dx
+    inside = cv2.filter2D(padded, -1, inner.weights, anchor=(0, 0), borderType=cv2.BORDER_REFLECT)
+    inside = inside[top : top + h, left : left + w].ravel()
     live = np.flatnonzero(inside >= MIN_INSIDE)
     around = np.full(live.size, -np.inf, np.float32)
     for s in SECTOR_ORDER:
-        if live.size > GATHER_SHARE * inside.size:
-            mean = _correlated(padded, pad, shape, sectors[s]).ravel()[live]
-        else:
-            mean = _gathered(padded, pad, shape[1], sectors[s], live)
-        around = np.maximum(around, mean)
+        at = (live // w + pad) * padded.shape[1] + live % w + pad
+        around = np.maximum(around, _mean_at(padded, sectors[s], at, live.size > GATHER_SHARE * inside.size))
         above = inside[live] - around > MIN_RESPONSE
         live, around = live[above], around[above]
     response = np.zeros(inside.size, np.float32)
     response[live] = inside[live] - around
-    return response.reshape(shape)
+    return response.reshape(h, w)
 
 
 def _largest(arrays: list[np.ndarray]) -> np.ndarray:
@@ -241,7 +235,7 @@ def _candidates(image: np.ndarray, radius: float, exclude: np.ndarray | None) ->
     yellow = cv2.morphologyEx(yellow, cv2.MORPH_CLOSE, closing)  # the digits' ink away
     pad = int(np.ceil(1.9 * max(RADIUS_STEPS) * r0))
     padded = cv2.copyMakeBorder(yellow, pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    response = _largest([_response(padded, pad, yellow.shape, step * r0) for step in RADIUS_STEPS])
+    response = _largest([_response(padded, pad, step * r0) for step in RADIUS_STEPS])
     size = int(2 * r0) | 1
     peaks = (response >= cv2.dilate(response, np.ones((size, size), np.uint8))) & (response > MIN_RESPONSE)
     ys, xs = np.nonzero(peaks)
