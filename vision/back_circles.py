@@ -325,7 +325,7 @@ def _along(polygon: np.ndarray) -> np.ndarray:
     """
     if len(polygon) == 0:
         return np.zeros((0, 2))
-    edges = np.roll(polygon, -1, axis=0) - polygon
+    edges = np.diff(polygon, axis=0, append=polygon[:1])
     counts = np.maximum(1, np.ceil(np.sqrt((edges * edges).sum(axis=1))).astype(np.intp))
     edge = np.repeat(np.arange(len(polygon)), counts)
     step = np.arange(len(edge)) - np.repeat(np.cumsum(counts) - counts, counts)
