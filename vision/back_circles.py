@@ -12,7 +12,8 @@ paper above and below. The search:
 2. **Candidates** on a copy shrunk so that the expected circle is about :data:`DETECT_RADIUS_PX` px: the
    mean yellowness inside the circle minus the *most* yellow of 8 sectors of a ring around it. A yellow
    table, a card's edge or a park next to it fill at least one sector and score nothing; only a compact
-   spot more yellow than every side scores. The ink of the digits is closed away first.
+   spot more yellow than every side scores. The ink of the digits is closed away first. Each sector is
+   measured only where the sectors before it left a score.
 3. **Fit** each candidate on the full image: yellowness thresholded halfway between fill and ring, every
    piece near the centre (the digits may cut the fill apart), the convex hull fitted by an ellipse that
    must be round (a circle seen up to ~60° from straight above) and of the expected size, with dark ink
@@ -53,8 +54,8 @@ UNSCALED_STEP_FACTOR = 1.5
 #: Weight of |a*| in the yellowness: green and red are not yellow however high their b*.
 A_WEIGHT = 0.7
 SECTORS = 8
-#: The order the sectors are measured in: opposite ones first, as a spot on a uniform field or on a
-#: stripe (a card's edge) is told apart soonest by them.
+#: The order the sectors are measured in: opposite ones first, as they rule out soonest the pixels that
+#: are no spot (on a uniform field, or on a stripe such as a card's edge).
 SECTOR_ORDER = (0, 4, 2, 6, 1, 5, 3, 7)
 #: Below this share of the image's pixels still to measure, a sector is averaged at those pixels alone
 #: (a gather per tap costs ~40× a direct correlation's per pixel).
@@ -196,7 +197,7 @@ def _response(padded: np.ndarray, pad: int, r: float) -> np.ndarray:
 
     A sector can only lower the response, so each is measured only at the pixels that the sectors before
     it left above MIN_RESPONSE: across the whole image while they are many, at those pixels alone once
-    they are few (after the first two sectors, opposite each other, they are a few per cent)."""
+    they are few (after the first sector, a few per cent of the image)."""
     inner, sectors = _ring_kernels(r)
     h, w = padded.shape[0] - 2 * pad, padded.shape[1] - 2 * pad
     top, left = pad + inner.dy, pad + inner.dx

@@ -56,6 +56,8 @@ PAPER_ACROSS = (0.9, 1.4)
 #: rule text close under the band in a few sections.
 BAND_SECTIONS = 8
 BAND_SECTION_RANGE = (0.0, 90.0)
+#: A strip of a section is sampled at this many points across and along it; its luma is their median.
+STRIP_POINTS = (4, 24)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
 #: the prior made from it: a way up whose band is 6 luma weaker is e times less likely.
 BAND_MIN_CONTRAST = 15.0
@@ -110,22 +112,22 @@ def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.nd
     above and below it, section by section (bounded) and averaged: large for the title band, about
     nothing for print, paper or table.
 
-    Each strip (band, paper above, paper below) of each section is 4 × 24 points in circle coordinates
-    (radii; x right, y down), sampled in one ``cv2.remap`` for all frames; a strip's luma is its median.
+    The strips (band, paper above, paper below) of every section and frame are sampled in one
+    ``cv2.remap``, at points given in upright circle coordinates (radii; x right, y down).
     """
+    n_across, n_along = STRIP_POINTS
     edges = np.linspace(BAND_ALONG[0], BAND_ALONG[1], BAND_SECTIONS + 1)
-    along = np.linspace(edges[:-1], edges[1:], 24, axis=-1)  # sections × 24
-    strips = ((-BAND_ACROSS, BAND_ACROSS), (-PAPER_ACROSS[1], -PAPER_ACROSS[0]), PAPER_ACROSS)
-    across = np.linspace(*np.array(strips).T, 4, axis=-1)  # strips × 4
-    shape = (len(strips), BAND_SECTIONS, 4, 24)
+    along = np.linspace(edges[:-1], edges[1:], n_along, axis=-1)  # sections × points along
+    strips = np.array([(-BAND_ACROSS, BAND_ACROSS), (-PAPER_ACROSS[1], -PAPER_ACROSS[0]), PAPER_ACROSS])
+    across = np.linspace(strips[:, 0], strips[:, 1], n_across, axis=-1)  # strips × points across
+    # (x, y) of every point, ordered strip, section, across, along; then the same for each frame.
     q = np.stack(np.broadcast_arrays(along[None, :, None, :], across[:, None, :, None]), -1).reshape(-1, 2)
     p = np.concatenate([centre + q @ f.T for f in frames]).astype(np.float32)
-    xs = np.clip(p[:, 0], 0, grey.shape[1] - 1).reshape(-1, 96)
-    ys = np.clip(p[:, 1], 0, grey.shape[0] - 1).reshape(-1, 96)
-    luma = np.median(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR), axis=1).reshape(len(frames), *shape[:2])
-    band, above, below = luma[:, 0], luma[:, 1], luma[:, 2]
-    scores = np.clip(np.minimum(above, below) - band, *BAND_SECTION_RANGE)
-    return np.array([np.mean(row) for row in scores])
+    xs = np.clip(p[:, 0], 0, grey.shape[1] - 1).reshape(-1, n_across * n_along)
+    ys = np.clip(p[:, 1], 0, grey.shape[0] - 1).reshape(-1, n_across * n_along)
+    luma = np.median(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR), axis=1)  # one row per strip
+    band, above, below = np.moveaxis(luma.reshape(len(frames), len(strips), BAND_SECTIONS), 1, 0)
+    return np.mean(np.clip(np.minimum(above, below) - band, *BAND_SECTION_RANGE), axis=1)
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
