@@ -273,7 +273,8 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
         yellow, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     )
     rho = np.hypot(np.arange(x0, x1)[None, :] - x, np.arange(y0, y1)[:, None] - y)
-    inner, ring = yellow[rho < 0.6 * r0], yellow[(rho > 1.35 * r0) & (rho < 1.9 * r0)]
+    outside = rho > 1.35 * r0
+    inner, ring = yellow[rho < 0.6 * r0], yellow[outside & (rho < 1.9 * r0)]
     if inner.size == 0 or ring.size == 0:
         return None
     # The fill's level: a high percentile, past the digits; the ring's: high too, so no side is yellow.
@@ -281,13 +282,13 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     if fill - around < MIN_CONTRAST:
         return None
     mask = (yellow > (fill + around) / 2).astype(np.uint8)
-    mask[rho > 1.35 * r0] = 0
+    mask[outside] = 0
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     near = np.hypot(centroids[:, 0] + x0 - x, centroids[:, 1] + y0 - y) < r0
     keep = near & (np.arange(n) > 0) & (stats[:, cv2.CC_STAT_AREA] >= 3)
     if not keep.any():
         return None
-    piece = keep[labels].astype(np.uint8)
+    piece = keep.astype(np.uint8)[labels]
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(np.concatenate(contours)).reshape(-1, 2).astype(np.float64)
     points = _along(hull)
