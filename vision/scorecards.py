@@ -56,6 +56,8 @@ PAPER_ACROSS = (0.9, 1.4)
 #: rule text close under the band in a few sections.
 BAND_SECTIONS = 8
 BAND_SECTION_RANGE = (0.0, 90.0)
+#: A strip of a section is sampled at this many points across and along it; its luma is their median.
+STRIP_POINTS = (4, 24)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
 #: the prior made from it: a way up whose band is 6 luma weaker is e times less likely.
 BAND_MIN_CONTRAST = 15.0
@@ -105,29 +107,27 @@ def _check_image(image: object) -> np.ndarray:
     return image
 
 
-def _strip(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray, along: tuple, across: tuple) -> float:
-    """Median luma over a strip given in upright circle coordinates (radii; x right, y down)."""
-    ts = np.linspace(along[0], along[1], 24)
-    vs = np.linspace(across[0], across[1], 4)
-    q = np.stack(np.meshgrid(ts, vs), -1).reshape(-1, 2)
-    p = (centre + q @ frame.T).astype(np.float32)
-    xs = np.clip(p[:, 0], 0, grey.shape[1] - 1).reshape(1, -1)
-    ys = np.clip(p[:, 1], 0, grey.shape[0] - 1).reshape(1, -1)
-    return float(np.median(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR)))
+def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray]) -> np.ndarray:
+    """For each upright ``frame``, how much darker the strip running right of the circle is than the paper
+    above and below it, section by section (bounded) and averaged: large for the title band, about
+    nothing for print, paper or table.
 
-
-def _band_contrast(grey: np.ndarray, centre: np.ndarray, frame: np.ndarray) -> float:
-    """How much darker the strip running right of the circle is than the paper above and below it, in
-    the upright ``frame``, section by section (bounded) and averaged: large for the title band, about
-    nothing for print, paper or table."""
+    The strips (band, paper above, paper below) of every section and frame are sampled in one
+    ``cv2.remap``, at points given in upright circle coordinates (radii; x right, y down).
+    """
+    n_across, n_along = STRIP_POINTS
     edges = np.linspace(BAND_ALONG[0], BAND_ALONG[1], BAND_SECTIONS + 1)
-    scores = []
-    for along in zip(edges[:-1], edges[1:], strict=True):
-        band = _strip(grey, centre, frame, along, (-BAND_ACROSS, BAND_ACROSS))
-        above = _strip(grey, centre, frame, along, (-PAPER_ACROSS[1], -PAPER_ACROSS[0]))
-        below = _strip(grey, centre, frame, along, PAPER_ACROSS)
-        scores.append(min(above, below) - band)
-    return float(np.mean(np.clip(scores, *BAND_SECTION_RANGE)))
+    along = np.linspace(edges[:-1], edges[1:], n_along, axis=-1)  # sections × points along
+    strips = np.array([(-BAND_ACROSS, BAND_ACROSS), (-PAPER_ACROSS[1], -PAPER_ACROSS[0]), PAPER_ACROSS])
+    across = np.linspace(strips[:, 0], strips[:, 1], n_across, axis=-1)  # strips × points across
+    # (x, y) of every point, ordered strip, section, across, along; then the same for each frame.
+    q = np.stack(np.broadcast_arrays(along[None, :, None, :], across[:, None, :, None]), -1).reshape(-1, 2)
+    p = np.concatenate([centre + q @ f.T for f in frames]).astype(np.float32)
+    xs = np.clip(p[:, 0], 0, grey.shape[1] - 1).reshape(-1, n_across * n_along)
+    ys = np.clip(p[:, 1], 0, grey.shape[0] - 1).reshape(-1, n_across * n_along)
+    luma = np.median(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR), axis=1)  # one row per strip
+    band, above, below = np.moveaxis(luma.reshape(len(frames), len(strips), BAND_SECTIONS), 1, 0)
+    return np.mean(np.clip(np.minimum(above, below) - band, *BAND_SECTION_RANGE), axis=1)
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
@@ -204,7 +204,7 @@ def _read_card(image: np.ndarray, grey: np.ndarray, circle: NumberCircle) -> Sco
     angle = _lettering_angle(image, centre, base)
     # The four ways the card can lie, each an upright circle frame (a quarter turn apart).
     frames = [base @ _rotation(angle + k * np.pi / 2) for k in range(4)]
-    contrast = np.array([_band_contrast(grey, centre, f) for f in frames])
+    contrast = _band_contrasts(grey, centre, frames)
     prior = np.exp((contrast - contrast.max()) / BAND_SOFTNESS)
     prior = 0.9 * prior / prior.sum() + 0.025  # never quite rule a way up out
     k, number, conf, alts = _read(image, centre, frames, prior)
