@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -164,3 +165,17 @@ def test_pixel_and_byte_limits_are_parameters() -> None:
 def test_tiny_image_refused() -> None:
     with pytest.raises(ImageTooSmall):
         decode_image(_encode(np.zeros((20, 30, 3), np.uint8), "PNG"))
+
+
+@pytest.mark.parametrize("long_side", [None, 1000, 400, 200, 90])
+def test_a_whole_jpeg_reads_the_same_through_opencv_as_through_pillow(long_side: int | None) -> None:
+    # A whole colour JPEG is decoded by OpenCV (at the DCT scale Pillow's draft picks); bytes after its
+    # end-of-image marker send it through Pillow instead. The two must give the same pixels.
+    rng = np.random.default_rng(7)
+    base = cv2.resize((rng.random((60, 80, 3)) * 255).astype(np.uint8), (1600, 1200))
+    data = _encode(base, "JPEG")
+    assert data.endswith(b"\xff\xd9")
+    through_opencv = decode_image(data, long_side=long_side).rgb
+    through_pillow = decode_image(data + b"\x00", long_side=long_side).rgb
+    assert through_opencv.shape == through_pillow.shape
+    assert np.array_equal(through_opencv, through_pillow)

@@ -34,6 +34,14 @@ DECODE_POOL_BYTES = 320 * 2**20
 # Bytes per pixel Pillow holds for each mode (RGB is stored in four); modes not listed take 4.
 _MODE_BYTES = {"1": 1, "L": 1, "P": 1, "I;16": 2, "I;16L": 2, "I;16B": 2, "I;16N": 2}
 _SIXTEEN_BIT = ("I;16", "I;16L", "I;16B", "I;16N")
+# A whole JPEG ends with the end-of-image marker; OpenCV's decodings at each DCT scale Pillow's draft() uses.
+_JPEG_END = b"\xff\xd9"
+_JPEG_SCALES = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
 MIN_SIDE = 64
 FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 
@@ -166,7 +174,7 @@ def decode_image(
     factor = max(1, max(img.size) // long_side) if long_side else 1
     _POOL.acquire(needed)
     try:
-        pixels, bgr = _codec_pixels(img, data)
+        pixels, bgr = _codec_pixels(img, data, original)
         if pixels is None:
             img.load()
             rgb = _reduce_strips(img.size, lambda y0, y1: _pillow_strip(img, y0, y1), factor)
@@ -270,11 +278,20 @@ def _pillow_strip(img: Image.Image, y0: int, y1: int) -> np.ndarray:
     return np.asarray(piece.convert("RGB"))
 
 
-def _codec_pixels(img: Image.Image, data: bytes) -> tuple[np.ndarray | None, bool]:
-    """The whole image as one array straight from its codec, where that holds less than Pillow would, and
-    whether its channels are in BGR order: a still WebP through OpenCV (Pillow's WebP path holds twice as
-    much), a HEIC through pillow-heif's own buffer (Pillow would copy it into four bytes a pixel).
-    ``(None, False)``: let Pillow decode it."""
+def _codec_pixels(img: Image.Image, data: bytes, original: tuple[int, int]) -> tuple[np.ndarray | None, bool]:
+    """The whole image as one array straight from its codec, where that holds less than Pillow would or
+    is quicker, and whether its channels are in BGR order: a colour JPEG through OpenCV at the DCT scale
+    Pillow's ``draft`` chose (the same libjpeg-turbo decoding, without Pillow's copy of the pixels into an
+    array; only for a file that ends as a whole JPEG does, so that a cut-short one still reaches Pillow's
+    error), a still WebP through OpenCV (Pillow's WebP path holds twice as much), a HEIC through
+    pillow-heif's own buffer (Pillow would copy it into four bytes a pixel). ``original`` is the image's
+    size before ``draft``. ``(None, False)``: let Pillow decode it."""
+    if img.format == "JPEG" and img.mode == "RGB" and data.endswith(_JPEG_END):
+        flag = _JPEG_SCALES.get(original[0] // img.size[0])
+        if flag is not None:
+            pixels = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
+            if pixels is not None and pixels.shape == (img.size[1], img.size[0], 3):
+                return cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB, dst=pixels), False  # in place, one pass
     if img.format == "WEBP" and not getattr(img, "is_animated", False):
         pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
         if pixels is not None and pixels.dtype == np.uint8:
