@@ -15,6 +15,7 @@ from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of, same_city
 from vision.arbitrate import lattice_evidence, read_geometry
 from vision.assemble import assemble_city
+from vision.cell_offsets import cell_offsets, drift_offsets
 from vision.cells import CellReading, read_lattice
 from vision.colour import lattice_box
 from vision.geometry import Geometry
@@ -23,8 +24,6 @@ from vision.lattice import (
     BLOCK_W_MM,
     PX_PER_MM,
     Lattice,
-    cell_offsets,
-    drift_offsets,
     occupied_cells,
 )
 from vision.locate import NoCityFound, locate_city

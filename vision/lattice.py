@@ -6,11 +6,12 @@ are wider than tall (1.4 : 1), i.e. lattice rows run along the image x axis.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision.cell_offsets import drift_offsets, segment_axis
 from vision.profiles import estimate_period, folded_peak, position_profile
 
 PX_PER_MM = 2.0
@@ -213,124 +214,6 @@ def boundary_positions(jumps: np.ndarray, first: float, pitch: float, count: int
     return fitted
 
 
-def _segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(position across the segment's direction, position along it, weight) for axis-aligned segments."""
-    across = (seg[:, axis] + seg[:, axis + 2]) / 2
-    along = (seg[:, 1 - axis] + seg[:, 3 - axis]) / 2
-    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    return across, along, length
-
-
-def _local_shifts(
-    lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, max_shift: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-cell (dx, dy) shifts (pixels, relative to the cell's current centre) that move each cell onto
-    the card edges and rims around it, and the evidence behind each (total length of the lines that
-    voted, pixels; 0 where there were too few and the shift is 0).
-
-    For each cell, the line positions within ``max_shift`` of its left/right (top/bottom) boundaries
-    vote, weighted by length, for the shift; the weighted median is robust to the odd building outline.
-    """
-    shifts = np.zeros((lattice.rows, lattice.cols, 2))
-    evidence = np.zeros((lattice.rows, lattice.cols, 2))
-    for axis, seg, pitch, pitch_other in (
-        (0, vertical, lattice.pitch_x, lattice.pitch_y),
-        (1, horizontal, lattice.pitch_y, lattice.pitch_x),
-    ):
-        if len(seg) == 0:
-            continue
-        across, along, weight = _segment_axis(seg, axis)
-        for r in range(lattice.rows):
-            for c in range(lattice.cols):
-                cx, cy = lattice.center(r, c)
-                mid = (cx, cy)[axis]
-                mid_other = (cx, cy)[1 - axis]
-                near = np.abs(along - mid_other) < 0.4 * pitch_other
-                found, w = [], []
-                for side in (-0.5, 0.5):
-                    d = across[near] - (mid + side * pitch)
-                    ok = np.abs(d) < max_shift
-                    found.append(d[ok])
-                    w.append(weight[near][ok])
-                d_all, w_all = np.concatenate(found), np.concatenate(w)
-                if w_all.sum() > 0.3 * pitch_other:
-                    order = np.argsort(d_all)
-                    cum = np.cumsum(w_all[order])
-                    shifts[r, c, axis] = d_all[order][np.searchsorted(cum, cum[-1] / 2)]
-                    evidence[r, c, axis] = w_all.sum()
-    return shifts, evidence
-
-
-def cell_offsets(
-    lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, max_shift: float
-) -> np.ndarray:
-    """Per-cell (dx, dy) offsets (pixels: the lattice's own offsets plus the shifts that move each cell
-    onto the card edges and rims around it, see :func:`_local_shifts`). Cells without evidence keep their
-    offsets."""
-    base = lattice.offsets if lattice.offsets is not None else np.zeros((lattice.rows, lattice.cols, 2))
-    shifts, _ = _local_shifts(lattice, vertical, horizontal, max_shift)
-    return np.asarray(base, dtype=np.float64) + shifts
-
-
-def _plane_fit(xy: np.ndarray, values: np.ndarray, weights: np.ndarray, spread: float) -> np.ndarray:
-    """Coefficients of ``a + b x + c y`` fitted to ``values`` by weighted least squares, down-weighting
-    points more than ``spread`` off the fit (two Tukey reweighting rounds)."""
-    design = np.c_[np.ones(len(xy)), xy]
-    w = weights.astype(np.float64)
-    coef = np.zeros(design.shape[1])
-    for _ in range(3):
-        sw = np.sqrt(w)
-        coef = np.linalg.lstsq(design * sw[:, None], values * sw, rcond=None)[0]
-        u = np.clip((values - design @ coef) / (2.5 * spread), -1.0, 1.0)
-        w = weights * (1 - u**2) ** 2
-        if w.sum() <= 0:
-            break
-    return coef
-
-
-def drift_offsets(
-    lattice: Lattice,
-    vertical: np.ndarray,
-    horizontal: np.ndarray,
-    max_shift: float,
-    search: float | None = None,
-    rounds: int = 3,
-) -> np.ndarray:
-    """Per-cell offsets that follow a smooth drift of the blocks across the city, then the local shifts.
-
-    A residual error of the rectification (a perspective not fully undone) moves the blocks against the
-    uniform lattice more and more towards the far side of the city, up to half a block, beyond what one
-    search of ``max_shift`` around each cell can see. Each round finds the local shifts where the lines
-    allow (:func:`_local_shifts`), fits them with a plane per axis (weighted by evidence, robust to single
-    cards placed off by hand) and moves every cell by it, so that the next round searches from closer to
-    where the far blocks really are. Finally each cell gets its own local shift on top of the drift.
-    Returns (rows, cols, 2) offsets in pixels, including the lattice's own.
-    """
-    base = np.asarray(
-        lattice.offsets if lattice.offsets is not None else np.zeros((lattice.rows, lattice.cols, 2)),
-        dtype=np.float64,
-    )
-    rows, cols = np.mgrid[0 : lattice.rows, 0 : lattice.cols]
-    # Cell positions in pitches from the lattice middle keep the plane fit well conditioned.
-    xy = np.c_[(cols.ravel() - (lattice.cols - 1) / 2), (rows.ravel() - (lattice.rows - 1) / 2)]
-    drift = np.zeros_like(base)
-    for _ in range(rounds):
-        shifts, evidence = _local_shifts(
-            replace(lattice, offsets=base + drift), vertical, horizontal, search or max_shift
-        )
-        step = np.zeros_like(base)
-        for axis in (0, 1):
-            weight = evidence[:, :, axis].ravel()
-            if (weight > 0).sum() < 6:
-                continue
-            coef = _plane_fit(xy, shifts[:, :, axis].ravel(), weight, spread=max_shift / 4)
-            step[:, :, axis] = (coef[0] + xy @ coef[1:]).reshape(lattice.rows, lattice.cols)
-        drift += step
-        if np.abs(step).max() < 0.5:
-            break
-    return cell_offsets(replace(lattice, offsets=base + drift), vertical, horizontal, max_shift)
-
-
 def fit_lattice(
     rectified: np.ndarray,
     vertical: np.ndarray,
@@ -345,14 +228,16 @@ def fit_lattice(
     x1, y1, x2, y2) in it, running along its y and x axes; ``mask`` is the card region there (uint8,
     0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
     from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
-    follow a smooth drift across the city (:func:`drift_offsets`) and absorb hand placement of up to 4 mm.
+    follow a smooth drift across the city and absorb hand placement of up to 4 mm
+    (:func:`vision.cell_offsets.drift_offsets`).
     """
     h, w = mask.shape
-    ys, xs = np.nonzero(mask)
+    # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
+    xs, ys = np.flatnonzero(mask.any(axis=0)), np.flatnonzero(mask.any(axis=1))
     if len(xs) == 0:
         raise ValueError("empty card mask")
-    pos_x, _, wx = _segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
-    pos_y, _, wy = _segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
+    pos_x, _, wx = segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
+    pos_y, _, wy = segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
     lab = cv2.cvtColor(rectified, cv2.COLOR_RGB2LAB).astype(np.float32)
     nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
     jumps_x = ColourJumps(lab, mask, 0).profile(int(round(nominal_x / 4)))
