@@ -68,7 +68,11 @@ def test_the_placements_found_on_arrays_are_those_the_rule_gives_cell_by_cell(se
                     pieces = _reference_pieces(program, placement)
                     if pieces:
                         expected.append((placement, pieces))
-    found = [(p, pieces) for p, pieces, _ in candidate_pieces(program._table(cards), cards)]
+    candidates = candidate_pieces(program.table, cards)
+    found = [
+        (placement, [(k, rc, candidates.value[p, k]) for k, (rc, _) in enumerate(placement.cells()) if on[k]])
+        for p, (placement, on) in enumerate(zip(candidates.placements(), candidates.shown, strict=True))
+    ]
     assert [p for p, _ in found] == [p for p, _ in expected]
     for (_, got), (_, want) in zip(found, expected, strict=True):
         assert [(k, rc) for k, rc, _ in got] == [(k, rc) for k, rc, _ in want]
@@ -78,9 +82,9 @@ def test_the_placements_found_on_arrays_are_those_the_rule_gives_cell_by_cell(se
 
 def _no_two_cycle(program: CardProgram, p: int, q: int) -> list[tuple[dict[int, float], float, float]]:
     """Rows that placements p and q never both show a cell of their overlap: y_pa + y_qb ≤ 1, a ≠ b."""
-    overlap = set(program.covers[p]) & set(program.covers[q])
-    mine = [y for y in program.shown[p] if program.names[y][3] in overlap]
-    theirs = [y for y in program.shown[q] if program.names[y][3] in overlap]
+    overlap = set(program.covers(p)) & set(program.covers(q))
+    mine = [y for y in program.shown(p) if program.names[y][3] in overlap]
+    theirs = [y for y in program.shown(q) if program.names[y][3] in overlap]
     return [
         ({a: 1.0, b: 1.0}, -np.inf, 1.0)
         for a in mine
@@ -95,7 +99,7 @@ def _exact_optimum(program: CardProgram) -> float:
     n = len(program.placements)
     for p in range(n):
         for q in range(p + 1, n):
-            if set(program.covers[p]) & set(program.covers[q]):
+            if set(program.covers(p)) & set(program.covers(q)):
                 program.extra_rows += _no_two_cycle(program, p, q)
     h = program._model()
     cols = len(program.names)

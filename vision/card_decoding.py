@@ -23,14 +23,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.layouts import LAYOUTS
+from vision.card_pieces import quadrants
 from vision.card_program import (
     CITY_CARDS,
     EMPTY_LABEL,
     UNEXPLAINED_COST,
     CardProgram,
     CellEvidence,
+    E,
     Label,
     Placement,
+    U,
+    Y,
 )
 from vision.card_stacking import best_stacking
 
@@ -97,17 +101,21 @@ class CardDecoding:
 
 def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], CellDecoding]:
     out: dict[tuple[int, int], CellDecoding] = {}
-    for i in np.flatnonzero(x):
-        n = program.names[i]
-        if n[0] == "y":
-            placement = program.placements[n[1]]
-            out[n[3]] = CellDecoding(placement.cells()[n[2]][1], "card", placement.card)
-        elif n[0] == "e":
-            out[n[1]] = CellDecoding(EMPTY_LABEL, "empty")
-        elif n[0] == "u":
-            ev = program.grid[n[1][0]][n[1][1]]
+    found = program.candidates
+    for i in np.flatnonzero(x).tolist():
+        kind = program.kind[i]
+        if kind == Y:
+            p = int(program.place_of[i])
+            card = int(found.card[p])
+            label = quadrants(card, bool(found.rotated[p]))[program.quad_of[i]][2]
+            out[program.cell(i)] = CellDecoding(label, "card", card)
+        elif kind == E:
+            out[program.cell(i)] = CellDecoding(EMPTY_LABEL, "empty")
+        elif kind == U:
+            rc = program.cell(i)
+            ev = program.grid[rc[0]][rc[1]]
             assert ev is not None
-            out[n[1]] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
+            out[rc] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
     return out
 
 
@@ -171,9 +179,13 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
         return CardDecoding((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
     objective, x, rounds = solved
     cells = _explain(program, x)
+    found = program.candidates
     placements = tuple(
         sorted(
-            (program.placements[n[1]] for i, n in enumerate(program.names) if n[0] == "x" and x[i]),
+            (
+                Placement(int(found.card[p]), bool(found.rotated[p]), int(found.row[p]), int(found.col[p]))
+                for p in np.flatnonzero(x[program.x_vars]).tolist()
+            ),
             key=lambda p: (p.row, p.col, p.card),
         )
     )
