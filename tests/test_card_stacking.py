@@ -264,3 +264,49 @@ def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> Non
     assert quick.placements == full.placements and quick.explained == full.explained
     assert {rc: d.label for rc, d in quick.cells.items()} == {rc: d.label for rc, d in full.cells.items()}
     assert all(d.margin is None for d in quick.cells.values()) and quick.missing_margin is None
+
+
+def test_the_best_card_left_out_is_found_as_solving_each_in_turn_finds_it() -> None:
+    from vision.card_decoding import decode_program
+
+    for seed in (7, 8, 10):
+        grid, _ = _noisy_play(seed, 15, misreads=5)
+        program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+        decoding = decode_program(program, checks=False)
+        left_out = [n for n in LAYOUTS if n not in {p.card for p in decoding.placements}]
+        one_by_one = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+        decode_program(one_by_one, checks=False)
+        bounds = [b for n in left_out if (b := one_by_one.best_using(n)) is not None]
+        assert program.best_using_any(left_out) == pytest.approx(max(bounds), abs=1e-7)
+
+
+class _OneByOne(CardProgram):
+    """The program as it found the left-out cards' margin before: each card solved in turn on the model."""
+
+    def best_using_any(self, cards: list[int]) -> float | None:  # type: ignore[override]
+        return max((b for n in cards if (b := self.best_using(n)) is not None), default=None)
+
+
+@pytest.mark.parametrize("seed", [8, 10, 12])
+def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_solved_in_turn(
+    seed: int,
+) -> None:
+    """The margin is found on a copy of the model, which then solves each card in turn before its next
+    solve: a second decoding makes the same choice between equally good explanations, and its checks stop
+    early at the same bounds."""
+    from dataclasses import replace
+
+    from vision.card_decoding import decode_program
+
+    grid, play = _noisy_play(seed, 15, misreads=5)
+    fast, slow = (
+        CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST),
+        _OneByOne(grid, list(LAYOUTS), UNEXPLAINED_COST),
+    )
+    first, first_slow = decode_program(fast), decode_program(slow)
+    assert first.missing_margin is not None and fast._owed
+    assert first.missing_margin == pytest.approx(first_slow.missing_margin, abs=1e-7)
+    assert replace(first, missing_margin=None) == replace(first_slow, missing_margin=None)
+    second = decode_program(fast, exclude=play.scoring_cards)
+    assert not fast._owed
+    assert second == decode_program(slow, exclude=play.scoring_cards)

@@ -212,8 +212,8 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
     missing_margin = None
     if checks and len(placements) == CITY_CARDS and not exclude:
         used = {p.card for p in placements}
-        bounds = [program.best_using(n) for n in LAYOUTS if n not in used]
-        missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))
+        best = program.best_using_any([n for n in LAYOUTS if n not in used])
+        missing_margin = float("inf") if best is None else objective - best
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar
     ]  # type: ignore[union-attr]

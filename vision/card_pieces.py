@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -22,9 +21,11 @@ from scoring.layouts import card_blocks
 
 __all__ = [
     "ANCHOR",
+    "EMPTY_LABEL",
     "LOG_FLOOR",
     "SURELY_EMPTY",
     "Candidates",
+    "CellEvidence",
     "CellTable",
     "Placement",
     "candidate_pieces",
@@ -34,13 +35,43 @@ __all__ = [
 
 Label = tuple[str | None, str | None]
 EMPTY_LABEL: Label = (None, None)
-# A label a cell's evidence does not name counts as this log-probability (see card_program.CellEvidence).
+# A label a cell's evidence does not name counts as this log-probability (see CellEvidence).
 LOG_FLOOR = math.log(1e-6)
 # A placement may not cover a cell read empty this surely (it would lie on the table).
 SURELY_EMPTY = 0.95
 # A placement is considered only where the classifier read at least one of its blocks at this probability
 # or more: a card is found by what it shows clearly, and then explains its doubtful blocks.
 ANCHOR = 0.3
+
+
+@dataclass(frozen=True)
+class CellEvidence:
+    """What the classifier read in one visible cell.
+
+    ``log_p`` maps labels (``(zone, road)``, and :data:`EMPTY_LABEL`) to log-probabilities; labels not in
+    it count as :data:`LOG_FLOOR`. ``wrecktar``: the cell is under the Wrecktar card (never shown by a city
+    card, never empty); ``marked``: the block carries an expansion mark, so it is part of a card whose
+    layout is not one of the 18.
+    """
+
+    log_p: Mapping[Label, float]
+    wrecktar: bool = False
+    marked: bool = False
+
+    def log(self, label: Label) -> float:
+        return float(self.log_p.get(label, LOG_FLOOR))
+
+    @cached_property  # asked for every quadrant of every placement considered: computed once
+    def best(self) -> tuple[Label, float]:
+        label = max(self.log_p, key=self.log_p.__getitem__)
+        return label, float(self.log_p[label])
+
+    @cached_property
+    def best_block(self) -> tuple[Label, float]:
+        """The most probable block label (the reading a cell keeps when no card explains it)."""
+        blocks = [k for k in self.log_p if k != EMPTY_LABEL] or [("P", None)]
+        label = max(blocks, key=self.log)
+        return label, self.log(label)
 
 
 @dataclass(frozen=True)
@@ -82,12 +113,12 @@ class CellTable:
 
 
 def cell_table(
-    grid: Sequence[Sequence[Any]],
+    grid: Sequence[Sequence[CellEvidence | None]],
     shape: tuple[int, int],
     costs: Mapping[tuple[int, int], float],
     cards: Sequence[int],
 ) -> CellTable:
-    """The grid of :class:`~vision.card_program.CellEvidence` (``None`` beyond the frame) as arrays over
+    """The grid of :class:`CellEvidence` (``None`` beyond the frame) as arrays over
     the labels ``cards`` show; ``costs`` is what leaving each visible cell unexplained costs."""
     labels: dict[Label, int] = {EMPTY_LABEL: 0}
     for card in cards:
@@ -101,6 +132,7 @@ def cell_table(
     threshold = np.zeros(shape)
     for (r, c), cost in costs.items():
         ev = grid[r][c]
+        assert ev is not None
         line = [LOG_FLOOR] * len(labels)
         for label, value in ev.log_p.items():
             i = labels.get(label)

@@ -18,21 +18,26 @@ solved many times (the doubt checks, the scoring cards' margin), each time from 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cached_property
 
 import highspy
 import numpy as np
 from highspy._core import _Highs
 
-from vision.card_pieces import LOG_FLOOR, Placement, candidate_pieces, cell_table, quadrants
+from vision.card_pieces import (
+    EMPTY_LABEL,
+    CellEvidence,
+    Label,
+    Placement,
+    candidate_pieces,
+    cell_table,
+    quadrants,
+)
 from vision.card_rows import Layout, Rows, overlap_rows
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
-Label = tuple[str | None, str | None]  # (zone, road) of a block; (None, None) for an empty cell
-EMPTY_LABEL: Label = (None, None)
 
 # Leaving a visible cell unexplained by any card costs this many nats against its best reading: a cell the
 # classifier read at p = 3e-4 or better for a card's quadrant is explained by that card when the card fits
@@ -51,38 +56,12 @@ MARKED_COST = 0.0
 NEAR_MARK_COST = 1.0
 # A Sprawlopolis city holds 15 cards (18 less the three scoring cards).
 CITY_CARDS = 15
+# A card whose best_using lies this close to the first relaxation's optimum reaches it (HiGHS solves to
+# about 1e-9 here): no other card can do better (best_using_any).
+ROOT_TIE = 1e-9
+_OPTIMAL = highspy.HighsModelStatus.kOptimal
 # The kinds of variable (see CardProgram).
 X, Y, E, U, W = range(5)
-
-
-@dataclass(frozen=True)
-class CellEvidence:
-    """What the classifier read in one visible cell.
-
-    ``log_p`` maps labels (``(zone, road)``, and :data:`EMPTY_LABEL`) to log-probabilities; labels not in
-    it count as :data:`LOG_FLOOR`. ``wrecktar``: the cell is under the Wrecktar card (never shown by a city
-    card, never empty); ``marked``: the block carries an expansion mark, so it is part of a card whose
-    layout is not one of the 18.
-    """
-
-    log_p: Mapping[Label, float]
-    wrecktar: bool = False
-    marked: bool = False
-
-    def log(self, label: Label) -> float:
-        return float(self.log_p.get(label, LOG_FLOOR))
-
-    @cached_property  # asked for every quadrant of every placement considered: computed once
-    def best(self) -> tuple[Label, float]:
-        label = max(self.log_p, key=self.log_p.__getitem__)
-        return label, float(self.log_p[label])
-
-    @cached_property
-    def best_block(self) -> tuple[Label, float]:
-        """The most probable block label (the reading a cell keeps when no card explains it)."""
-        blocks = [k for k in self.log_p if k != EMPTY_LABEL] or [("P", None)]
-        label = max(blocks, key=self.log)
-        return label, self.log(label)
 
 
 class CardProgram:
@@ -167,6 +146,10 @@ class CardProgram:
         self._pairs = pairs
         self.base_rows = self._base_rows(min(CITY_CARDS, len(cards)))
         self.extra_rows: list[tuple[dict[int, float], float, float]] = []
+        # The first relaxation's optimum with no bounds changed (see best_using_any), and the solves the
+        # model owes.
+        self.root: float | None = None
+        self._owed: list[int] = []
         self._highs: _Highs | None = None
         self._rows_in = 0
 
@@ -275,13 +258,7 @@ class CardProgram:
     def _model(self) -> _Highs:
         """The HiGHS model, built on first use; rows added since are appended (warm re-solves)."""
         if self._highs is None:
-            # The core class, not highspy.Highs: the wrapper prints a banner on creation whatever the
-            # options, and adds the callback machinery we do not use.
-            h = _Highs()
-            h.setOptionValue("output_flag", False)
-            h.setOptionValue("threads", 1)
-            # Presolve costs more than it saves on these small programs, solved again and again warm.
-            h.setOptionValue("presolve", "off")
+            h = _new_highs()
             n = len(self.gain)
             h.addVars(n, np.zeros(n), np.ones(n))
             h.changeColsCost(n, np.arange(n, dtype=np.int32), -self.gain)
@@ -300,50 +277,54 @@ class CardProgram:
     def relax(self, forbid: Sequence[int] = (), force: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
         """The linear relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or
         None when that is infeasible. HiGHS starts from its last basis: only bounds change in between."""
-        h = self._model()
-        forbid = np.asarray(list(forbid), np.int32)
-        force = np.asarray(list(force), np.int32)
-        if len(forbid):
-            h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.zeros(len(forbid)))
-        if len(force):
-            h.changeColsBounds(len(force), force, np.ones(len(force)), np.ones(len(force)))
-        h.run()
-        status = h.getModelStatus()
-        solution = np.array(h.getSolution().col_value) if h.getSolution().value_valid else None
-        objective = -float(h.getInfo().objective_function_value)
-        for fixed in (forbid, force):
-            if len(fixed):
-                h.changeColsBounds(len(fixed), fixed, np.zeros(len(fixed)), np.ones(len(fixed)))
-        usable = status in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kObjectiveBound)
-        if solution is None or not usable:
-            return None
-        return objective, solution
-
-    def best_using(self, card: int) -> float | None:
-        """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
-        xs = self.card_vars([card])
-        if not xs:
-            return None
-        h = self._model()
-        h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
-        try:
-            solved = self.relax()
-        finally:
-            h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
-        return None if solved is None else solved[0]
+        h = self._settled()
+        solved = _solve(h, forbid, force, values=True)
+        unchanged = not len(forbid) and not len(force)
+        if self.root is None and solved is not None and unchanged and h.getModelStatus() == _OPTIMAL:
+            self.root = solved[0]
+        return solved  # type: ignore[return-value]
 
     def relaxed_best(self, forbid: Sequence[int], stop_below: float = -math.inf) -> float | None:
         """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum, or,
         once that is known to lie below ``stop_below``, the bound the dual simplex has reached by then
         (still an upper bound, found in fewer iterations)."""
+        return _bounded(self._settled(), forbid, stop_below)
+
+    def best_using(self, card: int) -> float | None:
+        """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
+        return _using(self._settled(), self.card_vars([card]))
+
+    def best_using_any(self, cards: Sequence[int]) -> float | None:
+        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), found with fewer
+        iterations: each solve stops once its card is known to lie below the best so far, and none is
+        needed once one card reaches the first relaxation's optimum (no card can pass it).
+
+        Where HiGHS stops depends on where it starts, and so does which of two equally good solutions a
+        later solve of this program finds: these solves run on a copy of the model, and the model itself
+        solves :meth:`best_using` for each card, in turn, when it is next used, so that every later solve
+        starts where it always has.
+        """
         h = self._model()
-        if stop_below > -math.inf:
-            h.setOptionValue("objective_bound", -stop_below)  # HiGHS minimises the negated objective
-        try:
-            solved = self.relax(forbid)
-        finally:
-            h.setOptionValue("objective_bound", highspy.kHighsInf)
-        return None if solved is None else solved[0]
+        copy = _new_highs()
+        copy.passModel(h.getLp())
+        copy.setBasis(h.getBasis())
+        best: float | None = None
+        for card in cards:
+            if best is not None and self.root is not None and best >= self.root - ROOT_TIE:
+                break
+            found = _using(copy, self.card_vars([card]), -math.inf if best is None else best)
+            if found is not None and (best is None or found > best):
+                best = found
+        self._owed = list(cards)
+        return best
+
+    def _settled(self) -> _Highs:
+        """The model, once it has solved what it owes (see :meth:`best_using_any`)."""
+        h = self._model()
+        owed, self._owed = self._owed, []
+        for card in owed:
+            _using(h, self.card_vars([card]))
+        return h
 
     def card_vars(self, cards: Sequence[int]) -> list[int]:
         """The placement variables of ``cards``."""
@@ -368,3 +349,66 @@ class CardProgram:
             if reads == label:
                 out.append(i)
         return out
+
+
+def _new_highs() -> _Highs:
+    """An empty HiGHS model with the options the card program is solved with."""
+    # The core class, not highspy.Highs: the wrapper prints a banner on creation whatever the options, and
+    # adds the callback machinery we do not use.
+    h = _Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    # Presolve costs more than it saves on these small programs, solved again and again warm.
+    h.setOptionValue("presolve", "off")
+    return h
+
+
+def _solve(
+    h: _Highs, forbid: Sequence[int], force: Sequence[int] = (), values: bool = False
+) -> tuple[float, np.ndarray | None] | None:
+    """The relaxation's optimum on ``h`` with ``forbid`` at 0 and ``force`` at 1 (bounds restored after),
+    and its values when asked for (fetching them costs more than a short solve); None when infeasible."""
+    forbid = np.asarray(list(forbid), np.int32)
+    force = np.asarray(list(force), np.int32)
+    if len(forbid):
+        h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.zeros(len(forbid)))
+    if len(force):
+        h.changeColsBounds(len(force), force, np.ones(len(force)), np.ones(len(force)))
+    h.run()
+    status = h.getModelStatus()
+    solution = h.getSolution()
+    valid = solution.value_valid
+    x = np.array(solution.col_value) if valid and values else None
+    objective = -float(h.getInfo().objective_function_value)
+    for fixed in (forbid, force):
+        if len(fixed):
+            h.changeColsBounds(len(fixed), fixed, np.zeros(len(fixed)), np.ones(len(fixed)))
+    if not valid or status not in (_OPTIMAL, highspy.HighsModelStatus.kObjectiveBound):
+        return None
+    return objective, x
+
+
+def _bounded(h: _Highs, forbid: Sequence[int], stop_below: float) -> float | None:
+    """:meth:`CardProgram.relaxed_best` on ``h``."""
+    if stop_below > -math.inf:
+        h.setOptionValue("objective_bound", -stop_below)  # HiGHS minimises the negated objective
+    try:
+        solved = _solve(h, forbid)
+    finally:
+        h.setOptionValue("objective_bound", highspy.kHighsInf)
+    return None if solved is None else solved[0]
+
+
+def _using(h: _Highs, xs: Sequence[int], stop_below: float | None = None) -> float | None:
+    """The relaxation's optimum on ``h`` with at least one of ``xs`` placed (None when none can be), or
+    with ``stop_below``, once it is known to lie below that, the bound reached by then."""
+    if not xs:
+        return None
+    h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
+    try:
+        solved = _solve(h, ()) if stop_below is None else _bounded(h, (), stop_below)
+    finally:
+        h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
+    if solved is None:
+        return None
+    return solved[0] if isinstance(solved, tuple) else solved
