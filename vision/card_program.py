@@ -21,7 +21,6 @@ import math
 from collections.abc import Sequence
 from functools import cached_property
 
-import highspy
 import numpy as np
 from highspy._core import _Highs
 
@@ -35,6 +34,7 @@ from vision.card_pieces import (
     quadrants,
 )
 from vision.card_rows import Layout, Rows, overlap_rows
+from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -59,7 +59,6 @@ CITY_CARDS = 15
 # A card whose best_using lies this close to the first relaxation's optimum reaches it (HiGHS solves to
 # about 1e-9 here): no other card can do better (best_using_any).
 ROOT_TIE = 1e-9
-_OPTIMAL = highspy.HighsModelStatus.kOptimal
 # The kinds of variable (see CardProgram).
 X, Y, E, U, W = range(5)
 
@@ -258,7 +257,7 @@ class CardProgram:
     def _model(self) -> _Highs:
         """The HiGHS model, built on first use; rows added since are appended (warm re-solves)."""
         if self._highs is None:
-            h = _new_highs()
+            h = new_highs()
             n = len(self.gain)
             h.addVars(n, np.zeros(n), np.ones(n))
             h.changeColsCost(n, np.arange(n, dtype=np.int32), -self.gain)
@@ -278,9 +277,9 @@ class CardProgram:
         """The linear relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or
         None when that is infeasible. HiGHS starts from its last basis: only bounds change in between."""
         h = self._settled()
-        solved = _solve(h, forbid, force, values=True)
+        solved = solve(h, forbid, force, values=True)
         unchanged = not len(forbid) and not len(force)
-        if self.root is None and solved is not None and unchanged and h.getModelStatus() == _OPTIMAL:
+        if self.root is None and solved is not None and unchanged and h.getModelStatus() == OPTIMAL:
             self.root = solved[0]
         return solved  # type: ignore[return-value]
 
@@ -288,11 +287,11 @@ class CardProgram:
         """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum, or,
         once that is known to lie below ``stop_below``, the bound the dual simplex has reached by then
         (still an upper bound, found in fewer iterations)."""
-        return _bounded(self._settled(), forbid, stop_below)
+        return bounded(self._settled(), forbid, stop_below)
 
     def best_using(self, card: int) -> float | None:
         """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
-        return _using(self._settled(), self.card_vars([card]))
+        return using(self._settled(), self.card_vars([card]))
 
     def best_using_any(self, cards: Sequence[int]) -> float | None:
         """The highest :meth:`best_using` of ``cards`` (None when none can be placed), found with fewer
@@ -305,14 +304,14 @@ class CardProgram:
         starts where it always has.
         """
         h = self._model()
-        copy = _new_highs()
+        copy = new_highs()
         copy.passModel(h.getLp())
         copy.setBasis(h.getBasis())
         best: float | None = None
         for card in cards:
             if best is not None and self.root is not None and best >= self.root - ROOT_TIE:
                 break
-            found = _using(copy, self.card_vars([card]), -math.inf if best is None else best)
+            found = using(copy, self.card_vars([card]), -math.inf if best is None else best)
             if found is not None and (best is None or found > best):
                 best = found
         self._owed = list(cards)
@@ -323,7 +322,7 @@ class CardProgram:
         h = self._model()
         owed, self._owed = self._owed, []
         for card in owed:
-            _using(h, self.card_vars([card]))
+            using(h, self.card_vars([card]))
         return h
 
     def card_vars(self, cards: Sequence[int]) -> list[int]:
@@ -349,66 +348,3 @@ class CardProgram:
             if reads == label:
                 out.append(i)
         return out
-
-
-def _new_highs() -> _Highs:
-    """An empty HiGHS model with the options the card program is solved with."""
-    # The core class, not highspy.Highs: the wrapper prints a banner on creation whatever the options, and
-    # adds the callback machinery we do not use.
-    h = _Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("threads", 1)
-    # Presolve costs more than it saves on these small programs, solved again and again warm.
-    h.setOptionValue("presolve", "off")
-    return h
-
-
-def _solve(
-    h: _Highs, forbid: Sequence[int], force: Sequence[int] = (), values: bool = False
-) -> tuple[float, np.ndarray | None] | None:
-    """The relaxation's optimum on ``h`` with ``forbid`` at 0 and ``force`` at 1 (bounds restored after),
-    and its values when asked for (fetching them costs more than a short solve); None when infeasible."""
-    forbid = np.asarray(list(forbid), np.int32)
-    force = np.asarray(list(force), np.int32)
-    if len(forbid):
-        h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.zeros(len(forbid)))
-    if len(force):
-        h.changeColsBounds(len(force), force, np.ones(len(force)), np.ones(len(force)))
-    h.run()
-    status = h.getModelStatus()
-    solution = h.getSolution()
-    valid = solution.value_valid
-    x = np.array(solution.col_value) if valid and values else None
-    objective = -float(h.getInfo().objective_function_value)
-    for fixed in (forbid, force):
-        if len(fixed):
-            h.changeColsBounds(len(fixed), fixed, np.zeros(len(fixed)), np.ones(len(fixed)))
-    if not valid or status not in (_OPTIMAL, highspy.HighsModelStatus.kObjectiveBound):
-        return None
-    return objective, x
-
-
-def _bounded(h: _Highs, forbid: Sequence[int], stop_below: float) -> float | None:
-    """:meth:`CardProgram.relaxed_best` on ``h``."""
-    if stop_below > -math.inf:
-        h.setOptionValue("objective_bound", -stop_below)  # HiGHS minimises the negated objective
-    try:
-        solved = _solve(h, forbid)
-    finally:
-        h.setOptionValue("objective_bound", highspy.kHighsInf)
-    return None if solved is None else solved[0]
-
-
-def _using(h: _Highs, xs: Sequence[int], stop_below: float | None = None) -> float | None:
-    """The relaxation's optimum on ``h`` with at least one of ``xs`` placed (None when none can be), or
-    with ``stop_below``, once it is known to lie below that, the bound reached by then."""
-    if not xs:
-        return None
-    h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
-    try:
-        solved = _solve(h, ()) if stop_below is None else _bounded(h, (), stop_below)
-    finally:
-        h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
-    if solved is None:
-        return None
-    return solved[0] if isinstance(solved, tuple) else solved
