@@ -1,4 +1,5 @@
-"""Which card placements the joint decoding considers, found for all cards and grid positions at once.
+"""Which card placements the joint decoding considers, found for all cards and grid positions at once,
+from the classifier's evidence per cell (:class:`CellEvidence`) laid out as arrays (:func:`cell_table`).
 
 A placement (one card, one turn, its top-left block at one cell) is worth a variable only where it could
 explain something: it lies inside the lattice, no cell it covers is surely table, and the classifier read

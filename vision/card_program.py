@@ -11,8 +11,10 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
   the only ones that can); :mod:`vision.card_stacking` finds the best solution that is a stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
-The placements considered come from :mod:`vision.card_pieces`. The model is built once per grid and
-solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last basis.
+The placements considered come from :mod:`vision.card_pieces`, the rows are built on arrays by
+:mod:`vision.card_rows`, and the HiGHS calls are in :mod:`vision.card_solves`. The model is built once
+per grid and solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last
+basis.
 """
 
 from __future__ import annotations
