@@ -310,3 +310,17 @@ def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_so
     second = decode_program(fast, exclude=play.scoring_cards)
     assert not fast._owed
     assert second == decode_program(slow, exclude=play.scoring_cards)
+
+
+def test_a_decoding_told_a_second_one_may_follow_solves_the_left_out_cards_on_the_model_itself() -> None:
+    from vision.card_decoding import decode_program
+
+    grid, play = _noisy_play(8, 15, misreads=5)
+    told, untold = (CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST) for _ in range(2))
+    first = decode_program(told, again_if=play.scoring_cards)
+    assert {p.card for p in first.placements} & set(play.scoring_cards)  # a second decoding will follow
+    assert not told._owed
+    assert first.missing_margin == pytest.approx(decode_program(untold).missing_margin, abs=1e-7)
+    assert untold._owed
+    second = decode_program(told, exclude=play.scoring_cards)
+    assert second == decode_program(untold, exclude=play.scoring_cards)

@@ -167,9 +167,17 @@ def decode_cards(
     return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
 
 
-def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True) -> CardDecoding:
+def decode_program(
+    program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True, again_if: Sequence[int] = ()
+) -> CardDecoding:
     """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
-    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS."""
+    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS.
+
+    ``again_if``: cards that, placed, mean the caller will decode the program again (the scoring cards
+    given or read from their backs). The left-out cards' margin is then found card by card on the model
+    itself, as the second decoding's start needs; otherwise with fewer iterations on a copy of it (see
+    :meth:`CardProgram.best_using_any`). Either way the decoding is the same.
+    """
     if not program.visible:
         return CardDecoding((), {}, 0.0, 0.0)
     excluded = program.card_vars(exclude)
@@ -212,7 +220,12 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
     missing_margin = None
     if checks and len(placements) == CITY_CARDS and not exclude:
         used = {p.card for p in placements}
-        best = program.best_using_any([n for n in LAYOUTS if n not in used])
+        left_out = [n for n in LAYOUTS if n not in used]
+        if used & set(again_if):
+            bounds = [b for n in left_out if (b := program.best_using(n)) is not None]
+            best = max(bounds, default=None)
+        else:
+            best = program.best_using_any(left_out)
         missing_margin = float("inf") if best is None else objective - best
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar

@@ -36,7 +36,7 @@ from vision.card_pieces import (
     quadrants,
 )
 from vision.card_rows import Layout, Rows, overlap_rows
-from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using
+from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -58,9 +58,9 @@ MARKED_COST = 0.0
 NEAR_MARK_COST = 1.0
 # A Sprawlopolis city holds 15 cards (18 less the three scoring cards).
 CITY_CARDS = 15
-# A card whose best_using lies this close to the first relaxation's optimum reaches it (HiGHS solves to
-# about 1e-9 here): no other card can do better (best_using_any).
-ROOT_TIE = 1e-9
+# In best_using_any, other cards placed this little (in all) beside one count as none, and a card whose
+# bound lies this close to the bound for any card reaches it: HiGHS solves these programs to about 1e-9.
+ONE_CARD = 1e-9
 # The kinds of variable (see CardProgram).
 X, Y, E, U, W = range(5)
 
@@ -147,9 +147,7 @@ class CardProgram:
         self._pairs = pairs
         self.base_rows = self._base_rows(min(CITY_CARDS, len(cards)))
         self.extra_rows: list[tuple[dict[int, float], float, float]] = []
-        # The first relaxation's optimum with no bounds changed (see best_using_any), and the solves the
-        # model owes.
-        self.root: float | None = None
+        # The solves the model owes (see best_using_any).
         self._owed: list[int] = []
         self._highs: _Highs | None = None
         self._rows_in = 0
@@ -278,12 +276,7 @@ class CardProgram:
     def relax(self, forbid: Sequence[int] = (), force: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
         """The linear relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or
         None when that is infeasible. HiGHS starts from its last basis: only bounds change in between."""
-        h = self._settled()
-        solved = solve(h, forbid, force, values=True)
-        unchanged = not len(forbid) and not len(force)
-        if self.root is None and solved is not None and unchanged and h.getModelStatus() == OPTIMAL:
-            self.root = solved[0]
-        return solved  # type: ignore[return-value]
+        return solve(self._settled(), forbid, force, values=True)  # type: ignore[return-value]
 
     def relaxed_best(self, forbid: Sequence[int], stop_below: float = -math.inf) -> float | None:
         """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum, or,
@@ -296,9 +289,12 @@ class CardProgram:
         return using(self._settled(), self.card_vars([card]))
 
     def best_using_any(self, cards: Sequence[int]) -> float | None:
-        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), found with fewer
-        iterations: each solve stops once its card is known to lie below the best so far, and none is
-        needed once one card reaches the first relaxation's optimum (no card can pass it).
+        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve.
+
+        The relaxation with at least one of ``cards`` placed, whichever, can only do as well or better;
+        where its optimum places one card only (nearly always), that card does as well, and that is the
+        answer. Else each card is solved, from the one most placed there, each solve stopping once its card
+        is known to lie below the best so far, until one reaches that first bound.
 
         Where HiGHS stops depends on where it starts, and so does which of two equally good solutions a
         later solve of this program finds: these solves run on a copy of the model, and the model itself
@@ -309,14 +305,22 @@ class CardProgram:
         copy = new_highs()
         copy.passModel(h.getLp())
         copy.setBasis(h.getBasis())
+        self._owed = list(cards)
+        solved = using_solution(copy, self.card_vars(cards))
+        if solved is None:
+            return None  # no card of them can be placed
+        ceiling, x = solved
+        assert x is not None
+        mass = [float(x[self.card_vars([card])].sum()) for card in cards]
+        if copy.getModelStatus() == OPTIMAL and sum(mass) - max(mass) <= ONE_CARD:
+            return ceiling
         best: float | None = None
-        for card in cards:
-            if best is not None and self.root is not None and best >= self.root - ROOT_TIE:
+        for _, card in sorted(zip(mass, cards, strict=True), reverse=True):  # the likeliest to reach it first
+            if best is not None and best >= ceiling - ONE_CARD:
                 break
             found = using(copy, self.card_vars([card]), -math.inf if best is None else best)
             if found is not None and (best is None or found > best):
                 best = found
-        self._owed = list(cards)
         return best
 
     def _settled(self) -> _Highs:

@@ -15,7 +15,7 @@ import highspy
 import numpy as np
 from highspy._core import _Highs
 
-__all__ = ["OPTIMAL", "bounded", "new_highs", "solve", "using"]
+__all__ = ["OPTIMAL", "bounded", "new_highs", "solve", "using", "using_solution"]
 
 OPTIMAL = highspy.HighsModelStatus.kOptimal
 
@@ -72,13 +72,26 @@ def bounded(h: _Highs, forbid: Sequence[int], stop_below: float) -> float | None
 def using(h: _Highs, xs: Sequence[int], stop_below: float | None = None) -> float | None:
     """The relaxation's optimum on ``h`` with at least one of ``xs`` placed (None when none can be), or
     with ``stop_below``, once it is known to lie below that, the bound reached by then."""
+    if stop_below is None:
+        solved = using_solution(h, xs, values=False)
+        return None if solved is None else solved[0]
     if not xs:
         return None
     h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
     try:
-        solved = solve(h, ()) if stop_below is None else bounded(h, (), stop_below)
+        return bounded(h, (), stop_below)
     finally:
         h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
-    if solved is None:
+
+
+def using_solution(
+    h: _Highs, xs: Sequence[int], values: bool = True
+) -> tuple[float, np.ndarray | None] | None:
+    """:func:`using` solved to the optimum, with its values."""
+    if not xs:
         return None
-    return solved[0] if isinstance(solved, tuple) else solved
+    h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
+    try:
+        return solve(h, (), values=values)
+    finally:
+        h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
