@@ -175,8 +175,9 @@ def decode_program(
 
     ``again_if``: cards that, placed, mean the caller will decode the program again (the scoring cards
     given or read from their backs). The left-out cards' margin is then found card by card on the model
-    itself, as the second decoding's start needs; otherwise with fewer iterations on a copy of it (see
-    :meth:`CardProgram.best_using_any`). Either way the decoding is the same.
+    itself, as the second decoding's start needs; otherwise with fewer iterations on a copy of it, in
+    another thread while the checks run (see :meth:`CardProgram.best_using_any_later`). Either way the
+    decoding is the same.
     """
     if not program.visible:
         return CardDecoding((), {}, 0.0, 0.0)
@@ -206,6 +207,12 @@ def decode_program(
         if checks and (d.label != best_label or best_log < math.log(CHECK_BELOW)):
             doubts.append((ev.log(d.label) - best_log, rc))
     doubts.sort()
+    best_left_out = None
+    if checks and len(placements) == CITY_CARDS and not exclude:
+        used = {p.card for p in placements}
+        left_out = [n for n in LAYOUTS if n not in used]
+        if not used & set(again_if):
+            best_left_out = program.best_using_any_later(left_out)  # beside the checks
     margins: dict[tuple[int, int], float] = {}
     for _, rc in doubts[:MAX_CHECKS]:
         forbid = program.label_vars(rc, cells[rc].label) + excluded
@@ -219,13 +226,11 @@ def decode_program(
     }
     missing_margin = None
     if checks and len(placements) == CITY_CARDS and not exclude:
-        used = {p.card for p in placements}
-        left_out = [n for n in LAYOUTS if n not in used]
-        if used & set(again_if):
+        if best_left_out is None:
             bounds = [b for n in left_out if (b := program.best_using(n)) is not None]
             best = max(bounds, default=None)
         else:
-            best = program.best_using_any(left_out)
+            best = best_left_out()
         missing_margin = float("inf") if best is None else objective - best
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar

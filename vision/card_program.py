@@ -20,7 +20,8 @@ basis.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 import numpy as np
@@ -61,6 +62,9 @@ CITY_CARDS = 15
 # In best_using_any, other cards placed this little (in all) beside one count as none, and a card whose
 # bound lies this close to the bound for any card reaches it: HiGHS solves these programs to about 1e-9.
 ONE_CARD = 1e-9
+# Solves on copies of a program's model, beside the decoding's own (HiGHS lets go of the interpreter
+# while it solves): one per decoding in progress, for the scan's threads.
+_SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-card-solves")
 # The kinds of variable (see CardProgram).
 X, Y, E, U, W = range(5)
 
@@ -289,7 +293,13 @@ class CardProgram:
         return using(self._settled(), self.card_vars([card]))
 
     def best_using_any(self, cards: Sequence[int]) -> float | None:
-        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve.
+        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve
+        (see :meth:`best_using_any_later`)."""
+        return self.best_using_any_later(cards)()
+
+    def best_using_any_later(self, cards: Sequence[int]) -> Callable[[], float | None]:
+        """Start finding the highest :meth:`best_using` of ``cards``, in another thread, and return the
+        function that waits for it: the decoding goes on with its checks meanwhile.
 
         The relaxation with at least one of ``cards`` placed, whichever, can only do as well or better;
         where its optimum places one card only (nearly always), that card does as well, and that is the
@@ -297,15 +307,23 @@ class CardProgram:
         is known to lie below the best so far, until one reaches that first bound.
 
         Where HiGHS stops depends on where it starts, and so does which of two equally good solutions a
-        later solve of this program finds: these solves run on a copy of the model, and the model itself
-        solves :meth:`best_using` for each card, in turn, when it is next used, so that every later solve
-        starts where it always has.
+        later solve of this program finds: these solves run on a copy of the model, and from when the
+        answer is taken the model owes :meth:`best_using` for each card, in turn, solved when it is next
+        used, so that every later solve starts where it always has.
         """
         h = self._model()
         copy = new_highs()
         copy.passModel(h.getLp())
         copy.setBasis(h.getBasis())
-        self._owed = list(cards)
+        job = _SOLVES.submit(self._best_any, copy, list(cards))
+
+        def answer() -> float | None:
+            self._owed = list(cards)
+            return job.result()
+
+        return answer
+
+    def _best_any(self, copy: _Highs, cards: list[int]) -> float | None:
         solved = using_solution(copy, self.card_vars(cards))
         if solved is None:
             return None  # no card of them can be placed
