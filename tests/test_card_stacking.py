@@ -68,7 +68,11 @@ def test_the_placements_found_on_arrays_are_those_the_rule_gives_cell_by_cell(se
                     pieces = _reference_pieces(program, placement)
                     if pieces:
                         expected.append((placement, pieces))
-    found = [(p, pieces) for p, pieces, _ in candidate_pieces(program._table(cards), cards)]
+    candidates = candidate_pieces(program.table, cards)
+    found = [
+        (placement, [(k, rc, candidates.value[p, k]) for k, (rc, _) in enumerate(placement.cells()) if on[k]])
+        for p, (placement, on) in enumerate(zip(candidates.placements(), candidates.shown, strict=True))
+    ]
     assert [p for p, _ in found] == [p for p, _ in expected]
     for (_, got), (_, want) in zip(found, expected, strict=True):
         assert [(k, rc) for k, rc, _ in got] == [(k, rc) for k, rc, _ in want]
@@ -78,9 +82,9 @@ def test_the_placements_found_on_arrays_are_those_the_rule_gives_cell_by_cell(se
 
 def _no_two_cycle(program: CardProgram, p: int, q: int) -> list[tuple[dict[int, float], float, float]]:
     """Rows that placements p and q never both show a cell of their overlap: y_pa + y_qb ≤ 1, a ≠ b."""
-    overlap = set(program.covers[p]) & set(program.covers[q])
-    mine = [y for y in program.shown[p] if program.names[y][3] in overlap]
-    theirs = [y for y in program.shown[q] if program.names[y][3] in overlap]
+    overlap = set(program.covers(p)) & set(program.covers(q))
+    mine = [y for y in program.shown(p) if program.names[y][3] in overlap]
+    theirs = [y for y in program.shown(q) if program.names[y][3] in overlap]
     return [
         ({a: 1.0, b: 1.0}, -np.inf, 1.0)
         for a in mine
@@ -95,7 +99,7 @@ def _exact_optimum(program: CardProgram) -> float:
     n = len(program.placements)
     for p in range(n):
         for q in range(p + 1, n):
-            if set(program.covers[p]) & set(program.covers[q]):
+            if set(program.covers(p)) & set(program.covers(q)):
                 program.extra_rows += _no_two_cycle(program, p, q)
     h = program._model()
     cols = len(program.names)
@@ -260,3 +264,63 @@ def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> Non
     assert quick.placements == full.placements and quick.explained == full.explained
     assert {rc: d.label for rc, d in quick.cells.items()} == {rc: d.label for rc, d in full.cells.items()}
     assert all(d.margin is None for d in quick.cells.values()) and quick.missing_margin is None
+
+
+def test_the_best_card_left_out_is_found_as_solving_each_in_turn_finds_it() -> None:
+    from vision.card_decoding import decode_program
+
+    for seed in (7, 8, 10):
+        grid, _ = _noisy_play(seed, 15, misreads=5)
+        program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+        decoding = decode_program(program, checks=False)
+        left_out = [n for n in LAYOUTS if n not in {p.card for p in decoding.placements}]
+        one_by_one = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+        decode_program(one_by_one, checks=False)
+        bounds = [b for n in left_out if (b := one_by_one.best_using(n)) is not None]
+        assert program.best_using_any(left_out) == pytest.approx(max(bounds), abs=1e-7)
+
+
+class _OneByOne(CardProgram):
+    """The program as it found the left-out cards' margin before: each card solved in turn on the model."""
+
+    def best_using_any(self, cards: list[int]) -> float | None:  # type: ignore[override]
+        return max((b for n in cards if (b := self.best_using(n)) is not None), default=None)
+
+
+@pytest.mark.parametrize("seed", [8, 10, 12])
+def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_solved_in_turn(
+    seed: int,
+) -> None:
+    """The margin is found on a copy of the model, which then solves each card in turn before its next
+    solve: a second decoding makes the same choice between equally good explanations, and its checks stop
+    early at the same bounds."""
+    from dataclasses import replace
+
+    from vision.card_decoding import decode_program
+
+    grid, play = _noisy_play(seed, 15, misreads=5)
+    fast, slow = (
+        CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST),
+        _OneByOne(grid, list(LAYOUTS), UNEXPLAINED_COST),
+    )
+    first, first_slow = decode_program(fast), decode_program(slow)
+    assert first.missing_margin is not None and fast._owed
+    assert first.missing_margin == pytest.approx(first_slow.missing_margin, abs=1e-7)
+    assert replace(first, missing_margin=None) == replace(first_slow, missing_margin=None)
+    second = decode_program(fast, exclude=play.scoring_cards)
+    assert not fast._owed
+    assert second == decode_program(slow, exclude=play.scoring_cards)
+
+
+def test_a_decoding_told_a_second_one_may_follow_solves_the_left_out_cards_on_the_model_itself() -> None:
+    from vision.card_decoding import decode_program
+
+    grid, play = _noisy_play(8, 15, misreads=5)
+    told, untold = (CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST) for _ in range(2))
+    first = decode_program(told, again_if=play.scoring_cards)
+    assert {p.card for p in first.placements} & set(play.scoring_cards)  # a second decoding will follow
+    assert not told._owed
+    assert first.missing_margin == pytest.approx(decode_program(untold).missing_margin, abs=1e-7)
+    assert untold._owed
+    second = decode_program(told, exclude=play.scoring_cards)
+    assert second == decode_program(untold, exclude=play.scoring_cards)

@@ -23,14 +23,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.layouts import LAYOUTS
+from vision.card_pieces import quadrants
 from vision.card_program import (
     CITY_CARDS,
     EMPTY_LABEL,
     UNEXPLAINED_COST,
     CardProgram,
     CellEvidence,
+    E,
     Label,
     Placement,
+    U,
+    Y,
 )
 from vision.card_stacking import best_stacking
 
@@ -97,17 +101,21 @@ class CardDecoding:
 
 def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], CellDecoding]:
     out: dict[tuple[int, int], CellDecoding] = {}
-    for i in np.flatnonzero(x):
-        n = program.names[i]
-        if n[0] == "y":
-            placement = program.placements[n[1]]
-            out[n[3]] = CellDecoding(placement.cells()[n[2]][1], "card", placement.card)
-        elif n[0] == "e":
-            out[n[1]] = CellDecoding(EMPTY_LABEL, "empty")
-        elif n[0] == "u":
-            ev = program.grid[n[1][0]][n[1][1]]
+    found = program.candidates
+    for i in np.flatnonzero(x).tolist():
+        kind = program.kind[i]
+        if kind == Y:
+            p = int(program.place_of[i])
+            card = int(found.card[p])
+            label = quadrants(card, bool(found.rotated[p]))[program.quad_of[i]][2]
+            out[program.cell(i)] = CellDecoding(label, "card", card)
+        elif kind == E:
+            out[program.cell(i)] = CellDecoding(EMPTY_LABEL, "empty")
+        elif kind == U:
+            rc = program.cell(i)
+            ev = program.grid[rc[0]][rc[1]]
             assert ev is not None
-            out[n[1]] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
+            out[rc] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
     return out
 
 
@@ -159,9 +167,18 @@ def decode_cards(
     return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
 
 
-def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True) -> CardDecoding:
+def decode_program(
+    program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True, again_if: Sequence[int] = ()
+) -> CardDecoding:
     """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
-    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS."""
+    decoding of the same grid, with other cards excluded, starts from where the first left HiGHS.
+
+    ``again_if``: cards that, placed, mean the caller will decode the program again (the scoring cards
+    given or read from their backs). The left-out cards' margin is then found card by card on the model
+    itself, as the second decoding's start needs; otherwise with fewer iterations on a copy of it, in
+    another thread while the checks run (see :meth:`CardProgram.best_using_any_later`). Either way the
+    decoding is the same.
+    """
     if not program.visible:
         return CardDecoding((), {}, 0.0, 0.0)
     excluded = program.card_vars(exclude)
@@ -171,9 +188,13 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
         return CardDecoding((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
     objective, x, rounds = solved
     cells = _explain(program, x)
+    found = program.candidates
     placements = tuple(
         sorted(
-            (program.placements[n[1]] for i, n in enumerate(program.names) if n[0] == "x" and x[i]),
+            (
+                Placement(int(found.card[p]), bool(found.rotated[p]), int(found.row[p]), int(found.col[p]))
+                for p in np.flatnonzero(x[program.x_vars]).tolist()
+            ),
             key=lambda p: (p.row, p.col, p.card),
         )
     )
@@ -186,6 +207,12 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
         if checks and (d.label != best_label or best_log < math.log(CHECK_BELOW)):
             doubts.append((ev.log(d.label) - best_log, rc))
     doubts.sort()
+    best_left_out = None
+    if checks and len(placements) == CITY_CARDS and not exclude:
+        used = {p.card for p in placements}
+        left_out = [n for n in LAYOUTS if n not in used]
+        if not used & set(again_if):
+            best_left_out = program.best_using_any_later(left_out)  # beside the checks
     margins: dict[tuple[int, int], float] = {}
     for _, rc in doubts[:MAX_CHECKS]:
         forbid = program.label_vars(rc, cells[rc].label) + excluded
@@ -199,9 +226,12 @@ def decode_program(program: CardProgram, *, exclude: Sequence[int] = (), checks:
     }
     missing_margin = None
     if checks and len(placements) == CITY_CARDS and not exclude:
-        used = {p.card for p in placements}
-        bounds = [program.best_using(n) for n in LAYOUTS if n not in used]
-        missing_margin = min((objective - b for b in bounds if b is not None), default=float("inf"))
+        if best_left_out is None:
+            bounds = [b for n in left_out if (b := program.best_using(n)) is not None]
+            best = max(bounds, default=None)
+        else:
+            best = best_left_out()
+        missing_margin = float("inf") if best is None else objective - best
     blocks = [
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar
     ]  # type: ignore[union-attr]

@@ -11,27 +11,36 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
   the only ones that can); :mod:`vision.card_stacking` finds the best solution that is a stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
-The placements considered come from :mod:`vision.card_pieces`. The model is built once per grid and
-solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last basis.
+The placements considered come from :mod:`vision.card_pieces`, the rows are built on arrays by
+:mod:`vision.card_rows`, and the HiGHS calls are in :mod:`vision.card_solves`. The model is built once
+per grid and solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last
+basis.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
-import highspy
 import numpy as np
 from highspy._core import _Highs
 
-from vision.card_pieces import SURELY_EMPTY, CellTable, Placement, candidate_pieces, quadrants
+from vision.card_pieces import (
+    EMPTY_LABEL,
+    CellEvidence,
+    Label,
+    Placement,
+    candidate_pieces,
+    cell_table,
+    quadrants,
+)
+from vision.card_rows import Layout, Rows, overlap_rows
+from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
-Label = tuple[str | None, str | None]  # (zone, road) of a block; (None, None) for an empty cell
-EMPTY_LABEL: Label = (None, None)
 
 # Leaving a visible cell unexplained by any card costs this many nats against its best reading: a cell the
 # classifier read at p = 3e-4 or better for a card's quadrant is explained by that card when the card fits
@@ -50,85 +59,25 @@ MARKED_COST = 0.0
 NEAR_MARK_COST = 1.0
 # A Sprawlopolis city holds 15 cards (18 less the three scoring cards).
 CITY_CARDS = 15
-LOG_FLOOR = math.log(1e-6)
-
-
-@dataclass(frozen=True)
-class CellEvidence:
-    """What the classifier read in one visible cell.
-
-    ``log_p`` maps labels (``(zone, road)``, and :data:`EMPTY_LABEL`) to log-probabilities; labels not in
-    it count as :data:`LOG_FLOOR`. ``wrecktar``: the cell is under the Wrecktar card (never shown by a city
-    card, never empty); ``marked``: the block carries an expansion mark, so it is part of a card whose
-    layout is not one of the 18.
-    """
-
-    log_p: Mapping[Label, float]
-    wrecktar: bool = False
-    marked: bool = False
-
-    def log(self, label: Label) -> float:
-        return float(self.log_p.get(label, LOG_FLOOR))
-
-    @cached_property  # asked for every quadrant of every placement considered: computed once
-    def best(self) -> tuple[Label, float]:
-        label = max(self.log_p, key=self.log_p.__getitem__)
-        return label, float(self.log_p[label])
-
-    @cached_property
-    def best_block(self) -> tuple[Label, float]:
-        """The most probable block label (the reading a cell keeps when no card explains it)."""
-        blocks = [k for k in self.log_p if k != EMPTY_LABEL] or [("P", None)]
-        label = max(blocks, key=self.log)
-        return label, self.log(label)
-
-
-class _Rows:
-    """Rows gathered as one sparse matrix (compressed by row) and added to HiGHS in one call."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.index: list[int] = []
-        self.value: list[float] = []
-        self.lo: list[float] = []
-        self.hi: list[float] = []
-
-    def __len__(self) -> int:
-        return len(self.lo)
-
-    def add(self, index: Sequence[int], value: float | Sequence[float], lo: float, hi: float) -> None:
-        self.starts.append(len(self.index))
-        self.index += index
-        self.value += [value] * len(index) if isinstance(value, float) else value
-        self.lo.append(max(lo, -highspy.kHighsInf))
-        self.hi.append(min(hi, highspy.kHighsInf))
-
-    def add_pairs(self, a: np.ndarray, b: np.ndarray, hi: float) -> None:
-        """Rows ``v_a - v_b ≤ hi``, one for each pair of ``a`` and ``b``."""
-        n = len(a)
-        self.starts += (len(self.index) + 2 * np.arange(n)).tolist()
-        self.index += np.stack([a, b], axis=1).ravel().tolist()
-        self.value += [1.0, -1.0] * n
-        self.lo += [-highspy.kHighsInf] * n
-        self.hi += [hi] * n
-
-    def add_to(self, h: _Highs) -> None:
-        if not self.lo:
-            return
-        h.addRows(
-            len(self.lo),
-            np.array(self.lo),
-            np.array(self.hi),
-            len(self.index),
-            np.array(self.starts, np.int32),
-            np.array(self.index, np.int32),
-            np.array(self.value, np.float64),
-        )
+# In best_using_any, other cards placed this little (in all) beside one count as none, and a card whose
+# bound lies this close to the bound for any card reaches it: HiGHS solves these programs to about 1e-9.
+ONE_CARD = 1e-9
+# Solves on copies of a program's model, beside the decoding's own (HiGHS lets go of the interpreter
+# while it solves): one per decoding in progress, for the scan's threads.
+_SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-card-solves")
+# The kinds of variable (see CardProgram).
+X, Y, E, U, W = range(5)
 
 
 class CardProgram:
     """The integer program for one grid, kept (with its HiGHS model) so that it can be solved again with
-    extra rows or variables forbidden."""
+    extra rows or variables forbidden.
+
+    Its variables lie in arrays (see :data:`X`, :data:`Y`, :data:`E`, :data:`U`, :data:`W`): ``kind``,
+    and for each variable its placement (``place_of``, -1 for none), quadrant (``quad_of``) and cell
+    (``cell_of``, flat: ``row · cols + col``); ``x_vars[p]`` is placement ``p``'s variable and
+    ``y_of[p, k]`` the one of its quadrant ``k`` (-1 where it shows nothing). ``names`` gives the same
+    as tuples, for reading."""
 
     def __init__(
         self, grid: Sequence[Sequence[CellEvidence | None]], cards: Sequence[int], unexplained_cost: float
@@ -137,37 +86,50 @@ class CardProgram:
         self.grid = grid
         self.visible = [(r, c) for r in range(self.rows) for c in range(self.cols) if grid[r][c] is not None]
         self.costs = {rc: self._unexplained_cost(rc, unexplained_cost) for rc in self.visible}
-        pieces = candidate_pieces(self._table(cards), cards)
+        self.table = cell_table(grid, (self.rows, self.cols), self.costs, cards)
+        self.visible_at = self.table.visible
+        self.candidates = found = candidate_pieces(self.table, cards)
 
-        # ("x", p) | ("y", p, quadrant, rc) | ("e", rc) | ("u", rc) | ("w", rc, neighbour rc)
-        names: list[tuple] = []
-        gain: list[float] = []
-        self.placements = [placement for placement, _, _ in pieces]
-        shown: dict[int, list[int]] = {}  # placement -> its y variables
-        covers: dict[int, list[tuple[int, int]]] = {}
-        for p, (_, ys, covered) in enumerate(pieces):
-            names.append(("x", p))
-            gain.append(-PLACEMENT_COST)
-            shown[p] = list(range(len(names), len(names) + len(ys)))
-            covers[p] = covered
-            names += [("y", p, k, rc) for k, rc, _ in ys]
-            gain += [value for _, _, value in ys]
+        # Each placement's x, then its y (TL, TR, BL, BR as shown); then each visible cell's e (not under
+        # Wrecktar) and u; then the w of neighbours left unexplained together.
+        n_shown = found.shown.sum(axis=1)
+        first = np.zeros(len(found), np.int64)
+        np.cumsum(1 + n_shown[:-1], out=first[1:])
+        self.x_vars = first
+        self.y_of = np.where(found.shown, first[:, None] + np.cumsum(found.shown, axis=1), -1)
+        n_pieces = int((1 + n_shown).sum())
+        kind = np.full(n_pieces, Y, np.int8)
+        kind[first] = X
+        place_of = np.repeat(np.arange(len(found)), 1 + n_shown)
+        quad_of = np.full(n_pieces, -1, np.int64)
+        on_p, on_k = np.nonzero(found.shown)
+        quad_of[self.y_of[on_p, on_k]] = on_k
+        cell_of = np.full(n_pieces, -1, np.int64)
+        ys = self.y_of[on_p, on_k]
+        cell_of[ys] = (found.row[on_p] + on_k // 2) * self.cols + found.col[on_p] + on_k % 2
+        gain = np.full(n_pieces, -PLACEMENT_COST)
+        gain[ys] = found.value[on_p, on_k]
+
+        more_kind, more_cell, more_gain = [], [], []
+        self.e_at = np.full(self.rows * self.cols, -1, np.int64)
+        u_at: dict[tuple[int, int], int] = {}
         for rc in self.visible:
             ev = grid[rc[0]][rc[1]]
             assert ev is not None
+            flat = rc[0] * self.cols + rc[1]
             if not ev.wrecktar:
                 # Reading a cell as table where the classifier saw a block most likely costs extra: a block
                 # no card explains (an expansion card, a card we do not know) is kept, not made a hole.
-                names.append(("e", rc))
+                self.e_at[flat] = n_pieces + len(more_kind)
                 hole = HOLE_COST if ev.best[0] != EMPTY_LABEL else 0.0
-                gain.append(ev.log(EMPTY_LABEL) - hole)
+                more_kind.append(E), more_cell.append(flat), more_gain.append(ev.log(EMPTY_LABEL) - hole)
             # Unexplained: the cell keeps its best block reading.
-            names.append(("u", rc))
-            gain.append(0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc])
+            u_at[rc] = n_pieces + len(more_kind)
+            more_kind.append(U), more_cell.append(flat)
+            more_gain.append(0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc])
         # Neighbouring cells left unexplained together earn UNKNOWN_CARD_BONUS: a card we do not know shows
         # up to four neighbouring blocks, a misreading is one cell alone.
-        u_at = {n[1]: i for i, n in enumerate(names) if n[0] == "u"}
-        pairs = []
+        pairs, self._w_cells = [], []
         for (r, c), i in u_at.items():
             for other in ((r, c + 1), (r + 1, c)):
                 j = u_at.get(other)
@@ -178,106 +140,109 @@ class CardProgram:
                     continue
                 if ev_a.best[0] == EMPTY_LABEL or ev_b.best[0] == EMPTY_LABEL:
                     continue
-                pairs.append((len(names), i, j))
-                names.append(("w", (r, c), other))
-                gain.append(UNKNOWN_CARD_BONUS)
-        self.names, self.gain = names, np.array(gain)
-        self.var = {n: i for i, n in enumerate(names)}
-        self.x_vars = np.array([i for i, n in enumerate(names) if n[0] == "x"], np.int64)
-        self.shown, self.covers = shown, covers
-        # The variables that explain each cell: the quadrants shown there, table, unexplained.
-        self.at_cell: dict[tuple[int, int], list[int]] = {rc: [] for rc in self.visible}
-        for i, n in enumerate(names):
-            if n[0] == "y":
-                self.at_cell[n[3]].append(i)
-            elif n[0] in ("e", "u"):
-                self.at_cell[n[1]].append(i)
-        self.base_rows = self._base_rows(pairs, min(CITY_CARDS, len(cards)))
+                pairs.append((n_pieces + len(more_kind), i, j))
+                self._w_cells.append(((r, c), other))
+                more_kind.append(W), more_cell.append(-1), more_gain.append(UNKNOWN_CARD_BONUS)
+        self.kind = np.concatenate([kind, np.array(more_kind, np.int8)])
+        self.place_of = np.concatenate([place_of, np.full(len(more_kind), -1)])
+        self.quad_of = np.concatenate([quad_of, np.full(len(more_kind), -1)])
+        self.cell_of = np.concatenate([cell_of, np.array(more_cell, np.int64)])
+        self.gain = np.concatenate([gain, np.array(more_gain, np.float64)])
+        self._pairs = pairs
+        self.base_rows = self._base_rows(min(CITY_CARDS, len(cards)))
         self.extra_rows: list[tuple[dict[int, float], float, float]] = []
+        # The solves the model owes (see best_using_any).
+        self._owed: list[int] = []
         self._highs: _Highs | None = None
         self._rows_in = 0
 
-    def _table(self, cards: Sequence[int]) -> CellTable:
-        """The grid as arrays over the labels the cards show (see :class:`vision.card_pieces.CellTable`)."""
-        labels: dict[Label, int] = {EMPTY_LABEL: 0}
-        for card in cards:
-            for rotated in (False, True):
-                for _, _, label in quadrants(card, rotated):
-                    labels.setdefault(label, len(labels))
-        log_p = np.full((self.rows, self.cols, len(labels)), LOG_FLOOR)
-        visible = np.zeros((self.rows, self.cols), bool)
-        open_ = np.zeros_like(visible)
-        surely_empty = np.zeros_like(open_)
-        threshold = np.zeros((self.rows, self.cols))
-        for r, c in self.visible:
-            ev = self.grid[r][c]
-            assert ev is not None
-            for label, i in labels.items():
-                log_p[r, c, i] = ev.log(label)
-            visible[r, c], open_[r, c] = True, not ev.wrecktar
-            surely_empty[r, c] = math.exp(ev.log(EMPTY_LABEL)) >= SURELY_EMPTY
-            threshold[r, c] = ev.best_block[1] - self.costs[(r, c)]
-        return CellTable(labels, log_p, visible, open_, surely_empty, threshold)
+    @cached_property
+    def placements(self) -> list[Placement]:
+        """The placements considered, in the order of their variables."""
+        return self.candidates.placements()
 
-    def _base_rows(self, pairs: Sequence[tuple[int, int, int]], most_cards: int) -> _Rows:
+    @cached_property
+    def names(self) -> list[tuple]:
+        """The variables as ``("x", p)``, ``("y", p, quadrant, rc)``, ``("e", rc)``, ``("u", rc)`` or
+        ``("w", rc, neighbour rc)``."""
+        out: list[tuple] = []
+        w_cells = iter(self._w_cells)
+        for kind, p, k, cell in zip(
+            self.kind.tolist(),
+            self.place_of.tolist(),
+            self.quad_of.tolist(),
+            self.cell_of.tolist(),
+            strict=True,
+        ):
+            rc = divmod(cell, self.cols) if cell >= 0 else None
+            if kind == X:
+                out.append(("x", p))
+            elif kind == Y:
+                out.append(("y", p, k, rc))
+            else:
+                out.append(("e", rc) if kind == E else ("u", rc) if kind == U else ("w", *next(w_cells)))
+        return out
+
+    @cached_property
+    def at_cell(self) -> dict[tuple[int, int], list[int]]:
+        """The variables that explain each visible cell: the quadrants shown there, table, unexplained."""
+        order, lengths = self._cell_rows
+        out, start = {}, 0
+        for rc, n in zip(self.visible, lengths.tolist(), strict=True):
+            out[rc] = order[start : start + n].tolist()
+            start += n
+        return out
+
+    @cached_property
+    def _cell_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """The variables of every visible cell, cell by cell (row-major) and in variable order within a
+        cell, with how many each cell has."""
+        explains = np.flatnonzero(self.cell_of >= 0)
+        cell = self.cell_of[explains]
+        order = explains[np.lexsort((explains, cell))]
+        flat = np.array([r * self.cols + c for r, c in self.visible], np.int64)
+        lengths = np.bincount(cell, minlength=self.rows * self.cols)[flat] if len(flat) else flat
+        return order, lengths
+
+    def shown(self, p: int) -> list[int]:
+        """Placement ``p``'s y variables."""
+        ys = self.y_of[p]
+        return ys[ys >= 0].tolist()
+
+    def covers(self, p: int) -> list[tuple[int, int]]:
+        """The visible cells placement ``p`` covers (TL, TR, BL, BR)."""
+        r0, c0 = int(self.candidates.row[p]), int(self.candidates.col[p])
+        cells = ((r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1))
+        return [rc for rc in cells if self.visible_at[rc]]
+
+    def cell(self, var: int) -> tuple[int, int]:
+        """The cell a y, e or u variable explains."""
+        return divmod(int(self.cell_of[var]), self.cols)
+
+    def _base_rows(self, most_cards: int) -> Rows:
         """The program's rows (see the module's docstring), as one sparse matrix."""
-        rows = _Rows()
-        for rc in self.visible:
-            rows.add(self.at_cell[rc], 1.0, 1.0, 1.0)  # one explanation per cell
-        if pairs:  # w ≤ u_i, w ≤ u_j
-            w, i, j = np.array(pairs).T
+        rows = Rows()
+        order, lengths = self._cell_rows
+        rows.add_many(lengths, order, np.ones(len(order)), 1.0, 1.0)  # one explanation per cell
+        if self._pairs:  # w ≤ u_i, w ≤ u_j
+            w, i, j = np.array(self._pairs).T
             rows.add_pairs(np.repeat(w, 2), np.stack([i, j], axis=1).ravel(), 0.0)
-        by_card: dict[int, list[int]] = {}
-        for p, placement in enumerate(self.placements):
-            by_card.setdefault(placement.card, []).append(self.var[("x", p)])
-        ys = [(y, self.var[("x", p)]) for p, shown in self.shown.items() for y in shown]
-        if ys:
-            y, x = np.array(ys).T
-            rows.add_pairs(y, x, 0.0)  # shown only when placed
-        # A card that shows nothing is never placed: it costs PLACEMENT_COST and explains nothing, so the
-        # program needs no row for it.
-        for xs in by_card.values():
-            rows.add(xs, 1.0, -np.inf, 1.0)  # each card once
-        self._add_overlap_rows(rows)
-        rows.add([x for xs in by_card.values() for x in xs], 1.0, -np.inf, float(most_cards))
+        on_p, on_k = np.nonzero(self.y_of >= 0)
+        rows.add_pairs(self.y_of[on_p, on_k], self.x_vars[on_p], 0.0)  # shown only when placed
+        # Each card once (in the order the cards first appear). A card that shows nothing is never placed:
+        # it costs PLACEMENT_COST and explains nothing, so the program needs no row for it.
+        _, first, inverse, count = np.unique(
+            self.candidates.card, return_index=True, return_inverse=True, return_counts=True
+        )
+        by_first = np.argsort(first, kind="stable")
+        rank = np.empty(len(first), np.int64)
+        rank[by_first] = np.arange(len(first))
+        xs = self.x_vars[np.argsort(rank[inverse], kind="stable")]
+        rows.add_many(count[by_first], xs, np.ones(len(xs)), -np.inf, 1.0)
+        place = self.candidates.row * self.cols + self.candidates.col
+        overlap_rows(rows, Layout(place, self.x_vars, self.y_of, self.e_at, self.cols))
+        rows.add(xs, 1.0, -np.inf, float(most_cards))
         return rows
-
-    def _add_overlap_rows(self, rows: _Rows) -> None:
-        """Rows that no two cards lie on each other, for every pair of places that overlap in two or
-        four cells (one cell cannot be shown by both). They also keep the relaxation integral far more
-        often than rows for single pairs of cells would.
-
-        Two cards at one place: the one below would show nothing, so one card at most per place (and with
-        it, one row per cell that no card there lies on a cell read empty). Cards at
-        places side by side (or one above the other) overlap in two cells a, b: a card at the first place
-        showing a and one at the second showing b lie on each other, so ``Σ y_first,a + Σ y_second,b ≤ 1``
-        and the same with a and b swapped.
-        """
-        by_place: dict[tuple[int, int], list[int]] = {}
-        for p, placement in enumerate(self.placements):
-            by_place.setdefault((placement.row, placement.col), []).append(p)
-        y_at: dict[tuple[int, tuple[int, int]], int] = {}
-        for p, ys in self.shown.items():
-            for y in ys:
-                y_at[(p, self.names[y][3])] = y
-        for (r, c), here in by_place.items():
-            xs = [self.var[("x", p)] for p in here]
-            if len(xs) > 1:
-                rows.add(xs, 1.0, -np.inf, 1.0)
-            for rc in self.covers[here[0]]:  # never on a cell read empty (one row for all cards here)
-                e = self.var.get(("e", rc))
-                if e is not None:
-                    rows.add([*xs, e], 1.0, -np.inf, 1.0)
-            for dr, dc in ((0, 1), (1, 0)):
-                there = by_place.get((r + dr, c + dc))
-                if not there:
-                    continue
-                a, b = (r + dr, c + dc), (r + 1, c + 1)  # the two cells both places cover
-                for first, second in ((a, b), (b, a)):
-                    ys = [y_at[k] for k in ((p, first) for p in here) if k in y_at]
-                    ys += [y_at[k] for k in ((q, second) for q in there) if k in y_at]
-                    if ys:
-                        rows.add(ys, 1.0, -np.inf, 1.0)
 
     def _unexplained_cost(self, rc: tuple[int, int], default: float) -> float:
         ev = self.grid[rc[0]][rc[1]]
@@ -296,14 +261,8 @@ class CardProgram:
     def _model(self) -> _Highs:
         """The HiGHS model, built on first use; rows added since are appended (warm re-solves)."""
         if self._highs is None:
-            # The core class, not highspy.Highs: the wrapper prints a banner on creation whatever the
-            # options, and adds the callback machinery we do not use.
-            h = _Highs()
-            h.setOptionValue("output_flag", False)
-            h.setOptionValue("threads", 1)
-            # Presolve costs more than it saves on these small programs, solved again and again warm.
-            h.setOptionValue("presolve", "off")
-            n = len(self.names)
+            h = new_highs()
+            n = len(self.gain)
             h.addVars(n, np.zeros(n), np.ones(n))
             h.changeColsCost(n, np.arange(n, dtype=np.int32), -self.gain)
             self._highs, self._rows_in = h, 0
@@ -311,7 +270,7 @@ class CardProgram:
             self.base_rows.add_to(self._highs)
             self._rows_in = 1
         if self._rows_in - 1 < len(self.extra_rows):
-            extra = _Rows()
+            extra = Rows()
             for coef, low, high in self.extra_rows[self._rows_in - 1 :]:
                 extra.add(list(coef), list(coef.values()), low, high)
             extra.add_to(self._highs)
@@ -321,64 +280,90 @@ class CardProgram:
     def relax(self, forbid: Sequence[int] = (), force: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
         """The linear relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or
         None when that is infeasible. HiGHS starts from its last basis: only bounds change in between."""
-        h = self._model()
-        forbid = np.asarray(list(forbid), np.int32)
-        force = np.asarray(list(force), np.int32)
-        if len(forbid):
-            h.changeColsBounds(len(forbid), forbid, np.zeros(len(forbid)), np.zeros(len(forbid)))
-        if len(force):
-            h.changeColsBounds(len(force), force, np.ones(len(force)), np.ones(len(force)))
-        h.run()
-        status = h.getModelStatus()
-        solution = np.array(h.getSolution().col_value) if h.getSolution().value_valid else None
-        objective = -float(h.getInfo().objective_function_value)
-        for fixed in (forbid, force):
-            if len(fixed):
-                h.changeColsBounds(len(fixed), fixed, np.zeros(len(fixed)), np.ones(len(fixed)))
-        usable = status in (highspy.HighsModelStatus.kOptimal, highspy.HighsModelStatus.kObjectiveBound)
-        if solution is None or not usable:
-            return None
-        return objective, solution
-
-    def best_using(self, card: int) -> float | None:
-        """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
-        xs = [self.var[("x", p)] for p, placement in enumerate(self.placements) if placement.card == card]
-        if not xs:
-            return None
-        h = self._model()
-        h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
-        try:
-            solved = self.relax()
-        finally:
-            h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))
-        return None if solved is None else solved[0]
+        return solve(self._settled(), forbid, force, values=True)  # type: ignore[return-value]
 
     def relaxed_best(self, forbid: Sequence[int], stop_below: float = -math.inf) -> float | None:
         """An upper bound on the objective with ``forbid`` set to 0: the linear relaxation's optimum, or,
         once that is known to lie below ``stop_below``, the bound the dual simplex has reached by then
         (still an upper bound, found in fewer iterations)."""
+        return bounded(self._settled(), forbid, stop_below)
+
+    def best_using(self, card: int) -> float | None:
+        """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
+        return using(self._settled(), self.card_vars([card]))
+
+    def best_using_any(self, cards: Sequence[int]) -> float | None:
+        """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve
+        (see :meth:`best_using_any_later`)."""
+        return self.best_using_any_later(cards)()
+
+    def best_using_any_later(self, cards: Sequence[int]) -> Callable[[], float | None]:
+        """Start finding the highest :meth:`best_using` of ``cards``, in another thread, and return the
+        function that waits for it: the decoding goes on with its checks meanwhile.
+
+        The relaxation with at least one of ``cards`` placed, whichever, can only do as well or better;
+        where its optimum places one card only (nearly always), that card does as well, and that is the
+        answer. Else each card is solved, from the one most placed there, each solve stopping once its card
+        is known to lie below the best so far, until one reaches that first bound.
+
+        Where HiGHS stops depends on where it starts, and so does which of two equally good solutions a
+        later solve of this program finds: these solves run on a copy of the model, and from when the
+        answer is taken the model owes :meth:`best_using` for each card, in turn, solved when it is next
+        used, so that every later solve starts where it always has.
+        """
         h = self._model()
-        if stop_below > -math.inf:
-            h.setOptionValue("objective_bound", -stop_below)  # HiGHS minimises the negated objective
-        try:
-            solved = self.relax(forbid)
-        finally:
-            h.setOptionValue("objective_bound", highspy.kHighsInf)
-        return None if solved is None else solved[0]
+        copy = new_highs()
+        copy.passModel(h.getLp())
+        copy.setBasis(h.getBasis())
+        job = _SOLVES.submit(self._best_any, copy, list(cards))
+
+        def answer() -> float | None:
+            self._owed = list(cards)
+            return job.result()
+
+        return answer
+
+    def _best_any(self, copy: _Highs, cards: list[int]) -> float | None:
+        solved = using_solution(copy, self.card_vars(cards))
+        if solved is None:
+            return None  # no card of them can be placed
+        ceiling, x = solved
+        assert x is not None
+        mass = [float(x[self.card_vars([card])].sum()) for card in cards]
+        if copy.getModelStatus() == OPTIMAL and sum(mass) - max(mass) <= ONE_CARD:
+            return ceiling
+        best: float | None = None
+        for _, card in sorted(zip(mass, cards, strict=True), reverse=True):  # the likeliest to reach it first
+            if best is not None and best >= ceiling - ONE_CARD:
+                break
+            found = using(copy, self.card_vars([card]), -math.inf if best is None else best)
+            if found is not None and (best is None or found > best):
+                best = found
+        return best
+
+    def _settled(self) -> _Highs:
+        """The model, once it has solved what it owes (see :meth:`best_using_any`)."""
+        h = self._model()
+        owed, self._owed = self._owed, []
+        for card in owed:
+            using(h, self.card_vars([card]))
+        return h
 
     def card_vars(self, cards: Sequence[int]) -> list[int]:
         """The placement variables of ``cards``."""
-        wanted = set(cards)
-        return [self.var[("x", p)] for p, placement in enumerate(self.placements) if placement.card in wanted]
+        return self.x_vars[np.isin(self.candidates.card, list(cards))].tolist()
 
     def label_vars(self, rc: tuple[int, int], label: Label) -> list[int]:
         """The variables that would read cell ``rc`` as ``label``."""
         out = []
         for i in self.at_cell[rc]:
-            n = self.names[i]
-            if n[0] == "y":
-                reads = self.placements[n[1]].cells()[n[2]][1]
-            elif n[0] == "e":
+            kind = self.kind[i]
+            if kind == Y:
+                p = int(self.place_of[i])
+                reads = quadrants(int(self.candidates.card[p]), bool(self.candidates.rotated[p]))[
+                    self.quad_of[i]
+                ][2]
+            elif kind == E:
                 reads = EMPTY_LABEL
             else:
                 ev = self.grid[rc[0]][rc[1]]

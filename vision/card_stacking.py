@@ -33,17 +33,18 @@ MAX_NODES = 60
 
 def _used(program: CardProgram, x: np.ndarray) -> list[int]:
     """The placements a 0/1 solution uses."""
-    return [int(program.names[i][1]) for i in program.x_vars if x[i]]
+    return np.flatnonzero(x[program.x_vars]).tolist()
 
 
 def two_cycles(program: CardProgram, x: np.ndarray) -> list[tuple[int, int]]:
     """Pairs of used placements that each show a cell of their overlap."""
     used = _used(program, x)
-    showing = {p: {program.names[y][3] for y in program.shown[p] if x[y]} for p in used}
+    showing = {p: {program.cell(y) for y in program.shown(p) if x[y]} for p in used}
+    covers = {p: set(program.covers(p)) for p in used}
     out = []
     for i, p in enumerate(used):
         for q in used[i + 1 :]:
-            overlap = set(program.covers[p]) & set(program.covers[q])
+            overlap = covers[p] & covers[q]
             if overlap & showing[p] and overlap & showing[q]:
                 out.append((p, q))
     return out
@@ -53,14 +54,15 @@ def stacking_cycle(program: CardProgram, x: np.ndarray) -> list[int] | None:
     """The y variables of one stacking cycle in a 0/1 solution, or None (placement p lies above q when p
     shows a cell that q covers)."""
     used = _used(program, x)
+    covers = {q: set(program.covers(q)) for q in used}
     above: dict[int, list[tuple[int, int]]] = {p: [] for p in used}  # p -> (q below, y var)
     for p in used:
-        for y in program.shown[p]:
+        for y in program.shown(p):
             if not x[y]:
                 continue
-            rc = program.names[y][3]
+            rc = program.cell(y)
             for q in used:
-                if q != p and rc in program.covers[q]:
+                if q != p and rc in covers[q]:
                     above[p].append((q, y))
     colour: dict[int, int] = {}
     stack: list[tuple[int, int]] = []

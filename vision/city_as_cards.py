@@ -118,18 +118,20 @@ def read_as_cards(
     counts: np.ndarray,
     visible: np.ndarray,
     exclude: Sequence[int] = (),
+    again_if: Sequence[int] = (),
 ) -> CardReading:
     """Decode the lattice's readings as cards (see :mod:`vision.card_decoding`) and apply the result.
 
     A scan decodes its city once on its own and, when that used a scoring card, again without the
     scoring cards: the second decoding of the same evidence reuses the first one's program (built once,
-    solved again from where HiGHS left off), kept per thread for the last grid decoded.
+    solved again from where HiGHS left off), kept per thread for the last grid decoded; ``again_if`` are
+    the cards that, placed, bring that second decoding (see :func:`vision.card_decoding.decode_program`).
     """
     grid = evidence_grid(predictions, counts, visible)
     program = getattr(_LAST, "program", None)
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-    return apply_decoding(readings, decode_program(program, exclude=exclude))
+    return apply_decoding(readings, decode_program(program, exclude=exclude, again_if=again_if))
 
 
 def name_cells(text: str, origin: tuple[int, int]) -> str:

@@ -60,7 +60,10 @@ def decode_city(
     """Decode the city as cards and choose its scoring cards from the backs, the city and ``given``."""
     counts = geometry.counts(readings)
     settled = [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
-    as_cards = read_as_cards(settled, readings, counts, geometry.visible)
+    # The city is decoded again without the scoring cards when it used one: they are given, or read from
+    # their backs (the city's own missing cards it never uses).
+    maybe = given if given is not None else [b.number for b in backs if b.number is not None]
+    as_cards = read_as_cards(settled, readings, counts, geometry.visible, again_if=maybe)
     from_city, certainty = missing_cards(as_cards)
     scoring = choose_scoring_cards(backs, from_city, certainty, given=given)
     placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()
