@@ -63,19 +63,25 @@ def cell_outlines(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, i
     return out
 
 
+def overlay_base(photo: np.ndarray, long_side: int = 1400) -> tuple[np.ndarray, float]:
+    """The photo shrunk to a long side of at most ``long_side`` (a copy to draw on) and its scale: what
+    :func:`draw_overlay` draws on, which a scan may make while it reads the city (it needs only the photo)."""
+    canvas, k = fit_long_side(photo, long_side)
+    return (canvas.copy() if canvas is photo else canvas), k
+
+
 def draw_overlay(
     geometry: Geometry,
     assembled: Assembled,
     *,
     long_side: int = 1400,
     scoring_cards: Sequence[tuple[int | None, np.ndarray]] = (),
+    base: tuple[np.ndarray, float] | None = None,
 ) -> np.ndarray:
     """An RGB picture of the photo (long side at most ``long_side``) with the reading drawn on it, and a
     box round each scoring card found (``scoring_cards``: its number, or None when unread, and its four
-    corners in photo pixels)."""
-    photo = geometry.photo
-    canvas, k = fit_long_side(photo, long_side)
-    canvas = canvas.copy() if canvas is photo else canvas
+    corners in photo pixels). ``base`` is :func:`overlay_base` of the photo when made already (drawn on)."""
+    canvas, k = base if base is not None else overlay_base(geometry.photo, long_side)
     to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
     lattice = geometry.lattice
     city: City = assembled.city

@@ -37,17 +37,18 @@ from vision.deck_use import use_deck
 from vision.decode import DecodedImage, decode_image
 from vision.geometry import Geometry
 from vision.locate import NoCityFound
+from vision.overlay import overlay_base
 from vision.read_cards import decode_city, read_backs
 from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
-from vision.result import CityCell, ScanResult, assemble_scan, with_overlay
+from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
 
 __all__ = ["CityCell", "NoCityFound", "ScanResult", "scan_image", "scan_rgb", "shipped_classifier"]
 
 # 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
 WORK_LONG_SIDE = 2016
-# The backs are read on a thread of their own while the cells are read again (OpenCV and onnxruntime
-# release the GIL, so the two overlap on a machine with two cores).
+# The backs (and the overlay's picture) are made on a thread of their own while the cells are read
+# (OpenCV and onnxruntime release the GIL, so the two overlap on a machine with two cores).
 _BACKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-backs")
 T = TypeVar("T")
 
@@ -83,6 +84,8 @@ def scan_rgb(
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     timings = {} if timings is None else timings
     classify = classifier or shipped_classifier()
+    # The overlay's picture needs only the photo: shrunk on the worker thread while the city is read.
+    base = _BACKS.submit(overlay_base, photo, OVERLAY_LONG_SIDE) if overlay else None
     verdict = read_geometry(photo, judge or classify, timings)
     geometry, readings = verdict.geometry, verdict.readings
     if judge is not None and judge is not classify:
@@ -99,7 +102,7 @@ def scan_rgb(
         found, back_warnings, timings["cards"] = backs.result()
     city_cards = _timed(timings, "decode cards", decode_city, geometry, readings, found, cards)
     result = _timed(timings, "assemble", assemble_scan, geometry, city_cards, back_warnings, timings)
-    return _timed(timings, "overlay", with_overlay, result) if overlay else result
+    return _timed(timings, "overlay", with_overlay, result, base.result()) if base is not None else result
 
 
 def _decode(data: bytes) -> DecodedImage:

@@ -111,9 +111,10 @@ def assemble_scan(
     )
 
 
-def with_overlay(result: ScanResult) -> ScanResult:
+def with_overlay(result: ScanResult, base: tuple[np.ndarray, float] | None = None) -> ScanResult:
     """``result`` with the overlay drawn (the lattice, labels, groups, roads and the scoring cards' boxes)
-    and each cell's outline in the photo."""
+    and each cell's outline in the photo; ``base``: :func:`vision.overlay.overlay_base` of the photo at
+    :data:`OVERLAY_LONG_SIDE`, when made already."""
     assert result.geometry is not None and result.assembled is not None
     scoring = result.scoring_cards
     boxes = (
@@ -122,7 +123,7 @@ def with_overlay(result: ScanResult) -> ScanResult:
         else []
     )
     result.overlay = draw_overlay(
-        result.geometry, result.assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes
+        result.geometry, result.assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes, base=base
     )
     outlines = cell_outlines(result.geometry, result.assembled)
     for cell in result.cells:
