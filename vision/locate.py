@@ -16,6 +16,7 @@ Works on a small copy of the photo (about 1000 px on the long side). Two kinds o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 
 import cv2
 import numpy as np
@@ -79,16 +80,29 @@ def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
     return centres[counts >= 0.15 * len(sample)]
 
 
+def _nearest_distance(lab: np.ndarray, colours: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Weighted Euclidean distance (float32) from each pixel of ``lab`` to the nearest of ``colours``.
+
+    Channel by channel on planes: a sum over a last axis of length 3 is numpy's slowest reduction, and
+    adding the three squares in order gives the same float32 numbers.
+    """
+    planes = [lab[:, :, i].astype(np.float32) for i in range(3)]
+
+    def distance(colour: np.ndarray) -> np.ndarray:
+        d = [(planes[i] - colour[i]) * weights[i] for i in range(3)]
+        return np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+
+    return reduce(np.minimum, (distance(colour) for colour in colours))
+
+
 def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
     table = table_colours(lab, max(4, min(h, w) // 25))
-    labf = lab.astype(np.float32)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
-    dist = np.min([np.sqrt((((labf - t) * weights) ** 2).sum(axis=2)) for t in table], axis=0)
-    colour_score = cv2.blur(dist, (5, 5))
+    colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
     grey = lab[:, :, 0].astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
