@@ -26,9 +26,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, ColourJumps
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
 from vision.locate import LineFamily, Located, NoCityFound
-from vision.profiles import estimate_period, folded_peak, period_candidates, position_profile
+from vision.profiles import (
+    ColourJumps,
+    estimate_period,
+    folded_peak,
+    period_candidates,
+    position_profile,
+)
 
 # Rectified images larger than this (pixels per side, i.e. 2 m of table) mean the fit went wrong.
 MAX_RECTIFIED_SIDE = 4000
