@@ -119,7 +119,8 @@ class ColourJumps:
     between the mean colour just before and just after it (windows ``reach`` pixels wide, centred
     ``reach`` pixels away). Block boundaries change the zone colour (the four blocks of a card are four
     different zones); the middle of a block does not, even where a road runs along it. Rows are pooled
-    once into thin bands, so each profile costs little: it is asked for every candidate period.
+    once into thin bands, and their cumulative sums once per band height, so each profile costs little: it
+    is asked for every candidate period.
     """
 
     BAND = 4
@@ -141,25 +142,47 @@ class ColourJumps:
             sums, counts = sums.transpose(1, 0, 2), counts.T
         self.sums, self.counts = np.ascontiguousarray(sums), np.ascontiguousarray(counts)
         self.n = self.sums.shape[1]
+        # Several reaches pool the same bands, and candidate periods repeat reaches: both are kept.
+        self._cumulated: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
+        self._profiles: dict[int, np.ndarray] = {}
+
+    def _cumulative(self, group: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Cumulative sums along the axis of the bands ``group`` thin bands high, of the colours
+        (3 × length × bands) and of the counts (length × bands), and ``pad``: both start with ``pad`` + 1
+        zeros and end with ``pad`` copies of the total, so every window of a profile is a slice. Bands
+        vary fastest, which makes the mean over bands numpy's pairwise sum, as it always was."""
+        if group not in self._cumulated:
+            n, bands, pad = self.n, len(self.sums) // group, self.BAND * (group + 1)  # pad > reach
+            sums = self.sums[: bands * group].reshape(bands, group, n, 3).sum(axis=1)
+            counts = self.counts[: bands * group].reshape(bands, group, n).sum(axis=1)
+            cs, cc = np.zeros((3, n + 1 + 2 * pad, bands)), np.zeros((n + 1 + 2 * pad, bands))
+            cs[:, pad + 1 : pad + n + 1] = np.cumsum(sums, axis=1).transpose(2, 1, 0)
+            cc[pad + 1 : pad + n + 1] = np.cumsum(counts, axis=1).T
+            cs[:, pad + n + 1 :], cc[pad + n + 1 :] = cs[:, pad + n, None], cc[pad + n]
+            self._cumulated[group] = cs, cc, pad
+        return self._cumulated[group]
 
     def profile(self, reach: int) -> np.ndarray:
+        """The colour-jump profile (one value per position along the axis) for windows ``reach`` wide."""
+        if reach not in self._profiles:
+            self._profiles[reach] = self._profile(reach)
+        return self._profiles[reach].copy()
+
+    def _profile(self, reach: int) -> np.ndarray:
         n, out = self.n, np.zeros(self.n)
         group = max(1, reach // self.BAND)  # pool the thin bands into bands about ``reach`` high
-        bands = len(self.sums) // group
-        if n <= 2 * reach + 1 or bands == 0:
+        if n <= 2 * reach + 1 or len(self.sums) // group == 0:
             return out
-        sums = self.sums[: bands * group].reshape(bands, group, n, 3).sum(axis=1)
-        counts = self.counts[: bands * group].reshape(bands, group, n).sum(axis=1)
-        # Box sums along the axis from cumulative sums: window [x - reach/2, x + reach/2).
-        cs = np.concatenate([np.zeros((bands, 1, 3)), np.cumsum(sums, axis=1)], axis=1)
-        cc = np.concatenate([np.zeros((bands, 1)), np.cumsum(counts, axis=1)], axis=1)
-        lo = np.clip(np.arange(n) - reach // 2, 0, n)
-        hi = np.clip(np.arange(n) - reach // 2 + reach, 0, n)
-        box, box_n = cs[:, hi] - cs[:, lo], cc[:, hi] - cc[:, lo]
+        cs, cc, pad = self._cumulative(group)
+        # Box sums along the axis: window [x - reach/2, x + reach/2), clipped to the image.
+        lo, hi = pad - reach // 2, pad - reach // 2 + reach
+        box, box_n = cs[:, hi : hi + n] - cs[:, lo : lo + n], cc[hi : hi + n] - cc[lo : lo + n]
         full = box_n >= 0.5 * group * self.BAND * reach  # windows mostly inside the city
-        mean = box / np.maximum(box_n, 1.0)[..., None]
-        ok = full[:, : n - 2 * reach] & full[:, 2 * reach :]
-        dist = np.sqrt(((mean[:, : n - 2 * reach] - mean[:, 2 * reach :]) ** 2).sum(axis=2))
-        count = ok.sum(axis=0)
-        out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=0) / np.maximum(count, 1), 0.0)
+        mean = box / np.maximum(box_n, 1.0)
+        ok = full[: n - 2 * reach] & full[2 * reach :]
+        step = mean[:, : n - 2 * reach] - mean[:, 2 * reach :]
+        square = step * step
+        dist = np.sqrt(square[0] + square[1] + square[2])
+        count = ok.sum(axis=1)
+        out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=1) / np.maximum(count, 1), 0.0)
         return out
