@@ -180,6 +180,18 @@ def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
+def _angle_below(cos: np.ndarray, tol: float) -> np.ndarray:
+    """Whether ``degrees(arccos(clip(cos, 0, 1))) < tol``, elementwise. The cosine is compared with the
+    threshold's; only values within 1e-9 of it, where rounding could decide, take the arccos (its error
+    is some 1e-16, the band's width in angle some 1e-8)."""
+    threshold = np.cos(np.radians(tol))
+    below = cos > threshold
+    near = np.abs(cos - threshold) < 1e-9
+    if near.any():
+        below[near] = np.degrees(np.arccos(np.clip(cos[near], 0.0, 1.0))) < tol
+    return below
+
+
 def _vanishing_point(
     seg: np.ndarray, rng: np.random.Generator, tol_deg: float = 1.2, trials: int = 256
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -196,13 +208,14 @@ def _vanishing_point(
     mid = (seg[:, :2] + seg[:, 2:]) / 2
     direction = (seg[:, 2:] - seg[:, :2]) / length[:, None]
 
-    def errors(v: np.ndarray) -> np.ndarray:
-        """Angle (degrees) between each segment and the ray from its midpoint to each point in ``v``
-        (K × 3) → (K × N)."""
-        to_v = v[:, None, :2] - mid[None, :, :] * v[:, None, 2:3]
-        norm = np.maximum(np.linalg.norm(to_v, axis=2), 1e-12)
-        cos = np.abs((to_v * direction[None]).sum(axis=2)) / norm
-        return np.degrees(np.arccos(np.clip(cos, 0.0, 1.0)))
+    def within(v: np.ndarray, tol: float) -> np.ndarray:
+        """Whether the angle between each segment and the ray from its midpoint to each point in ``v``
+        (K × 3) is below ``tol`` degrees → (K × N) bool."""
+        to_x = v[:, 0:1] - mid[None, :, 0] * v[:, 2:3]
+        to_y = v[:, 1:2] - mid[None, :, 1] * v[:, 2:3]
+        norm = np.maximum(np.sqrt(to_x * to_x + to_y * to_y), 1e-12)
+        cos = np.abs(to_x * direction[None, :, 0] + to_y * direction[None, :, 1]) / norm
+        return _angle_below(cos, tol)
 
     prob = length / length.sum()
     i = rng.choice(len(seg), size=trials, p=prob)
@@ -213,16 +226,16 @@ def _vanishing_point(
     if len(hyp) == 0:
         raise NoCityFound("no city found: the photo shows no straight card edges")
     hyp /= np.linalg.norm(hyp, axis=1, keepdims=True)
-    support = ((errors(hyp) < tol_deg) * length[None]).sum(axis=1)
+    support = (within(hyp, tol_deg) * length[None]).sum(axis=1)
     best = hyp[int(np.argmax(support))]
-    inliers = errors(best[None])[0] < tol_deg
+    inliers = within(best[None], tol_deg)[0]
     for _ in range(2):
         if inliers.sum() < 4:
             break
         w = length[inliers]
         m = (lines[inliers] * w[:, None]).T @ lines[inliers]
         best = np.linalg.eigh(m)[1][:, 0]
-        inliers = errors(best[None])[0] < tol_deg * 1.5
+        inliers = within(best[None], tol_deg * 1.5)[0]
     return best, inliers
 
 
