@@ -46,6 +46,9 @@ ASPECT_PENALTY = 1.0
 # Blocks along the card region's longest side, at most: 16 rows of a city laid in a line, plus the table
 # seen between cards and scoring cards laid beside it, and the stretch a tilt adds before metric scaling.
 MAX_BLOCKS_ALONG = 30
+# Photo converted to Lab around the card region's box: a bilinear sample reads 1 px beyond the nearest
+# one, and 3 px leaves room for the rounding of warped coordinates.
+LAB_MARGIN = 3
 
 
 @dataclass(frozen=True)
@@ -217,6 +220,21 @@ class Periods:
         return out
 
 
+def _lab_around(rgb: np.ndarray, bbox: tuple[int, int, int, int]) -> np.ndarray:
+    """The photo in Lab (float32), converted only within :data:`LAB_MARGIN` px of ``bbox`` and 0 beyond.
+
+    The colour jumps only count pixels that the city mask covers once warped (nearest neighbour), and a
+    bilinear sample of such a pixel reads the photo within 1 px of a mask pixel, so what lies beyond the
+    margin never reaches them.
+    """
+    x, y, w, h = bbox
+    rows = slice(max(0, y - LAB_MARGIN), min(rgb.shape[0], y + h + LAB_MARGIN))
+    cols = slice(max(0, x - LAB_MARGIN), min(rgb.shape[1], x + w + LAB_MARGIN))
+    lab = np.zeros(rgb.shape, np.float32)
+    lab[rows, cols] = cv2.cvtColor(np.ascontiguousarray(rgb[rows, cols]), cv2.COLOR_RGB2LAB)
+    return lab
+
+
 def measure_periods(located: Located, small: np.ndarray) -> Periods:
     """Block periods of the located city in the small RGB photo (see the module note, step 2)."""
     x, y, w, h = located.bbox
@@ -228,7 +246,7 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
     extent = hi_corner - lo_corner
     to_frame = np.array([[1.0, 0.0, -lo_corner[0]], [0.0, 1.0, -lo_corner[1]], [0.0, 0.0, 1.0]]) @ frame
     size = (int(extent[0]) + 2, int(extent[1]) + 2)
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab = _lab_around(small, located.bbox)
     lab_frame = cv2.warpPerspective(lab, to_frame, size, flags=cv2.INTER_LINEAR)
     mask_frame = cv2.warpPerspective(located.mask, to_frame, size, flags=cv2.INTER_NEAREST)
     found = []
