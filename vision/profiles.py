@@ -174,15 +174,18 @@ class ColourJumps:
         if n <= 2 * reach + 1 or len(self.sums) // group == 0:
             return out
         cs, cc, pad = self._cumulative(group)
-        # Box sums along the axis: window [x - reach/2, x + reach/2), clipped to the image.
-        lo, hi = pad - reach // 2, pad - reach // 2 + reach
-        box, box_n = cs[:, hi : hi + n] - cs[:, lo : lo + n], cc[hi : hi + n] - cc[lo : lo + n]
+        # Box sums along the axis: window [x - reach/2, x + reach/2), clipped to the image. The steps
+        # work in place: these arrays are the largest of the scan's period search.
+        lo, hi, m = pad - reach // 2, pad - reach // 2 + reach, n - 2 * reach
+        box_n = cc[hi : hi + n] - cc[lo : lo + n]
         full = box_n >= 0.5 * group * self.BAND * reach  # windows mostly inside the city
-        mean = box / np.maximum(box_n, 1.0)
-        ok = full[: n - 2 * reach] & full[2 * reach :]
-        step = mean[:, : n - 2 * reach] - mean[:, 2 * reach :]
-        square = step * step
-        dist = np.sqrt(square[0] + square[1] + square[2])
+        mean = np.subtract(cs[:, hi : hi + n], cs[:, lo : lo + n])
+        np.divide(mean, np.maximum(box_n, 1.0, out=box_n), out=mean)
+        step = np.subtract(mean[:, :m], mean[:, 2 * reach :], out=mean[:, :m])
+        np.multiply(step, step, out=step)
+        dist = np.add(step[0], step[1], out=step[0])
+        np.sqrt(np.add(dist, step[2], out=dist), out=dist)
+        ok = full[:m] & full[2 * reach :]
         count = ok.sum(axis=1)
         out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=1) / np.maximum(count, 1), 0.0)
         return out
