@@ -112,6 +112,12 @@ def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
     return float((start + best + shift) % period)
 
 
+def _masked(lab: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colours (float32) where ``mask`` is set and 0 elsewhere, and the mask as float32 0/1."""
+    inside = (mask > 0).astype(np.float32)
+    return lab.astype(np.float32) * inside[..., None], inside
+
+
 class ColourJumps:
     """Colour-change profiles along one axis of an image (0 = x, 1 = y), for any window size.
 
@@ -125,9 +131,15 @@ class ColourJumps:
 
     BAND = 4
 
-    def __init__(self, lab: np.ndarray, mask: np.ndarray, axis: int) -> None:
-        inside = (mask > 0).astype(np.float32)
-        weighted = lab.astype(np.float32) * inside[..., None]
+    def __init__(
+        self,
+        lab: np.ndarray,
+        mask: np.ndarray,
+        axis: int,
+        *,
+        masked: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> None:
+        weighted, inside = _masked(lab, mask) if masked is None else masked
         h, w = mask.shape
         # Pool BAND rows (or columns) into one with an area resize, the fast way to sum blocks of pixels.
         if axis == 0:
@@ -145,6 +157,12 @@ class ColourJumps:
         # Several reaches pool the same bands, and candidate periods repeat reaches: both are kept.
         self._cumulated: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
         self._profiles: dict[int, np.ndarray] = {}
+
+    @classmethod
+    def both_axes(cls, lab: np.ndarray, mask: np.ndarray) -> tuple[ColourJumps, ColourJumps]:
+        """The profiles along x and along y of one image, which share its masked colours."""
+        masked = _masked(lab, mask)
+        return cls(lab, mask, 0, masked=masked), cls(lab, mask, 1, masked=masked)
 
     def _cumulative(self, group: int) -> tuple[np.ndarray, np.ndarray, int]:
         """Cumulative sums along the axis of the bands ``group`` thin bands high, of the colours

@@ -146,12 +146,11 @@ def comb_score(jumps: np.ndarray, period: float) -> float:
 
 
 def scored_periods(
-    lab: np.ndarray, mask: np.ndarray, axis: int, candidates: list[float], lo: float, hi: float
+    jumps: ColourJumps, candidates: list[float], lo: float, hi: float
 ) -> list[tuple[float, float]]:
     """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
-    :func:`comb_score`, smallest period first."""
+    :func:`comb_score` on the colour jumps along the axis, smallest period first."""
     pool = sorted({round(t, 2) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
-    jumps = ColourJumps(lab, mask, axis)
     return [(t, comb_score(jumps.profile(max(2, int(round(t / 4)))), t)) for t in pool]
 
 
@@ -249,6 +248,7 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
     lab = _lab_around(small, located.bbox)
     lab_frame = cv2.warpPerspective(lab, to_frame, size, flags=cv2.INTER_LINEAR)
     mask_frame = cv2.warpPerspective(located.mask, to_frame, size, flags=cv2.INTER_NEAREST)
+    jumps = ColourJumps.both_axes(lab_frame, mask_frame)
     found = []
     # Family 1 is vertical in the frame: its x positions carry the period along x; family 0 the y one.
     for axis, fam in ((0, located.families[1]), (1, located.families[0])):
@@ -260,9 +260,7 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
         lo, hi = max(6.0, extent[axis] / MAX_BLOCKS_ALONG), extent[axis] / 2.5
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
-        scored = scored_periods(
-            lab_frame, mask_frame, axis, period_candidates(profile, lo, hi, count=6), lo, hi
-        )
+        scored = scored_periods(jumps[axis], period_candidates(profile, lo, hi, count=6), lo, hi)
         found.append((period, strength, scored))
     (px, sx, x_scored), (py, sy, y_scored) = found
     return Periods(frame, centre, ranked_pitches(x_scored, y_scored), (px, py), (sx, sy))
