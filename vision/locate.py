@@ -141,20 +141,21 @@ def _largest_region(mask: np.ndarray) -> np.ndarray:
     return filled
 
 
-def _segments(grey: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
+def _segments(rgb: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
     """LSD line segments (N × 4) at least ``min_len`` long whose middle lies in ``region``; only the
-    region's bounding box is searched (LSD's cost grows with the area)."""
+    region's bounding box is searched (LSD's cost grows with the area), in grey."""
     x, y, w, h = cv2.boundingRect(region)
     if w == 0 or h == 0:
         return np.zeros((0, 4), np.float32)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
-    found = lsd.detect(np.ascontiguousarray(grey[y : y + h, x : x + w]))[0]
+    grey = cv2.cvtColor(np.ascontiguousarray(rgb[y : y + h, x : x + w]), cv2.COLOR_RGB2GRAY)
+    found = lsd.detect(grey)[0]
     if found is None:
         return np.zeros((0, 4), np.float32)
     seg = found.reshape(-1, 4) + np.array([x, y, x, y], np.float32)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, grey.shape[1] - 1)
-    my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, grey.shape[0] - 1)
+    mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, region.shape[1] - 1)
+    my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, region.shape[0] - 1)
     keep = (length >= min_len) & (region[my, mx] > 0)
     return seg[keep]
 
@@ -274,9 +275,8 @@ def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
             f"(the largest card-like area covers {100 * area / (h * w):.1f}% of the photo)"
         )
     x, y, bw, bh = cv2.boundingRect(region)
-    grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     grown = cv2.dilate(region, np.ones((9, 9), np.uint8))
-    seg = _segments(grey, grown, min_len=max(8.0, 0.012 * max(h, w)))
+    seg = _segments(small, grown, min_len=max(8.0, 0.012 * max(h, w)))
     if len(seg) < 12:
         raise NoCityFound("no city found: too few straight card edges in the photo")
     first, second = _dominant_pair(seg)
