@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.cell_offsets import drift_offsets, segment_axis
-from vision.profiles import estimate_period, folded_peak, position_profile
+from vision.profiles import ColourJumps, estimate_period, folded_peak, position_profile
 
 PX_PER_MM = 2.0
 BLOCK_W_MM = 44.45
@@ -90,59 +90,6 @@ class LatticeFit:
     lattice: Lattice
     occupied: np.ndarray  # bool (rows, cols)
     strength: tuple[float, float]  # periodicity along x and y, 0..1
-
-
-class ColourJumps:
-    """Colour-change profiles along one axis of an image (0 = x, 1 = y), for any window size.
-
-    ``profile(reach)`` is, for each position, the mean distance over bands of rows inside the city mask
-    between the mean colour just before and just after it (windows ``reach`` pixels wide, centred
-    ``reach`` pixels away). Block boundaries change the zone colour (the four blocks of a card are four
-    different zones); the middle of a block does not, even where a road runs along it. Rows are pooled
-    once into thin bands, so each profile costs little: it is asked for every candidate period.
-    """
-
-    BAND = 4
-
-    def __init__(self, lab: np.ndarray, mask: np.ndarray, axis: int) -> None:
-        inside = (mask > 0).astype(np.float32)
-        weighted = lab.astype(np.float32) * inside[..., None]
-        h, w = mask.shape
-        # Pool BAND rows (or columns) into one with an area resize, the fast way to sum blocks of pixels.
-        if axis == 0:
-            size = (w, max(1, h // self.BAND))
-            crop = (slice(0, size[1] * self.BAND), slice(None))
-        else:
-            size = (max(1, w // self.BAND), h)
-            crop = (slice(None), slice(0, size[0] * self.BAND))
-        sums = cv2.resize(weighted[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
-        counts = cv2.resize(inside[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
-        if axis == 1:
-            sums, counts = sums.transpose(1, 0, 2), counts.T
-        self.sums, self.counts = np.ascontiguousarray(sums), np.ascontiguousarray(counts)
-        self.n = self.sums.shape[1]
-
-    def profile(self, reach: int) -> np.ndarray:
-        n, out = self.n, np.zeros(self.n)
-        group = max(1, reach // self.BAND)  # pool the thin bands into bands about ``reach`` high
-        bands = len(self.sums) // group
-        if n <= 2 * reach + 1 or bands == 0:
-            return out
-        sums = self.sums[: bands * group].reshape(bands, group, n, 3).sum(axis=1)
-        counts = self.counts[: bands * group].reshape(bands, group, n).sum(axis=1)
-        # Box sums along the axis from cumulative sums: window [x - reach/2, x + reach/2).
-        cs = np.concatenate([np.zeros((bands, 1, 3)), np.cumsum(sums, axis=1)], axis=1)
-        cc = np.concatenate([np.zeros((bands, 1)), np.cumsum(counts, axis=1)], axis=1)
-        lo = np.clip(np.arange(n) - reach // 2, 0, n)
-        hi = np.clip(np.arange(n) - reach // 2 + reach, 0, n)
-        box, box_n = cs[:, hi] - cs[:, lo], cc[:, hi] - cc[:, lo]
-        full = box_n >= 0.5 * group * self.BAND * reach  # windows mostly inside the city
-        mean = box / np.maximum(box_n, 1.0)[..., None]
-        ok = full[:, : n - 2 * reach] & full[:, 2 * reach :]
-        dist = np.sqrt(((mean[:, : n - 2 * reach] - mean[:, 2 * reach :]) ** 2).sum(axis=2))
-        count = ok.sum(axis=0)
-        out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=0) / np.maximum(count, 1), 0.0)
-        return out
 
 
 def _axis_fit(

@@ -16,6 +16,7 @@ Works on a small copy of the photo (about 1000 px on the long side). Two kinds o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 
 import cv2
 import numpy as np
@@ -79,16 +80,31 @@ def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
     return centres[counts >= 0.15 * len(sample)]
 
 
+def _nearest_distance(lab: np.ndarray, colours: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Weighted Euclidean distance (float32) from each pixel of ``lab`` (uint8) to the nearest of
+    ``colours``.
+
+    A channel holds one of 256 values, so each channel's weighted square is looked up in a table of
+    them, made with the same float32 steps, and the three are added in order; the root of the least sum
+    is the least root. The numbers are those of the plain per-pixel formula.
+    """
+    planes, values = cv2.split(lab), np.arange(256, dtype=np.float32)
+
+    def squared(colour: np.ndarray) -> np.ndarray:
+        sq = [cv2.LUT(planes[i], ((values - colour[i]) * weights[i]) ** 2) for i in range(3)]
+        return sq[0] + sq[1] + sq[2]
+
+    return np.sqrt(reduce(np.minimum, (squared(colour) for colour in colours)))
+
+
 def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
     h, w = rgb.shape[:2]
     lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
     table = table_colours(lab, max(4, min(h, w) // 25))
-    labf = lab.astype(np.float32)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
-    dist = np.min([np.sqrt((((labf - t) * weights) ** 2).sum(axis=2)) for t in table], axis=0)
-    colour_score = cv2.blur(dist, (5, 5))
+    colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
     grey = lab[:, :, 0].astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
@@ -125,20 +141,21 @@ def _largest_region(mask: np.ndarray) -> np.ndarray:
     return filled
 
 
-def _segments(grey: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
+def _segments(rgb: np.ndarray, region: np.ndarray, min_len: float) -> np.ndarray:
     """LSD line segments (N × 4) at least ``min_len`` long whose middle lies in ``region``; only the
-    region's bounding box is searched (LSD's cost grows with the area)."""
+    region's bounding box is searched (LSD's cost grows with the area), in grey."""
     x, y, w, h = cv2.boundingRect(region)
     if w == 0 or h == 0:
         return np.zeros((0, 4), np.float32)
     lsd = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
-    found = lsd.detect(np.ascontiguousarray(grey[y : y + h, x : x + w]))[0]
+    grey = cv2.cvtColor(np.ascontiguousarray(rgb[y : y + h, x : x + w]), cv2.COLOR_RGB2GRAY)
+    found = lsd.detect(grey)[0]
     if found is None:
         return np.zeros((0, 4), np.float32)
     seg = found.reshape(-1, 4) + np.array([x, y, x, y], np.float32)
     length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, grey.shape[1] - 1)
-    my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, grey.shape[0] - 1)
+    mx = np.clip(((seg[:, 0] + seg[:, 2]) / 2).astype(int), 0, region.shape[1] - 1)
+    my = np.clip(((seg[:, 1] + seg[:, 3]) / 2).astype(int), 0, region.shape[0] - 1)
     keep = (length >= min_len) & (region[my, mx] > 0)
     return seg[keep]
 
@@ -166,6 +183,18 @@ def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
+def _angle_below(cos: np.ndarray, tol: float) -> np.ndarray:
+    """Whether ``degrees(arccos(clip(cos, 0, 1))) < tol``, elementwise. The cosine is compared with the
+    threshold's; only values within 1e-9 of it, where rounding could decide, take the arccos (its error
+    is some 1e-16, the band's width in angle some 1e-8)."""
+    threshold = np.cos(np.radians(tol))
+    below = cos > threshold
+    near = np.abs(cos - threshold) < 1e-9
+    if near.any():
+        below[near] = np.degrees(np.arccos(np.clip(cos[near], 0.0, 1.0))) < tol
+    return below
+
+
 def _vanishing_point(
     seg: np.ndarray, rng: np.random.Generator, tol_deg: float = 1.2, trials: int = 256
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -182,13 +211,14 @@ def _vanishing_point(
     mid = (seg[:, :2] + seg[:, 2:]) / 2
     direction = (seg[:, 2:] - seg[:, :2]) / length[:, None]
 
-    def errors(v: np.ndarray) -> np.ndarray:
-        """Angle (degrees) between each segment and the ray from its midpoint to each point in ``v``
-        (K × 3) → (K × N)."""
-        to_v = v[:, None, :2] - mid[None, :, :] * v[:, None, 2:3]
-        norm = np.maximum(np.linalg.norm(to_v, axis=2), 1e-12)
-        cos = np.abs((to_v * direction[None]).sum(axis=2)) / norm
-        return np.degrees(np.arccos(np.clip(cos, 0.0, 1.0)))
+    def within(v: np.ndarray, tol: float) -> np.ndarray:
+        """Whether the angle between each segment and the ray from its midpoint to each point in ``v``
+        (K × 3) is below ``tol`` degrees → (K × N) bool."""
+        to_x = v[:, 0:1] - mid[None, :, 0] * v[:, 2:3]
+        to_y = v[:, 1:2] - mid[None, :, 1] * v[:, 2:3]
+        norm = np.maximum(np.sqrt(to_x * to_x + to_y * to_y), 1e-12)
+        cos = np.abs(to_x * direction[None, :, 0] + to_y * direction[None, :, 1]) / norm
+        return _angle_below(cos, tol)
 
     prob = length / length.sum()
     i = rng.choice(len(seg), size=trials, p=prob)
@@ -199,16 +229,16 @@ def _vanishing_point(
     if len(hyp) == 0:
         raise NoCityFound("no city found: the photo shows no straight card edges")
     hyp /= np.linalg.norm(hyp, axis=1, keepdims=True)
-    support = ((errors(hyp) < tol_deg) * length[None]).sum(axis=1)
+    support = (within(hyp, tol_deg) * length[None]).sum(axis=1)
     best = hyp[int(np.argmax(support))]
-    inliers = errors(best[None])[0] < tol_deg
+    inliers = within(best[None], tol_deg)[0]
     for _ in range(2):
         if inliers.sum() < 4:
             break
         w = length[inliers]
         m = (lines[inliers] * w[:, None]).T @ lines[inliers]
         best = np.linalg.eigh(m)[1][:, 0]
-        inliers = errors(best[None])[0] < tol_deg * 1.5
+        inliers = within(best[None], tol_deg * 1.5)[0]
     return best, inliers
 
 
@@ -245,9 +275,8 @@ def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
             f"(the largest card-like area covers {100 * area / (h * w):.1f}% of the photo)"
         )
     x, y, bw, bh = cv2.boundingRect(region)
-    grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     grown = cv2.dilate(region, np.ones((9, 9), np.uint8))
-    seg = _segments(grey, grown, min_len=max(8.0, 0.012 * max(h, w)))
+    seg = _segments(small, grown, min_len=max(8.0, 0.012 * max(h, w)))
     if len(seg) < 12:
         raise NoCityFound("no city found: too few straight card edges in the photo")
     first, second = _dominant_pair(seg)

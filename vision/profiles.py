@@ -7,9 +7,17 @@ refined to sub-pixel precision by a parabola through the peak.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-__all__ = ["estimate_period", "folded_peak", "period_candidates", "position_profile", "subpixel_offset"]
+__all__ = [
+    "ColourJumps",
+    "estimate_period",
+    "folded_peak",
+    "period_candidates",
+    "position_profile",
+    "subpixel_offset",
+]
 
 
 def position_profile(
@@ -102,3 +110,100 @@ def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
     best = int(np.argmax(folded))
     shift = subpixel_offset(folded[(best - 1) % n], folded[best], folded[(best + 1) % n])
     return float((start + best + shift) % period)
+
+
+def _masked(lab: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colours (float32) where ``mask`` is set and 0 elsewhere, and the mask as float32 0/1."""
+    inside = (mask > 0).astype(np.float32)
+    return lab.astype(np.float32) * inside[..., None], inside
+
+
+class ColourJumps:
+    """Colour-change profiles along one axis of an image (0 = x, 1 = y), for any window size.
+
+    ``profile(reach)`` is, for each position, the mean distance over bands of rows inside the city mask
+    between the mean colour just before and just after it (windows ``reach`` pixels wide, centred
+    ``reach`` pixels away). Block boundaries change the zone colour (the four blocks of a card are four
+    different zones); the middle of a block does not, even where a road runs along it. Rows are pooled
+    once into thin bands, and their cumulative sums once per band height, so each profile costs little: it
+    is asked for every candidate period.
+    """
+
+    BAND = 4
+
+    def __init__(
+        self,
+        lab: np.ndarray,
+        mask: np.ndarray,
+        axis: int,
+        *,
+        masked: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> None:
+        weighted, inside = _masked(lab, mask) if masked is None else masked
+        h, w = mask.shape
+        # Pool BAND rows (or columns) into one with an area resize, the fast way to sum blocks of pixels.
+        if axis == 0:
+            size = (w, max(1, h // self.BAND))
+            crop = (slice(0, size[1] * self.BAND), slice(None))
+        else:
+            size = (max(1, w // self.BAND), h)
+            crop = (slice(None), slice(0, size[0] * self.BAND))
+        sums = cv2.resize(weighted[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
+        counts = cv2.resize(inside[crop], size, interpolation=cv2.INTER_AREA) * self.BAND
+        if axis == 1:
+            sums, counts = sums.transpose(1, 0, 2), counts.T
+        self.sums, self.counts = np.ascontiguousarray(sums), np.ascontiguousarray(counts)
+        self.n = self.sums.shape[1]
+        # Several reaches pool the same bands, and candidate periods repeat reaches: both are kept.
+        self._cumulated: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
+        self._profiles: dict[int, np.ndarray] = {}
+
+    @classmethod
+    def both_axes(cls, lab: np.ndarray, mask: np.ndarray) -> tuple[ColourJumps, ColourJumps]:
+        """The profiles along x and along y of one image, which share its masked colours."""
+        masked = _masked(lab, mask)
+        return cls(lab, mask, 0, masked=masked), cls(lab, mask, 1, masked=masked)
+
+    def _cumulative(self, group: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Cumulative sums along the axis of the bands ``group`` thin bands high, of the colours
+        (3 × length × bands) and of the counts (length × bands), and ``pad``: both start with ``pad`` + 1
+        zeros and end with ``pad`` copies of the total, so every window of a profile is a slice. Bands
+        vary fastest, which makes the mean over bands numpy's pairwise sum, as it always was."""
+        if group not in self._cumulated:
+            n, bands, pad = self.n, len(self.sums) // group, self.BAND * (group + 1)  # pad > reach
+            sums = self.sums[: bands * group].reshape(bands, group, n, 3).sum(axis=1)
+            counts = self.counts[: bands * group].reshape(bands, group, n).sum(axis=1)
+            cs, cc = np.zeros((3, n + 1 + 2 * pad, bands)), np.zeros((n + 1 + 2 * pad, bands))
+            cs[:, pad + 1 : pad + n + 1] = np.cumsum(sums, axis=1).transpose(2, 1, 0)
+            cc[pad + 1 : pad + n + 1] = np.cumsum(counts, axis=1).T
+            cs[:, pad + n + 1 :], cc[pad + n + 1 :] = cs[:, pad + n, None], cc[pad + n]
+            self._cumulated[group] = cs, cc, pad
+        return self._cumulated[group]
+
+    def profile(self, reach: int) -> np.ndarray:
+        """The colour-jump profile (one value per position along the axis) for windows ``reach`` wide."""
+        if reach not in self._profiles:
+            self._profiles[reach] = self._profile(reach)
+        return self._profiles[reach].copy()
+
+    def _profile(self, reach: int) -> np.ndarray:
+        n, out = self.n, np.zeros(self.n)
+        group = max(1, reach // self.BAND)  # pool the thin bands into bands about ``reach`` high
+        if n <= 2 * reach + 1 or len(self.sums) // group == 0:
+            return out
+        cs, cc, pad = self._cumulative(group)
+        # Box sums along the axis: window [x - reach/2, x + reach/2), clipped to the image. The steps
+        # work in place: these arrays are the largest of the scan's period search.
+        lo, hi, m = pad - reach // 2, pad - reach // 2 + reach, n - 2 * reach
+        box_n = cc[hi : hi + n] - cc[lo : lo + n]
+        full = box_n >= 0.5 * group * self.BAND * reach  # windows mostly inside the city
+        mean = np.subtract(cs[:, hi : hi + n], cs[:, lo : lo + n])
+        np.divide(mean, np.maximum(box_n, 1.0, out=box_n), out=mean)
+        step = np.subtract(mean[:, :m], mean[:, 2 * reach :], out=mean[:, :m])
+        np.multiply(step, step, out=step)
+        dist = np.add(step[0], step[1], out=step[0])
+        np.sqrt(np.add(dist, step[2], out=dist), out=dist)
+        ok = full[:m] & full[2 * reach :]
+        count = ok.sum(axis=1)
+        out[reach : n - reach] = np.where(count > 0, (dist * ok).sum(axis=1) / np.maximum(count, 1), 0.0)
+        return out

@@ -26,9 +26,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, ColourJumps
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
 from vision.locate import LineFamily, Located, NoCityFound
-from vision.profiles import estimate_period, folded_peak, period_candidates, position_profile
+from vision.profiles import (
+    ColourJumps,
+    estimate_period,
+    folded_peak,
+    period_candidates,
+    position_profile,
+)
 
 # Rectified images larger than this (pixels per side, i.e. 2 m of table) mean the fit went wrong.
 MAX_RECTIFIED_SIDE = 4000
@@ -40,6 +46,9 @@ ASPECT_PENALTY = 1.0
 # Blocks along the card region's longest side, at most: 16 rows of a city laid in a line, plus the table
 # seen between cards and scoring cards laid beside it, and the stretch a tilt adds before metric scaling.
 MAX_BLOCKS_ALONG = 30
+# Photo converted to Lab around the card region's box: a bilinear sample reads 1 px beyond the nearest
+# one, and 3 px leaves room for the rounding of warped coordinates.
+LAB_MARGIN = 3
 
 
 @dataclass(frozen=True)
@@ -137,12 +146,11 @@ def comb_score(jumps: np.ndarray, period: float) -> float:
 
 
 def scored_periods(
-    lab: np.ndarray, mask: np.ndarray, axis: int, candidates: list[float], lo: float, hi: float
+    jumps: ColourJumps, candidates: list[float], lo: float, hi: float
 ) -> list[tuple[float, float]]:
     """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
-    :func:`comb_score`, smallest period first."""
+    :func:`comb_score` on the colour jumps along the axis, smallest period first."""
     pool = sorted({round(t, 2) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
-    jumps = ColourJumps(lab, mask, axis)
     return [(t, comb_score(jumps.profile(max(2, int(round(t / 4)))), t)) for t in pool]
 
 
@@ -211,6 +219,21 @@ class Periods:
         return out
 
 
+def _lab_around(rgb: np.ndarray, bbox: tuple[int, int, int, int]) -> np.ndarray:
+    """The photo in Lab (float32), converted only within :data:`LAB_MARGIN` px of ``bbox`` and 0 beyond.
+
+    The colour jumps only count pixels that the city mask covers once warped (nearest neighbour), and a
+    bilinear sample of such a pixel reads the photo within 1 px of a mask pixel, so what lies beyond the
+    margin never reaches them.
+    """
+    x, y, w, h = bbox
+    rows = slice(max(0, y - LAB_MARGIN), min(rgb.shape[0], y + h + LAB_MARGIN))
+    cols = slice(max(0, x - LAB_MARGIN), min(rgb.shape[1], x + w + LAB_MARGIN))
+    lab = np.zeros(rgb.shape, np.float32)
+    lab[rows, cols] = cv2.cvtColor(np.ascontiguousarray(rgb[rows, cols]), cv2.COLOR_RGB2LAB)
+    return lab
+
+
 def measure_periods(located: Located, small: np.ndarray) -> Periods:
     """Block periods of the located city in the small RGB photo (see the module note, step 2)."""
     x, y, w, h = located.bbox
@@ -222,9 +245,10 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
     extent = hi_corner - lo_corner
     to_frame = np.array([[1.0, 0.0, -lo_corner[0]], [0.0, 1.0, -lo_corner[1]], [0.0, 0.0, 1.0]]) @ frame
     size = (int(extent[0]) + 2, int(extent[1]) + 2)
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab = _lab_around(small, located.bbox)
     lab_frame = cv2.warpPerspective(lab, to_frame, size, flags=cv2.INTER_LINEAR)
     mask_frame = cv2.warpPerspective(located.mask, to_frame, size, flags=cv2.INTER_NEAREST)
+    jumps = ColourJumps.both_axes(lab_frame, mask_frame)
     found = []
     # Family 1 is vertical in the frame: its x positions carry the period along x; family 0 the y one.
     for axis, fam in ((0, located.families[1]), (1, located.families[0])):
@@ -236,9 +260,7 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
         lo, hi = max(6.0, extent[axis] / MAX_BLOCKS_ALONG), extent[axis] / 2.5
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
-        scored = scored_periods(
-            lab_frame, mask_frame, axis, period_candidates(profile, lo, hi, count=6), lo, hi
-        )
+        scored = scored_periods(jumps[axis], period_candidates(profile, lo, hi, count=6), lo, hi)
         found.append((period, strength, scored))
     (px, sx, x_scored), (py, sy, y_scored) = found
     return Periods(frame, centre, ranked_pitches(x_scored, y_scored), (px, py), (sx, sy))
