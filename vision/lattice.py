@@ -185,10 +185,14 @@ def fit_lattice(
         raise ValueError("empty card mask")
     pos_x, _, wx = segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
     pos_y, _, wy = segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
-    lab = cv2.cvtColor(rectified, cv2.COLOR_RGB2LAB).astype(np.float32)
+    # Lab only where the card region is (the colour jumps read nothing else): its bounding box.
+    lab = np.zeros(rectified.shape, np.float32)
+    box = (slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
+    lab[box] = cv2.cvtColor(np.ascontiguousarray(rectified[box]), cv2.COLOR_RGB2LAB)
     nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
-    jumps_x = ColourJumps(lab, mask, 0).profile(int(round(nominal_x / 4)))
-    jumps_y = ColourJumps(lab, mask, 1).profile(int(round(nominal_y / 4)))
+    along_x, along_y = ColourJumps.both_axes(lab, mask)
+    jumps_x = along_x.profile(int(round(nominal_x / 4)))
+    jumps_y = along_y.profile(int(round(nominal_y / 4)))
     pitch_x, phase_x, strength_x = _axis_fit(pos_x, wx**1.5, nominal_x, jumps_x, w)
     pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
