@@ -167,6 +167,30 @@ def test_classifier_refuses_crops_of_the_wrong_shape_or_type() -> None:
         classify_cells(np.zeros((100, 100, 3), np.uint8), (0, 0, 10, 10))  # type: ignore[arg-type]
 
 
+def test_the_network_input_is_the_normalisation_to_the_bit_both_ways_round() -> None:
+    clf = get_classifier()
+    crops = np.random.default_rng(3).integers(0, 256, (4, CROP_H, CROP_W, 3), dtype=np.uint8)
+    crops[0, 0, :, :] = np.arange(CROP_W * 3).reshape(CROP_W, 3) % 256  # every value in every channel
+    crops[0, 1, :, :] = (np.arange(CROP_W * 3).reshape(CROP_W, 3) + 168) % 256
+    two_passes = crops.transpose(0, 3, 1, 2).astype(np.float32)
+    two_passes *= clf._scale
+    two_passes += clf._shift
+    x = clf._normalised(crops, turned=True)
+    assert x.dtype == np.float32 and x.flags.c_contiguous and x.shape == (8, 3, CROP_H, CROP_W)
+    assert np.array_equal(x[:4], two_passes)
+    assert np.array_equal(x[4:], two_passes[:, :, ::-1, ::-1])
+    mean = np.asarray(clf.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
+    std = np.asarray(clf.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
+    assert np.allclose(x[:4], (crops.transpose(0, 3, 1, 2) / 255.0 - mean) / std, atol=1e-5)
+    # A view that is not contiguous reads as its copy would; no crops make an empty batch.
+    assert np.array_equal(
+        clf._normalised(crops[:, ::-1], turned=False), clf._normalised(crops[:, ::-1].copy(), turned=False)
+    )
+    assert clf._normalised(crops[:0], turned=True).shape == (0, 3, CROP_H, CROP_W)
+    z, r, m = clf.probabilities(crops[:0])
+    assert z.shape == (0, 6) and r.shape == (0, 7) and m.shape == (0, 3)
+
+
 def test_thread_count_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPRAWLSCAN_THREADS", "3")
     assert default_threads() == 3

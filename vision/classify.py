@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.city import block, rotate_road
@@ -78,6 +79,11 @@ class CellClassifier:
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
         self._scale, self._shift = 1.0 / (255.0 * self.std), -self.mean / self.std
+        # (x / 255 - mean) / std for every uint8 value of every channel, computed as two float32 passes
+        # would: a look-up makes the network's input in one pass, to the bit the same.
+        self._lut = np.ascontiguousarray(
+            (np.arange(256, dtype=np.float32) * self._scale.reshape(3, 1) + self._shift.reshape(3, 1)).T
+        ).reshape(1, 256, 3)
         self.session, self.input_name = loaded.session, loaded.input_name
         self.threads: int = loaded.session.get_session_options().intra_op_num_threads
         self._legal = _legal_pairs(self.zones, self.roads)
@@ -128,26 +134,36 @@ class CellClassifier:
         Each crop is read as it is and turned by 180° (its road relabelled), and the two readings are
         averaged: the answer is then the same whichever way round the photo was taken, and steadier on art
         unlike the renders (see :data:`TURNS`)."""
+        x = self._normalised(crops, turned=TURNS)
+        z, r, m = self._run(x)
         if not TURNS:
-            return self._probabilities(crops)
+            return z, r, m
         n = len(crops)
-        # Both ways round in one batch: the model runs once, on twice the crops.
-        z, r, m = self._probabilities(np.concatenate([crops, crops[:, ::-1, ::-1]]))
         return (z[:n] + z[n:]) / 2, (r[:n] + r[n:][:, self._turned_roads]) / 2, (m[:n] + m[n:]) / 2
 
-    def _probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _normalised(self, crops: np.ndarray, *, turned: bool) -> np.ndarray:
+        """The network's input for ``crops``: float32 (N, 3, H, W), C-contiguous; with ``turned`` followed
+        by the same crops turned by 180° (2N in all: both ways round in one batch)."""
         if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
             raise ValueError(f"crops must be a uint8 numpy array, got {getattr(crops, 'dtype', type(crops))}")
         if crops.ndim != 4 or crops.shape[1:] != (self.input_h, self.input_w, 3):
             raise ValueError(
                 f"crops must have shape (N, {self.input_h}, {self.input_w}, 3), got {crops.shape}"
             )
+        n, h, w = crops.shape[:3]
+        x = np.empty((2 * n if turned else n, 3, h, w), np.float32)
+        if n:
+            flat = np.ascontiguousarray(crops).reshape(n * h, w, 3)
+            x[:n] = cv2.LUT(flat, self._lut).reshape(n, h, w, 3).transpose(0, 3, 1, 2)
+            if turned:  # the turn of a normalised crop is the normalised turned crop
+                x[n:] = x[:n, :, ::-1, ::-1]
+        return x
+
+    def _run(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The three heads' probabilities for a normalised batch, run in chunks of :data:`_BATCH`."""
         heads: list[list[np.ndarray]] = [[], [], []]
-        for start in range(0, len(crops), _BATCH):
-            x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32)
-            x *= self._scale  # (x / 255 - mean) / std in two passes
-            x += self._shift
-            for k, logits in enumerate(self.session.run(None, {self.input_name: x})):
+        for start in range(0, len(x), _BATCH):
+            for k, logits in enumerate(self.session.run(None, {self.input_name: x[start : start + _BATCH]})):
                 heads[k].append(softmax(logits))
         if not self.marks:
             heads[2] = [np.zeros((len(h), 1), np.float32) + 1 for h in heads[0]]
