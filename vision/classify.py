@@ -10,6 +10,7 @@ set explicitly from ``SPRAWLSCAN_THREADS`` (default: 2, or fewer on a smaller ma
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
 import cv2
@@ -182,31 +183,38 @@ class CellClassifier:
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
         ranked = np.argsort(-joint, axis=1)
-        p_empty = joint[:, self._empty]
-        keys, pairs, zones, reading = self._keys, self._pairs, self._zones, self._reading_order
+        # A block's mark: the most probable, unless it is not sure enough (then none).
+        mark = pm.argmax(axis=1)
+        if self.marks:
+            unsure = pm[np.arange(len(pm)), mark] < MARK_CONFIDENCE
+            mark[unsure] = self.marks.index("none")
+        p_mark = pm[np.arange(len(pm)), mark].tolist()
+        # Python floats and lists once for the whole batch, not per cell.
+        rows, orders, marks = joint.tolist(), ranked.tolist(), mark.tolist()
+        keys, pairs, zones, reading, empty = (
+            self._keys,
+            self._pairs,
+            self._zones,
+            self._reading_order,
+            self._empty,
+        )
+        labels: dict[tuple[int, int], str] = {}
         out = []
-        for i, order in enumerate(ranked):
-            best = int(order[0])
+        for row, order, mk, pk in zip(rows, orders, marks, p_mark, strict=True):
+            best = order[0]
             zone_name, road = pairs[best]
-            p = float(joint[i, best])
-            row = joint[i].tolist()
+            p = row[best]
             dist = dict(zip(keys, row, strict=True))
-            alternatives = tuple((zones[k], pairs[k][1], row[k]) for k in order.tolist() if reading[k])[
-                :_ALTERNATIVES
-            ]
+            alternatives = tuple(
+                islice(((zones[k], pairs[k][1], row[k]) for k in order if reading[k]), _ALTERNATIVES)
+            )
             if zone_name == "W":
                 out.append(
                     CellReading(
-                        None,
-                        None,
-                        p,
-                        "W",
-                        alternatives,
-                        kind="wrecktar",
-                        empty_probability=float(p_empty[i]),
+                        None, None, p, "W", alternatives, kind="wrecktar", empty_probability=row[empty],
                         distribution=dist,
                     )
-                )
+                )  # fmt: skip
             elif zone_name == "empty":
                 out.append(
                     CellReading(
@@ -214,23 +222,24 @@ class CellClassifier:
                     )
                 )
             else:
-                mark = int(pm[i].argmax())
-                if pm[i, mark] < MARK_CONFIDENCE and self.marks:
-                    mark = self.marks.index("none")
-                name = self.marks[mark] if self.marks else "none"
+                name = self.marks[mk] if self.marks else "none"
                 poi, construction = name == "poi", name == "construction"
-                label = block(zone_name, road, poi=poi, construction=construction).token()
+                label = labels.get((best, mk))
+                if label is None:
+                    label = labels[best, mk] = block(
+                        zone_name, road, poi=poi, construction=construction
+                    ).token()
                 out.append(
                     CellReading(
                         zone_name,
                         road,
-                        p * float(pm[i, mark]),
+                        p * pk,
                         label,
                         alternatives,
                         "block",
                         poi,
                         construction,
-                        float(p_empty[i]),
+                        row[empty],
                         dist,
                     )
                 )
