@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import cv2
 import numpy as np
 import pytest
 
@@ -63,6 +64,26 @@ def test_crop_jitter_moves_the_window() -> None:
 def test_crops_running_off_the_image_are_filled_not_refused() -> None:
     crops = extract_crops(_marker_image(), [(0, 0), (199, 159)], 40, 28)
     assert crops.shape == (2, CROP_H, CROP_W, 3)
+
+
+def test_crops_cut_together_are_the_crops_cut_one_by_one() -> None:
+    rng = np.random.default_rng(8)
+    image = rng.integers(0, 256, (160, 200, 3), dtype=np.uint8)
+    centres = rng.uniform(-10, 210, (12, 2))
+    together = extract_crops(image, centres, 40.3, 28.7)
+    alone = [extract_crops(image, [c], 40.3, 28.7, jitters=[None])[0] for c in centres]
+    assert np.array_equal(together, np.stack(alone))
+    expected = cv2.warpAffine(
+        image,
+        cv2.getAffineTransform(
+            np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]]),
+            np.float32([[100 - 25.1875, 80 - 17.9375], [100 + 25.1875, 80 - 17.9375], [125.1875, 97.9375]]),
+        ),
+        (CROP_W, CROP_H),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    assert np.array_equal(extract_crops(image, [(100, 80)], 40.3, 28.7)[0], expected)
 
 
 @pytest.mark.parametrize(
