@@ -41,15 +41,16 @@ def white_gains(image: np.ndarray, box: tuple[int, int, int, int] | None = None)
     x1, y1 = min(w, int(x1)), min(h, int(y1))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return np.ones(3, np.float32)
-    # The channel max and sum of uint8 pixels are exact in integers; float32 only for the few kept.
-    u8 = image[y0:y1:2, x0:x1:2].reshape(-1, 3)
-    top = np.maximum(np.maximum(u8[:, 0], u8[:, 1]), u8[:, 2])
-    u8 = u8[top < CLIPPED]
-    if len(u8) < 50:
+    # The channel max and sum of uint8 pixels are exact in integers; float32 only for the few kept. The
+    # sampled pixels stay a strided view, and are picked once (in their order) when both tests are known.
+    u8 = image[y0:y1:2, x0:x1:2]
+    usable = np.maximum(np.maximum(u8[..., 0], u8[..., 1]), u8[..., 2]) < CLIPPED
+    if np.count_nonzero(usable) < 50:
         return np.ones(3, np.float32)
     # The channel mean as float32 computes it: the (exact) sum divided by 3, rounded once.
-    lum = (u8[:, 0].astype(np.uint16) + u8[:, 1] + u8[:, 2]).astype(np.float32) / 3
-    bright = u8[lum >= np.quantile(lum, 1 - BRIGHT_SHARE)].astype(np.float32)
+    lum = (u8[..., 0].astype(np.uint16) + u8[..., 1] + u8[..., 2]).astype(np.float32) / 3
+    picked = usable & (lum >= np.quantile(lum[usable], 1 - BRIGHT_SHARE))
+    bright = u8[picked].astype(np.float32)
     top = bright.max(axis=1)
     sat = (top - bright.min(axis=1)) / np.maximum(top, 1.0)
     white = bright[sat <= np.quantile(sat, NEUTRAL_SHARE)]
