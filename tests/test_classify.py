@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import cv2
 import numpy as np
 import pytest
 
@@ -63,6 +64,26 @@ def test_crop_jitter_moves_the_window() -> None:
 def test_crops_running_off_the_image_are_filled_not_refused() -> None:
     crops = extract_crops(_marker_image(), [(0, 0), (199, 159)], 40, 28)
     assert crops.shape == (2, CROP_H, CROP_W, 3)
+
+
+def test_crops_cut_together_are_the_crops_cut_one_by_one() -> None:
+    rng = np.random.default_rng(8)
+    image = rng.integers(0, 256, (160, 200, 3), dtype=np.uint8)
+    centres = rng.uniform(-10, 210, (12, 2))
+    together = extract_crops(image, centres, 40.3, 28.7)
+    alone = [extract_crops(image, [c], 40.3, 28.7, jitters=[None])[0] for c in centres]
+    assert np.array_equal(together, np.stack(alone))
+    expected = cv2.warpAffine(
+        image,
+        cv2.getAffineTransform(
+            np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H]]),
+            np.float32([[100 - 25.1875, 80 - 17.9375], [100 + 25.1875, 80 - 17.9375], [125.1875, 97.9375]]),
+        ),
+        (CROP_W, CROP_H),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    assert np.array_equal(extract_crops(image, [(100, 80)], 40.3, 28.7)[0], expected)
 
 
 @pytest.mark.parametrize(
@@ -165,6 +186,30 @@ def test_classifier_refuses_crops_of_the_wrong_shape_or_type() -> None:
         clf.predict(np.zeros((2, CROP_H, CROP_W, 3), np.float32))
     with pytest.raises(TypeError, match="Lattice"):
         classify_cells(np.zeros((100, 100, 3), np.uint8), (0, 0, 10, 10))  # type: ignore[arg-type]
+
+
+def test_the_network_input_is_the_normalisation_to_the_bit_both_ways_round() -> None:
+    clf = get_classifier()
+    crops = np.random.default_rng(3).integers(0, 256, (4, CROP_H, CROP_W, 3), dtype=np.uint8)
+    crops[0, 0, :, :] = np.arange(CROP_W * 3).reshape(CROP_W, 3) % 256  # every value in every channel
+    crops[0, 1, :, :] = (np.arange(CROP_W * 3).reshape(CROP_W, 3) + 168) % 256
+    two_passes = crops.transpose(0, 3, 1, 2).astype(np.float32)
+    two_passes *= clf._scale
+    two_passes += clf._shift
+    x = clf._normalised(crops, turned=True)
+    assert x.dtype == np.float32 and x.flags.c_contiguous and x.shape == (8, 3, CROP_H, CROP_W)
+    assert np.array_equal(x[:4], two_passes)
+    assert np.array_equal(x[4:], two_passes[:, :, ::-1, ::-1])
+    mean = np.asarray(clf.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
+    std = np.asarray(clf.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
+    assert np.allclose(x[:4], (crops.transpose(0, 3, 1, 2) / 255.0 - mean) / std, atol=1e-5)
+    # A view that is not contiguous reads as its copy would; no crops make an empty batch.
+    assert np.array_equal(
+        clf._normalised(crops[:, ::-1], turned=False), clf._normalised(crops[:, ::-1].copy(), turned=False)
+    )
+    assert clf._normalised(crops[:0], turned=True).shape == (0, 3, CROP_H, CROP_W)
+    z, r, m = clf.probabilities(crops[:0])
+    assert z.shape == (0, 6) and r.shape == (0, 7) and m.shape == (0, 3)
 
 
 def test_thread_count_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

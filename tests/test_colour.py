@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.colour import balance_whites, lattice_box, white_gains
+from vision.colour import apply_gains, balance_whites, lattice_box, white_gains
 from vision.lattice import Lattice
 
 
@@ -50,3 +50,34 @@ def test_only_the_box_is_measured() -> None:
     inside = white_gains(img, (0, 0, 200, 240))
     assert np.allclose(inside, 1.0, atol=0.02)
     assert lattice_box(Lattice((10.4, 20.6), 89.0, 63.5, 2, 3)) == (10, 20, 278, 148)
+
+
+def _float_gains(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """white_gains written plainly in float32, as it was before its integer shortcuts."""
+    x0, y0, x1, y1 = box
+    px = image[y0:y1:2, x0:x1:2].reshape(-1, 3).astype(np.float32)
+    px = px[px.max(axis=1) < 250]
+    lum = px.mean(axis=1)
+    bright = px[lum >= np.quantile(lum, 0.95)]
+    top = bright.max(axis=1)
+    sat = (top - bright.min(axis=1)) / np.maximum(top, 1.0)
+    ref = np.median(bright[sat <= np.quantile(sat, 0.5)], axis=0)
+    gains = np.clip(ref.mean() / ref, 1 / 1.35, 1.35)
+    return (gains / gains.mean()).astype(np.float32)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_gains_and_their_application_are_the_float32_computation_to_the_bit(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    tint = rng.uniform(0.75, 1.25, 3).astype(np.float32)
+    img = np.clip(_city_like(seed) * tint + rng.normal(0, 8, (240, 320, 3)), 0, 255).astype(np.uint8)
+    img[::7, ::5] = rng.integers(0, 256, img[::7, ::5].shape)  # every value, glare and black included
+    box = (int(rng.integers(0, 40)), int(rng.integers(0, 40)), 300, 230)
+    gains = white_gains(img, box)
+    assert np.array_equal(gains, _float_gains(img, box))
+    scaled = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    assert np.array_equal(balance_whites(img, box), scaled)
+    strong = np.array([1.6, 0.4, 1.0], np.float32)  # beyond MAX_GAIN: clipping at 255 is exercised too
+    assert np.array_equal(
+        apply_gains(img[:, ::-1], strong), np.clip(img[:, ::-1] * strong, 0, 255).astype(np.uint8)
+    )

@@ -12,7 +12,7 @@ from models.synth.art import render_city_topdown
 from scoring.placement import simulate_play
 from vision.classify import classify_cells
 from vision.colour import balance_whites, lattice_box
-from vision.lattice import PX_PER_MM
+from vision.lattice import PX_PER_MM, Lattice
 from vision.zone_colour import REFERENCE_AB, apply_zone_map, cell_ab, fit_zone_map, worth_applying
 
 # b* shift per zone measured in a real photo under warm light, after the white balance (real-cards.md).
@@ -102,3 +102,37 @@ def test_an_implausible_map_is_refused() -> None:
         [REFERENCE_AB["R"]] * 4 + [(60.0, 60.0)] * 4 + [(-60.0, 60.0)] * 4 + [REFERENCE_AB["P"]] * 4
     )
     assert fit_zone_map(ab, ["R"] * 4 + ["C"] * 4 + ["I"] * 4 + ["P"] * 4) is None
+
+
+def test_cell_colours_and_the_map_are_the_per_cell_float32_computation_to_the_bit() -> None:
+    rng = np.random.default_rng(4)
+    image = rng.integers(0, 256, (300, 420, 3), dtype=np.uint8)
+    # Pitch and offsets that give cores of several shapes, some cut by the image's edge, one too small.
+    offsets = rng.uniform(-6, 6, (5, 5, 2))
+    offsets[4, 4] = (120.0, 0.0)
+    lattice = Lattice((-20.0, -10.0), 88.9, 63.3, 5, 5, offsets)
+    cells = [(r, c) for r in range(5) for c in range(5)]
+    hx, hy = 0.35 * lattice.pitch_x, 0.35 * lattice.pitch_y
+    expected = np.zeros((len(cells), 2), np.float32)
+    for i, (r, c) in enumerate(cells):
+        cx, cy = lattice.center(r, c)
+        x0, x1, y0, y1 = (
+            int(max(0, cx - hx)),
+            int(min(420, cx + hx)),
+            int(max(0, cy - hy)),
+            int(min(300, cy + hy)),
+        )
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            core = np.ascontiguousarray(image[y0:y1:2, x0:x1:2]).astype(np.float32) / 255.0
+            expected[i] = np.median(cv2.cvtColor(core, cv2.COLOR_RGB2LAB)[..., 1:].reshape(-1, 2), axis=0)
+    got = cell_ab(image, lattice, cells)
+    assert np.array_equal(got, expected) and not got[-1].any()
+    zone_map = fit_zone_map(
+        np.array([np.add(REFERENCE_AB[z], (1.0, 6.0)) for z in "RCIP" for _ in range(4)]),
+        [*"RRRRCCCCIIIIPPPP"],
+    )
+    affine = np.zeros((3, 4), np.float32)
+    affine[0, 0], affine[1:, 1:3], affine[1:, 3] = 1.0, zone_map.matrix, zone_map.offset
+    lab = cv2.transform(cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB), affine)
+    plain = np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB) * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    assert np.array_equal(apply_zone_map(image, zone_map), plain)

@@ -10,8 +10,10 @@ set explicitly from ``SPRAWLSCAN_THREADS`` (default: 2, or fewer on a smaller ma
 
 from __future__ import annotations
 
+from itertools import islice
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scoring.city import block, rotate_road
@@ -78,6 +80,11 @@ class CellClassifier:
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
         self._scale, self._shift = 1.0 / (255.0 * self.std), -self.mean / self.std
+        # (x / 255 - mean) / std for every uint8 value of every channel, computed as two float32 passes
+        # would: a look-up makes the network's input in one pass, to the bit the same.
+        self._lut = np.ascontiguousarray(
+            (np.arange(256, dtype=np.float32) * self._scale.reshape(3, 1) + self._shift.reshape(3, 1)).T
+        ).reshape(1, 256, 3)
         self.session, self.input_name = loaded.session, loaded.input_name
         self.threads: int = loaded.session.get_session_options().intra_op_num_threads
         self._legal = _legal_pairs(self.zones, self.roads)
@@ -128,26 +135,36 @@ class CellClassifier:
         Each crop is read as it is and turned by 180° (its road relabelled), and the two readings are
         averaged: the answer is then the same whichever way round the photo was taken, and steadier on art
         unlike the renders (see :data:`TURNS`)."""
+        x = self._normalised(crops, turned=TURNS)
+        z, r, m = self._run(x)
         if not TURNS:
-            return self._probabilities(crops)
+            return z, r, m
         n = len(crops)
-        # Both ways round in one batch: the model runs once, on twice the crops.
-        z, r, m = self._probabilities(np.concatenate([crops, crops[:, ::-1, ::-1]]))
         return (z[:n] + z[n:]) / 2, (r[:n] + r[n:][:, self._turned_roads]) / 2, (m[:n] + m[n:]) / 2
 
-    def _probabilities(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _normalised(self, crops: np.ndarray, *, turned: bool) -> np.ndarray:
+        """The network's input for ``crops``: float32 (N, 3, H, W), C-contiguous; with ``turned`` followed
+        by the same crops turned by 180° (2N in all: both ways round in one batch)."""
         if not isinstance(crops, np.ndarray) or crops.dtype != np.uint8:
             raise ValueError(f"crops must be a uint8 numpy array, got {getattr(crops, 'dtype', type(crops))}")
         if crops.ndim != 4 or crops.shape[1:] != (self.input_h, self.input_w, 3):
             raise ValueError(
                 f"crops must have shape (N, {self.input_h}, {self.input_w}, 3), got {crops.shape}"
             )
+        n, h, w = crops.shape[:3]
+        x = np.empty((2 * n if turned else n, 3, h, w), np.float32)
+        if n:
+            flat = np.ascontiguousarray(crops).reshape(n * h, w, 3)
+            x[:n] = cv2.LUT(flat, self._lut).reshape(n, h, w, 3).transpose(0, 3, 1, 2)
+            if turned:  # the turn of a normalised crop is the normalised turned crop
+                x[n:] = x[:n, :, ::-1, ::-1]
+        return x
+
+    def _run(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The three heads' probabilities for a normalised batch, run in chunks of :data:`_BATCH`."""
         heads: list[list[np.ndarray]] = [[], [], []]
-        for start in range(0, len(crops), _BATCH):
-            x = crops[start : start + _BATCH].transpose(0, 3, 1, 2).astype(np.float32)
-            x *= self._scale  # (x / 255 - mean) / std in two passes
-            x += self._shift
-            for k, logits in enumerate(self.session.run(None, {self.input_name: x})):
+        for start in range(0, len(x), _BATCH):
+            for k, logits in enumerate(self.session.run(None, {self.input_name: x[start : start + _BATCH]})):
                 heads[k].append(softmax(logits))
         if not self.marks:
             heads[2] = [np.zeros((len(h), 1), np.float32) + 1 for h in heads[0]]
@@ -166,31 +183,38 @@ class CellClassifier:
         joint = np.stack([pz[:, zi] * pr[:, ri] for zi, ri in self._legal], axis=1)
         joint /= joint.sum(axis=1, keepdims=True) + 1e-12
         ranked = np.argsort(-joint, axis=1)
-        p_empty = joint[:, self._empty]
-        keys, pairs, zones, reading = self._keys, self._pairs, self._zones, self._reading_order
+        # A block's mark: the most probable, unless it is not sure enough (then none).
+        mark = pm.argmax(axis=1)
+        if self.marks:
+            unsure = pm[np.arange(len(pm)), mark] < MARK_CONFIDENCE
+            mark[unsure] = self.marks.index("none")
+        p_mark = pm[np.arange(len(pm)), mark].tolist()
+        # Python floats and lists once for the whole batch, not per cell.
+        rows, orders, marks = joint.tolist(), ranked.tolist(), mark.tolist()
+        keys, pairs, zones, reading, empty = (
+            self._keys,
+            self._pairs,
+            self._zones,
+            self._reading_order,
+            self._empty,
+        )
+        labels: dict[tuple[int, int], str] = {}
         out = []
-        for i, order in enumerate(ranked):
-            best = int(order[0])
+        for row, order, mk, pk in zip(rows, orders, marks, p_mark, strict=True):
+            best = order[0]
             zone_name, road = pairs[best]
-            p = float(joint[i, best])
-            row = joint[i].tolist()
+            p = row[best]
             dist = dict(zip(keys, row, strict=True))
-            alternatives = tuple((zones[k], pairs[k][1], row[k]) for k in order.tolist() if reading[k])[
-                :_ALTERNATIVES
-            ]
+            alternatives = tuple(
+                islice(((zones[k], pairs[k][1], row[k]) for k in order if reading[k]), _ALTERNATIVES)
+            )
             if zone_name == "W":
                 out.append(
                     CellReading(
-                        None,
-                        None,
-                        p,
-                        "W",
-                        alternatives,
-                        kind="wrecktar",
-                        empty_probability=float(p_empty[i]),
+                        None, None, p, "W", alternatives, kind="wrecktar", empty_probability=row[empty],
                         distribution=dist,
                     )
-                )
+                )  # fmt: skip
             elif zone_name == "empty":
                 out.append(
                     CellReading(
@@ -198,23 +222,24 @@ class CellClassifier:
                     )
                 )
             else:
-                mark = int(pm[i].argmax())
-                if pm[i, mark] < MARK_CONFIDENCE and self.marks:
-                    mark = self.marks.index("none")
-                name = self.marks[mark] if self.marks else "none"
+                name = self.marks[mk] if self.marks else "none"
                 poi, construction = name == "poi", name == "construction"
-                label = block(zone_name, road, poi=poi, construction=construction).token()
+                label = labels.get((best, mk))
+                if label is None:
+                    label = labels[best, mk] = block(
+                        zone_name, road, poi=poi, construction=construction
+                    ).token()
                 out.append(
                     CellReading(
                         zone_name,
                         road,
-                        p * float(pm[i, mark]),
+                        p * pk,
                         label,
                         alternatives,
                         "block",
                         poi,
                         construction,
-                        float(p_empty[i]),
+                        row[empty],
                         dist,
                     )
                 )

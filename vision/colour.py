@@ -9,6 +9,7 @@ it out (the "white patch" method, restricted to the city and made robust to colo
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.lattice import Lattice
@@ -40,12 +41,16 @@ def white_gains(image: np.ndarray, box: tuple[int, int, int, int] | None = None)
     x1, y1 = min(w, int(x1)), min(h, int(y1))
     if x1 - x0 < 4 or y1 - y0 < 4:
         return np.ones(3, np.float32)
-    px = image[y0:y1:2, x0:x1:2].reshape(-1, 3).astype(np.float32)
-    px = px[px.max(axis=1) < CLIPPED]
-    if len(px) < 50:
+    # The channel max and sum of uint8 pixels are exact in integers; float32 only for the few kept. The
+    # sampled pixels stay a strided view, and are picked once (in their order) when both tests are known.
+    u8 = image[y0:y1:2, x0:x1:2]
+    usable = np.maximum(np.maximum(u8[..., 0], u8[..., 1]), u8[..., 2]) < CLIPPED
+    if np.count_nonzero(usable) < 50:
         return np.ones(3, np.float32)
-    lum = px.mean(axis=1)
-    bright = px[lum >= np.quantile(lum, 1 - BRIGHT_SHARE)]
+    # The channel mean as float32 computes it: the (exact) sum divided by 3, rounded once.
+    lum = (u8[..., 0].astype(np.uint16) + u8[..., 1] + u8[..., 2]).astype(np.float32) / 3
+    picked = usable & (lum >= np.quantile(lum[usable], 1 - BRIGHT_SHARE))
+    bright = u8[picked].astype(np.float32)
     top = bright.max(axis=1)
     sat = (top - bright.min(axis=1)) / np.maximum(top, 1.0)
     white = bright[sat <= np.quantile(sat, NEUTRAL_SHARE)]
@@ -59,8 +64,22 @@ def white_gains(image: np.ndarray, box: tuple[int, int, int, int] | None = None)
 def balance_whites(image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """``image`` (RGB uint8) with the cast measured in ``box`` (see :func:`white_gains`) taken out: a new
     uint8 image of the same shape."""
-    gains = white_gains(image, box)
-    return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return apply_gains(image, white_gains(image, box))
+
+
+def apply_gains(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``image`` (RGB uint8) with each channel scaled by its float32 gain, clipped and truncated to uint8:
+    a new image, the same to the bit as scaling every pixel in float32.
+
+    Each channel takes 256 values, so the products are computed once per value and looked up.
+
+    >>> img = np.array([[[10, 200, 255]]], np.uint8)
+    >>> apply_gains(img, np.array([1.5, 0.5, 1.2], np.float32)).tolist()
+    [[[15, 100, 255]]]
+    """
+    values = np.arange(256, dtype=np.float32)[:, None]
+    lut = np.clip(values * np.asarray(gains, np.float32), 0, 255).astype(np.uint8).reshape(1, 256, 3)
+    return cv2.LUT(np.ascontiguousarray(image), lut)
 
 
 def lattice_box(lattice: Lattice) -> tuple[int, int, int, int]:

@@ -54,9 +54,10 @@ def _check_image(image: np.ndarray) -> None:
 
 
 def _window_corners(
-    center: tuple[float, float], pitch_x: float, pitch_y: float, context: float, jitter: CropJitter | None
+    centers: np.ndarray, pitch_x: float, pitch_y: float, context: float, jitter: CropJitter | None
 ) -> np.ndarray:
-    """The four corners (TL, TR, BR, BL) of a cell's crop window in image pixels, float32 (4, 2)."""
+    """The four corners (TL, TR, BR, BL) of the crop windows centred at ``centers`` (N × 2) in image
+    pixels, all disturbed by one ``jitter``: float32 (N, 4, 2)."""
     j = jitter or CropJitter()
     half_w = 0.5 * context * pitch_x * j.scale
     half_h = 0.5 * context * pitch_y * j.scale
@@ -66,9 +67,8 @@ def _window_corners(
     local = unit * np.array([half_w, half_h])
     theta = np.deg2rad(j.angle)
     rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
-    cx = center[0] + j.dx * pitch_x
-    cy = center[1] + j.dy * pitch_y
-    return (local @ rot.T + np.array([cx, cy])).astype(np.float32)
+    moved = np.asarray(centers, np.float64).reshape(-1, 1, 2) + np.array([j.dx * pitch_x, j.dy * pitch_y])
+    return (local @ rot.T + moved).astype(np.float32)
 
 
 def extract_crops(
@@ -103,26 +103,33 @@ def extract_crops(
     else:
         small, fx, fy = image, 1.0, 1.0
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], dtype=np.float32)
+    scale = np.array([fx, fy], dtype=np.float32)
+    if jitters is None:  # one window shape for all: the corners in one computation
+        corners_all = _window_corners(pts, pitch_x, pitch_y, context, None) * scale
     crops = np.empty((len(pts), out_h, out_w, 3), dtype=np.uint8)
-    for i, (x, y) in enumerate(pts):
+    for i in range(len(pts)):
         jitter = jitters[i] if jitters is not None else None
-        corners = _window_corners((x, y), pitch_x, pitch_y, context, jitter)
-        corners = corners * np.array([fx, fy], dtype=np.float32)
+        if jitters is None:
+            corners = corners_all[i]
+        else:
+            corners = _window_corners(pts[i], pitch_x, pitch_y, context, jitter)[0] * scale
         if jitter is None or jitter.persp is None:
             m = cv2.getAffineTransform(dst[:3], corners[:3])
-            crops[i] = cv2.warpAffine(
+            cv2.warpAffine(
                 small,
                 m,
                 (out_w, out_h),
+                dst=crops[i],
                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
         else:
             h = cv2.getPerspectiveTransform(dst, corners)
-            crops[i] = cv2.warpPerspective(
+            cv2.warpPerspective(
                 small,
                 h,
                 (out_w, out_h),
+                dst=crops[i],
                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.colour import white_gains
+from vision.colour import apply_gains, white_gains
 from vision.zone_colour import ZoneMap, apply_zone_map
 
 __all__ = ["TopDown"]
@@ -58,9 +58,7 @@ class TopDown:
         if self.ready:
             return self.image
         if "balanced" not in self._cache:
-            self._cache["balanced"] = np.clip(self.image.astype(np.float32) * self.gains, 0, 255).astype(
-                np.uint8
-            )
+            self._cache["balanced"] = apply_gains(self.image, self.gains)
         return self._cache["balanced"]
 
     @property

@@ -63,7 +63,9 @@ class ZoneMap:
 
 def _lab(image: np.ndarray) -> np.ndarray:
     """CIELAB (L* 0–100, a*, b*) of an RGB uint8 image, float32."""
-    return cv2.cvtColor(image.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+    scaled = image.astype(np.float32)
+    scaled /= 255.0
+    return cv2.cvtColor(scaled, cv2.COLOR_RGB2LAB)
 
 
 def cell_ab(image: np.ndarray, lattice: Lattice, cells: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -79,15 +81,21 @@ def cell_ab(image: np.ndarray, lattice: Lattice, cells: Sequence[tuple[int, int]
     """
     h, w = image.shape[:2]
     out = np.zeros((len(cells), 2), np.float32)
+    hx, hy = 0.5 * CORE * lattice.pitch_x, 0.5 * CORE * lattice.pitch_y
+    # Cores of one shape are stacked and converted in one call: a conversion is per pixel, and the rows of
+    # a stack are the cores' rows as they were.
+    shapes: dict[tuple[int, ...], list[tuple[int, np.ndarray]]] = {}
     for i, (r, c) in enumerate(cells):
         cx, cy = lattice.center(r, c)
-        hx, hy = 0.5 * CORE * lattice.pitch_x, 0.5 * CORE * lattice.pitch_y
         x0, x1 = int(max(0, cx - hx)), int(min(w, cx + hx))
         y0, y1 = int(max(0, cy - hy)), int(min(h, cy + hy))
         if x1 - x0 < 2 or y1 - y0 < 2:
             continue
-        lab = _lab(np.ascontiguousarray(image[y0:y1:2, x0:x1:2]))
-        out[i] = np.median(lab[..., 1:].reshape(-1, 2), axis=0)
+        core = image[y0:y1:2, x0:x1:2]
+        shapes.setdefault(core.shape, []).append((i, core))
+    for (ch, cw, _), cores in shapes.items():
+        lab = _lab(np.concatenate([core for _, core in cores]))
+        out[[i for i, _ in cores]] = np.median(lab[..., 1:].reshape(len(cores), ch * cw, 2), axis=1)
     return out
 
 
@@ -163,7 +171,9 @@ def apply_zone_map(image: np.ndarray, zone_map: ZoneMap) -> np.ndarray:
     affine[0, 0] = 1.0
     affine[1:, 1:3], affine[1:, 3] = zone_map.matrix, zone_map.offset
     rgb = cv2.cvtColor(cv2.transform(_lab(image), affine), cv2.COLOR_LAB2RGB)
-    return np.clip(rgb * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    rgb *= 255.0  # round to uint8 in place: the image is large
+    rgb += 0.5
+    return np.clip(rgb, 0, 255, out=rgb).astype(np.uint8)
 
 
 def worth_applying(zone_map: ZoneMap | None) -> bool:
