@@ -63,6 +63,9 @@ def cpu_session(model_path: Path, threads: int) -> Any:
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Idle worker threads sleep instead of spinning: a scan runs its other stages (and the scoring cards'
+    # thread) between the model's calls, and on two cores a spinning thread takes one from them.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
 
 
