@@ -47,8 +47,11 @@ STAGES = (
     "classify",
     "arbitrate",
     "grow",
+    "colour",
     "refine",
+    "deck",
     "cards",
+    "decode cards",
     "assemble",
     "score",
     "total",
@@ -115,12 +118,12 @@ def main() -> int:
         print(
             f"\nfile → breakdown with the shipped classifier ({len(rows['total'])} photos, {refused} refused)"
         )
-        print(f"{'stage':10} {'median ms':>10} {'p90 ms':>8}")
+        print(f"{'stage':12} {'median ms':>10} {'p90 ms':>8}")
         for stage in STAGES:
             if rows[stage]:
                 values = sorted(rows[stage])
                 p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
-                print(f"{stage:10} {1000 * statistics.median(values):10.1f} {1000 * p90:8.1f}")
+                print(f"{stage:12} {1000 * statistics.median(values):10.1f} {1000 * p90:8.1f}")
         print(f"first lattice doubtful, period hypotheses compared: {judged} photos")
         if rows["total"]:
             print(
