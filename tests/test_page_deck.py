@@ -107,14 +107,19 @@ def test_teach_a_deck_from_the_page_scan_with_it_and_forget_it(server: str, page
     assert gone.value.code == 404
 
 
+def _teach_from_the_page(page, server: str, photo: Path) -> None:  # type: ignore[no-untyped-def]
+    """Open the page, choose ``photo`` in the deck step and press "Teach"."""
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.locator("#deck-photo").set_input_files(str(photo))
+    page.locator("#deck-teach").click()
+
+
 def test_a_refused_deck_photo_is_named_on_the_page(server: str, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     art = deck_art(5, 3.0)
     short = tmp_path / "short.png"
     short.write_bytes(png(deck_photo(art, [c for c in DECK if c[0] != 4], ppm=3.0, gap_mm=8.0)))
-    page.goto(server + "/")
-    page.locator("#cards .chip").first.wait_for()
-    page.locator("#deck-photo").set_input_files(str(short))
-    page.locator("#deck-teach").click()
+    _teach_from_the_page(page, server, short)
     expect(page.locator("#deck-error")).to_contain_text("missing: card 4", timeout=90_000)
     expect(page.locator("#deck-none")).to_be_visible()
 
@@ -125,10 +130,7 @@ def test_an_expansion_card_beside_the_deck_is_named_from_the_refusal(
     art = deck_art(5, 3.0)
     photo = tmp_path / "with-wrecktar.png"
     photo.write_bytes(png(deck_photo(art, [*DECK, ("wrecktar", False)], ppm=3.0, gap_mm=8.0)))
-    page.goto(server + "/")
-    page.locator("#cards .chip").first.wait_for()
-    page.locator("#deck-photo").set_input_files(str(photo))
-    page.locator("#deck-teach").click()
+    _teach_from_the_page(page, server, photo)
     expect(page.locator("#deck-error")).to_contain_text("extra at row 4 card 1", timeout=90_000)
     # The refusal fills in the extra card's place: the player says what it is and teaches again.
     expect(page.locator("#deck-extras-box")).to_be_visible()
