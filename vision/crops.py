@@ -105,14 +105,13 @@ def extract_crops(
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], dtype=np.float32)
     scale = np.array([fx, fy], dtype=np.float32)
     if jitters is None:  # one window shape for all: the corners in one computation
-        corners_all = _window_corners(pts, pitch_x, pitch_y, context, None) * scale
+        windows = _window_corners(pts, pitch_x, pitch_y, context, None)
+    else:
+        each = [_window_corners(p, pitch_x, pitch_y, context, j) for p, j in zip(pts, jitters, strict=True)]
+        windows = np.array(each, np.float32).reshape(-1, 4, 2)
     crops = np.empty((len(pts), out_h, out_w, 3), dtype=np.uint8)
-    for i in range(len(pts)):
+    for i, corners in enumerate(windows * scale):
         jitter = jitters[i] if jitters is not None else None
-        if jitters is None:
-            corners = corners_all[i]
-        else:
-            corners = _window_corners(pts[i], pitch_x, pitch_y, context, jitter)[0] * scale
         if jitter is None or jitter.persp is None:
             m = cv2.getAffineTransform(dst[:3], corners[:3])
             cv2.warpAffine(
