@@ -16,6 +16,8 @@ Each stage is a module with one job, and its seconds go into ``ScanResult.timing
               doubtful or lost cells read a little shifted (:mod:`vision.rereads`);
 ``decode cards``  the city as a stack of the 18 known cards and the scoring cards chosen
               (:mod:`vision.read_cards`);
+``unexplained``  a lone block no card explains read over a wider search, and the city decoded again
+              when the cards then explain more (:mod:`vision.unexplained`; rare);
 ``assemble``  the City, road consistency and warnings (:mod:`vision.result`); ``overlay`` when asked.
 """
 
@@ -42,6 +44,7 @@ from vision.read_cards import decode_city, read_backs
 from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
+from vision.unexplained import read_unexplained_again
 
 __all__ = ["CityCell", "NoCityFound", "ScanResult", "scan_image", "scan_rgb", "shipped_classifier"]
 
@@ -101,6 +104,9 @@ def scan_rgb(
     if backs is not None:
         found, back_warnings, timings["cards"] = backs.result()
     city_cards = _timed(timings, "decode cards", decode_city, geometry, readings, found, cards)
+    city_cards = _timed(
+        timings, "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
+    )
     result = _timed(timings, "assemble", assemble_scan, geometry, city_cards, back_warnings, timings)
     return _timed(timings, "overlay", with_overlay, result, base.result()) if base is not None else result
 

@@ -15,7 +15,7 @@ import numpy as np
 from vision.cells import CellReading, Classifier, Grid, as_grid, read_lattice
 from vision.geometry import Geometry, with_lattice
 
-__all__ = ["find_lost_blocks", "grow_to_blocks", "refine_doubtful"]
+__all__ = ["find_lost_blocks", "grow_to_blocks", "refine_doubtful", "shifted_readings"]
 
 # Blocks read confidently on the lattice's outer ring mean the card region missed part of the city (a
 # table close in colour to the blocks): the lattice then grows that way, at most this many times.
@@ -84,7 +84,7 @@ def refine_doubtful(geometry: Geometry, readings: Grid, classify: Classifier) ->
         return readings
     shifts = [(dx * REFINE_SHIFT, dy * REFINE_SHIFT) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
     out = as_grid(readings)
-    for (r, c), seen in zip(cells, _shifted_readings(geometry, cells, shifts, classify), strict=True):
+    for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
         best = max(seen, key=lambda rd: rd.place_confidence)
         if best.place_confidence > out[r][c].place_confidence + REFINE_MARGIN:
             out[r][c] = best.with_marks_of(out[r][c])
@@ -117,7 +117,7 @@ def find_lost_blocks(geometry: Geometry, readings: Grid, classify: Classifier) -
         if dx or dy
     ]
     out = as_grid(readings)
-    for (r, c), seen in zip(cells, _shifted_readings(geometry, cells, shifts, classify), strict=True):
+    for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
         blocks = [rd for rd in seen if rd.kind == "block"]
         if blocks:
             best = max(blocks, key=lambda rd: rd.confidence)
@@ -126,7 +126,7 @@ def find_lost_blocks(geometry: Geometry, readings: Grid, classify: Classifier) -
     return out
 
 
-def _shifted_readings(
+def shifted_readings(
     geometry: Geometry,
     cells: Sequence[tuple[int, int]],
     shifts: Sequence[tuple[float, float]],

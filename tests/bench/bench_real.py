@@ -87,7 +87,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "cards": read is not None and sorted(read.cards) == sorted(truth.cards),
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
-        "decode_seconds": timings.get("decode cards", 0.0),
+        "decode_seconds": timings.get("decode cards", 0.0) + timings.get("unexplained", 0.0),
         "decode_cpu": decode_cpu,
         "error": error,
         "same_card": same_card,

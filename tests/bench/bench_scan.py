@@ -52,6 +52,7 @@ STAGES = (
     "deck",
     "cards",
     "decode cards",
+    "unexplained",
     "assemble",
     "score",
     "total",

@@ -1,0 +1,142 @@
+"""A block no card explains, read again over a wider search, and the city decoded again."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import cast
+
+import numpy as np
+
+from vision.card_pieces import quadrants
+from vision.cells import CellReading
+from vision.colour import lattice_box
+from vision.geometry import Geometry
+from vision.lattice import Lattice
+from vision.read_cards import decode_city
+from vision.topdown import TopDown
+from vision.unexplained import read_unexplained_again, unexplained_blocks
+
+Label = tuple[str | None, str | None]
+LABELS: list[Label] = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")]
+LABELS += [("P", None), (None, None)]
+PITCH = (89.0, 63.5)
+
+
+def _reading(label: Label, p: float, hidden: Label | None = None) -> CellReading:
+    """A reading of ``label`` at probability ``p``; every other label 1e-5 (``hidden``, which the crop
+    does not show, 1e-6), as a sure classifier reads."""
+    dist = {lab: 1e-6 if lab == hidden else 1e-5 for lab in LABELS}
+    dist[label] = p
+    zone, road = label
+    if zone is None:
+        return CellReading(
+            None, None, p, ".", ((None, None, p),), "empty", empty_probability=p, distribution=dist
+        )
+    token = zone if road is None else f"{zone}:{road}"
+    return CellReading(zone, road, p, token, ((zone, road, p),), distribution=dist)
+
+
+def _two_card_city() -> dict[tuple[int, int], Label]:
+    """Cards 1 and 2 side by side (2 × 4 blocks), in lattice cells (1..2, 1..4) of a 4 × 6 lattice."""
+    truth: dict[tuple[int, int], Label] = {}
+    for card, col in ((1, 1), (2, 3)):
+        for dr, dc, label in quadrants(card, False):
+            truth[(1 + dr, col + dc)] = label
+    return truth
+
+
+def _geometry(lattice: Lattice) -> Geometry:
+    """Enough of a Geometry for the stages after the lattice fit: every cell visible and counted."""
+    height = int(lattice.origin[1] + lattice.rows * lattice.pitch_y) + 40
+    width = int(lattice.origin[0] + lattice.cols * lattice.pitch_x) + 40
+    view = TopDown(np.zeros((height, width, 3), np.uint8), np.eye(3), lattice_box(lattice))
+    cells = np.ones((lattice.rows, lattice.cols), bool)
+    return cast(
+        Geometry,
+        SimpleNamespace(
+            lattice=lattice, view=view, visible=cells, occupied=cells, counts=lambda readings: cells
+        ),
+    )
+
+
+class OffsetClassifier:
+    """Reads the block nearest each centre: surely within 0.12 pitch of its true centre, farther off only
+    its zone (the road half seen: a label no card shows, and the true one not at all). ``moved`` cells lie
+    ``shift`` pitch from their lattice centres; ``calls`` counts the centres read."""
+
+    def __init__(
+        self, lattice: Lattice, truth: dict[tuple[int, int], Label], moved: dict, shift: float
+    ) -> None:
+        self.lattice, self.truth, self.calls = lattice, truth, 0
+        self.centres = {
+            rc: np.add(lattice.center(*rc), (moved.get(rc, 0.0) * shift * PITCH[0], 0.0))
+            for rc in [(r, c) for r in range(lattice.rows) for c in range(lattice.cols)]
+        }
+
+    def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        self.calls += len(centres)
+        out = []
+        for x, y in centres:
+            rc, at = min(self.centres.items(), key=lambda kv: np.hypot(*(kv[1] - (x, y))))
+            label = self.truth.get(rc, (None, None))
+            if np.hypot(*(at - (x, y))) <= 0.12 * PITCH[0]:
+                out.append(_reading(label, 0.9))
+            else:
+                out.append(_reading((label[0], None) if label[0] != "P" else label, 0.9, hidden=label))
+        return out
+
+    def lattice_readings(self) -> list[list[CellReading]]:
+        lat = self.lattice
+        centres = np.array([lat.center(r, c) for r in range(lat.rows) for c in range(lat.cols)])
+        flat = self(cast(TopDown, None), centres, PITCH)
+        return [flat[r * lat.cols : (r + 1) * lat.cols] for r in range(lat.rows)]
+
+
+def test_a_lone_block_read_off_its_card_is_found_by_the_wider_search() -> None:
+    lattice = Lattice((40.0, 40.0), *PITCH, 4, 6)
+    truth = _two_card_city()
+    # Card 2's top-left block (an industrial curve) lies 0.25 pitch left of its lattice cell: read there,
+    # only its zone shows ("I", a label no card has), so the cards cannot explain the cell.
+    classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0}, 0.25)
+    readings = classify.lattice_readings()
+    geometry = _geometry(lattice)
+    first = decode_city(geometry, readings, [], None)
+    assert readings[1][3].label == "I" and unexplained_blocks(first, readings) == [(1, 3)]
+    classify.calls = 0
+
+    again = read_unexplained_again(geometry, readings, first, classify, [], None)
+    assert 0 < classify.calls <= 35  # one cell, one grid of shifts
+    decoding = again.as_cards.decoding
+    assert decoding.cells[(1, 3)].label == truth[(1, 3)] and decoding.cells[(1, 3)].card == 2
+    assert not unexplained_blocks(again, readings)
+    # The other cells read as before.
+    assert all(decoding.cells[rc].label == truth[rc] for rc in truth)
+
+
+def test_a_block_no_position_explains_leaves_the_decoding_as_it_was() -> None:
+    lattice = Lattice((40.0, 40.0), *PITCH, 4, 6)
+    truth = _two_card_city()
+    truth[(1, 3)] = ("R", None)  # a block with no road: no known card shows one, wherever it is read
+    classify = OffsetClassifier(lattice, truth, {}, 0.0)
+    readings = classify.lattice_readings()
+    geometry = _geometry(lattice)
+    first = decode_city(geometry, readings, [], None)
+    assert unexplained_blocks(first, readings) == [(1, 3)]
+    classify.calls = 0
+    assert read_unexplained_again(geometry, readings, first, classify, [], None) is first
+    assert classify.calls == 35  # searched all the same: 7 shifts across, 5 along
+
+
+def test_neighbouring_unexplained_blocks_are_a_card_we_do_not_know_and_are_not_searched() -> None:
+    lattice = Lattice((40.0, 40.0), *PITCH, 4, 6)
+    truth = _two_card_city()
+    # Both of card 2's left blocks read as zones alone: what an expansion's card looks like.
+    classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0, (2, 3): -1.0}, 0.25)
+    readings = classify.lattice_readings()
+    geometry = _geometry(lattice)
+    first = decode_city(geometry, readings, [], None)
+    kept = sorted(rc for rc, d in first.as_cards.decoding.cells.items() if d.source == "kept")
+    assert kept == [(1, 3), (2, 3)] and unexplained_blocks(first, readings) == []
+    classify.calls = 0
+    assert read_unexplained_again(geometry, readings, first, classify, [], None) is first
+    assert classify.calls == 0

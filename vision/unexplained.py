@@ -1,0 +1,117 @@
+"""A block the cards cannot explain, read again over a wider search, and the city decoded again.
+
+The card decoding (:mod:`vision.read_cards`) leaves a cell *unexplained* when no known card fits what the
+classifier read there: usually a card placed apart from its neighbours by more than the lattice's per-cell
+offsets absorb (up to 4 mm), so the cell's crop shows mostly the next block (a park beside an industrial
+block, read as a park). A lone unexplained block is read again at every shift on a grid of up to
+:data:`SEARCH_X` and :data:`SEARCH_Y` of the pitch, each label taking its best probability over the shifts
+(where the block really lies is not known, so each reading is judged at its best position), and the city is
+decoded again with those readings. The new decoding is kept only when the cards now explain more cells
+and every other cell keeps its label (the new evidence is about the searched cells alone); otherwise
+nothing changes. Groups of two or more neighbouring unexplained blocks are left alone: they are
+what a card the decoder does not know (an expansion's) looks like, and a wide search would find a known
+card's labels in their neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from vision.card_program import Label
+from vision.card_sources import BackNumber
+from vision.cells import CellReading, Classifier, Grid, as_grid
+from vision.geometry import Geometry
+from vision.read_cards import CityCards, decode_city
+from vision.rereads import shifted_readings
+
+__all__ = ["SEARCH_STEP", "SEARCH_X", "SEARCH_Y", "read_unexplained_again", "unexplained_blocks"]
+
+# The search reaches 0.3 of the pitch across (13 mm) and 0.2 along (6 mm), in steps of 0.1 pitch: wide
+# enough for the 10 mm misplaced edge cards seen on the real-art devset, on a grid as fine as the
+# classifier's training jitter (crops up to 10 % off centre), 35 crops a cell.
+SEARCH_X = 0.3
+SEARCH_Y = 0.2
+SEARCH_STEP = 0.1
+
+
+def unexplained_blocks(city: CityCards, readings: Grid) -> list[tuple[int, int]]:
+    """The cells read as plain blocks (no expansion mark, not Wrecktar) that no card explains, with no
+    such neighbour (row, col), in order."""
+    if not city.as_cards.used:
+        return []
+    kept = {
+        rc
+        for rc, d in city.as_cards.decoding.cells.items()
+        if d.source == "kept" and _plain_block(readings[rc[0]][rc[1]])
+    }
+    return sorted((r, c) for r, c in kept if not any((r + dr, c + dc) in kept for dr, dc in _NEIGHBOURS))
+
+
+def read_unexplained_again(
+    geometry: Geometry,
+    readings: Grid,
+    city: CityCards,
+    classify: Classifier,
+    backs: Sequence[BackNumber],
+    given: Sequence[int] | None,
+) -> CityCards:
+    """``city`` decoded again with its lone unexplained blocks read over the wider search, when that
+    leaves fewer cells unexplained; else ``city`` itself (see the module's docstring)."""
+    cells = unexplained_blocks(city, readings)
+    if not cells:
+        return city
+    xs = np.linspace(-SEARCH_X, SEARCH_X, int(round(2 * SEARCH_X / SEARCH_STEP)) + 1)
+    ys = np.linspace(-SEARCH_Y, SEARCH_Y, int(round(2 * SEARCH_Y / SEARCH_STEP)) + 1)
+    shifts = [(float(dx), float(dy)) for dy in ys for dx in xs]
+    again = as_grid(readings)
+    for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
+        again[r][c] = best_over_positions(again[r][c], seen)
+    redone = decode_city(geometry, again, backs, given)
+    if _unexplained_count(redone) >= _unexplained_count(city) or _labels(redone, cells) != _labels(
+        city, cells
+    ):
+        return city
+    return redone
+
+
+def best_over_positions(reading: CellReading, seen: Sequence[CellReading]) -> CellReading:
+    """``reading`` with each label among the best readings (``alternatives``) of ``seen``, readings of the
+    same cell at other positions, at the best probability it had anywhere; its answer stays, as the
+    decoding reads the distribution. Only those labels: every label's best over many positions would lift
+    the unlikely ones too, until any card could explain the cell.
+
+    Examples
+    --------
+    >>> here = CellReading("P", None, 0.8, "P", distribution={("P", None): 0.8, ("I", "NS"): 0.01})
+    >>> left = CellReading("I", "NS", 0.9, "I:NS", (("I", "NS", 0.9),),
+    ...                    distribution={("P", None): 0.05, ("I", "NS"): 0.9, ("C", "NS"): 0.02})
+    >>> sorted(best_over_positions(here, [left]).distribution.items())
+    [(('I', 'NS'), 0.9), (('P', None), 0.8)]
+    """
+    best = dict(reading.distribution)
+    for other in seen:
+        for zone, road, p in other.alternatives:
+            best[(zone, road)] = max(best.get((zone, road), 0.0), p)
+    return replace(reading, distribution=best)
+
+
+_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def _plain_block(reading: CellReading) -> bool:
+    marked = reading.poi or reading.construction
+    return reading.kind == "block" and not marked and bool(reading.distribution)
+
+
+def _labels(city: CityCards, leave_out: Sequence[tuple[int, int]]) -> dict[tuple[int, int], Label]:
+    skip = set(leave_out)
+    return {rc: d.label for rc, d in city.as_cards.decoding.cells.items() if rc not in skip}
+
+
+def _unexplained_count(city: CityCards) -> int:
+    if not city.as_cards.used:
+        return len(city.as_cards.decoding.cells)
+    return sum(d.source == "kept" for d in city.as_cards.decoding.cells.values())
