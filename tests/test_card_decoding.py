@@ -219,3 +219,19 @@ def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -
     assert strong.warnings == [
         "the cards do not settle @0,0 (two readings fit almost equally well): please check"
     ]
+
+
+def test_a_cell_a_card_settles_in_doubt_keeps_only_readings_a_card_can_show() -> None:
+    from vision.card_decoding import CardDecoding, CellDecoding
+    from vision.cells import CellReading
+    from vision.city_as_cards import apply_decoding
+
+    # The crop missed the road: "I" alone (no card has an industrial block without a road) and "empty"
+    # lead the classifier's readings; the cards put card 10's I:NE there, in doubt.
+    options = (("I", None, 0.55), (None, None, 0.14), ("I", "NE", 0.07), ("I", "NS", 0.05))
+    readings = [[CellReading.from_options(options)]]
+    cells = {(0, 0): CellDecoding(("I", "NE"), "card", 10, 0.2)}
+    settled = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=1.0)).readings[0][0]
+    assert settled is not None and settled.label == "I:NE"
+    # The road repair may still swap in another road, but never the table or a roadless block.
+    assert [o[:2] for o in settled.alternatives] == [("I", "NE"), ("I", "NS")]

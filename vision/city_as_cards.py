@@ -13,7 +13,7 @@ import math
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -91,8 +91,8 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
         if cell.doubtful:
             doubtful.append((r, c))
         # A card settles the cell: no second reading is left for the road repair to swap in, unless the
-        # decoding itself is in doubt there.
-        out[r][c] = rd.settled(zone, road, confidence, others=cell.doubtful)
+        # decoding itself is in doubt there, and then only readings a card can show.
+        out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful))
     warnings = []
     if doubtful:
         warnings.append(
@@ -101,6 +101,20 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
             + " (two readings fit almost equally well): please check"
         )
     return CardReading(out, cards, decoding, warnings, True)
+
+
+def _card_options_only(reading: CellReading) -> CellReading:
+    """``reading`` (settled by a card) without the alternatives no card shows: the card placed there shows
+    a block, not the table, and every residential, commercial and industrial block of the 18 cards carries
+    a road (a zone read without one is a crop that missed the road).
+
+    >>> options = (("I", "NE", 0.2), ("I", None, 0.5), (None, None, 0.2), ("I", "NS", 0.1))
+    >>> rd = CellReading.from_options(options)
+    >>> [o[:2] for o in _card_options_only(rd).alternatives]
+    [('I', 'NE'), ('I', 'NS')]
+    """
+    kept = tuple(o for o in reading.alternatives if o[0] == "P" or (o[0] is not None and o[1] is not None))
+    return reading if len(kept) == len(reading.alternatives) else replace(reading, alternatives=kept)
 
 
 def _confidence(reading: CellReading, label: tuple[str | None, str | None], margin: float | None) -> float:

@@ -1,16 +1,18 @@
-"""A block the cards cannot explain, read again over a wider search, and the city decoded again.
+"""A block the cards cannot explain, or call table, read again over a wider search; the city decoded again.
 
 The card decoding (:mod:`vision.read_cards`) leaves a cell *unexplained* when no known card fits what the
-classifier read there: usually a card placed apart from its neighbours by more than the lattice's per-cell
+classifier read there, and reads it as table when that is cheaper than any card: both, where the classifier
+read a block, are usually a card placed apart from its neighbours by more than the lattice's per-cell
 offsets absorb (up to 4 mm), so the cell's crop shows mostly the next block (a park beside an industrial
-block, read as a park). A lone unexplained block is read again at every shift on a grid of up to
-:data:`SEARCH_X` and :data:`SEARCH_Y` of the pitch, each label taking its best probability over the shifts
-(where the block really lies is not known, so each reading is judged at its best position), and the city is
-decoded again with those readings. The new decoding is kept only when the cards now explain more cells
+block, read as a park) or misses the block's road (an industrial block read without one, a label no card
+has). Such a block, when alone, is read again at every shift on a grid of up to :data:`SEARCH_X` and
+:data:`SEARCH_Y` of the pitch, each block label taking its best probability over the shifts (where the
+block really lies is not known, so each reading is judged at its best position), and the city is decoded
+again with those readings. The new decoding is kept only when the cards now explain more of these cells
 and every other cell keeps its label (the new evidence is about the searched cells alone); otherwise
-nothing changes. Groups of two or more neighbouring unexplained blocks are left alone: they are
-what a card the decoder does not know (an expansion's) looks like, and a wide search would find a known
-card's labels in their neighbours.
+nothing changes. Groups of two or more neighbouring such blocks are left alone: they are what a card the
+decoder does not know (an expansion's) looks like, and a wide search would find a known card's labels in
+their neighbours.
 """
 
 from __future__ import annotations
@@ -38,16 +40,12 @@ SEARCH_STEP = 0.1
 
 
 def unexplained_blocks(city: CityCards, readings: Grid) -> list[tuple[int, int]]:
-    """The cells read as plain blocks (no expansion mark, not Wrecktar) that no card explains, with no
-    such neighbour (row, col), in order."""
+    """The cells read as plain blocks (no expansion mark, not Wrecktar) that no card explains or that the
+    decoding calls table, with no such neighbour (row, col), in order."""
     if not city.as_cards.used:
         return []
-    kept = {
-        rc
-        for rc, d in city.as_cards.decoding.cells.items()
-        if d.source == "kept" and _plain_block(readings[rc[0]][rc[1]])
-    }
-    return sorted((r, c) for r, c in kept if not any((r + dr, c + dc) in kept for dr, dc in _NEIGHBOURS))
+    found = {rc for rc in _unexplained(city, readings) if _plain_block(readings[rc[0]][rc[1]])}
+    return sorted((r, c) for r, c in found if not any((r + dr, c + dc) in found for dr, dc in _NEIGHBOURS))
 
 
 def read_unexplained_again(
@@ -58,8 +56,9 @@ def read_unexplained_again(
     backs: Sequence[BackNumber],
     given: Sequence[int] | None,
 ) -> CityCards:
-    """``city`` decoded again with its lone unexplained blocks read over the wider search, when that
-    leaves fewer cells unexplained; else ``city`` itself (see the module's docstring)."""
+    """``city`` decoded again with its lone unexplained blocks (:func:`unexplained_blocks`) read over the
+    wider search, when that leaves fewer of them and no other cell changes; else ``city`` itself (see the
+    module's docstring)."""
     cells = unexplained_blocks(city, readings)
     if not cells:
         return city
@@ -70,31 +69,30 @@ def read_unexplained_again(
     for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
         again[r][c] = best_over_positions(again[r][c], seen)
     redone = decode_city(geometry, again, backs, given)
-    if _unexplained_count(redone) >= _unexplained_count(city) or _labels(redone, cells) != _labels(
-        city, cells
-    ):
-        return city
-    return redone
+    fewer = redone.as_cards.used and len(_unexplained(redone, readings)) < len(_unexplained(city, readings))
+    return redone if fewer and _labels(redone, cells) == _labels(city, cells) else city
 
 
 def best_over_positions(reading: CellReading, seen: Sequence[CellReading]) -> CellReading:
-    """``reading`` with each label among the best readings (``alternatives``) of ``seen``, readings of the
-    same cell at other positions, at the best probability it had anywhere; its answer stays, as the
+    """``reading`` with each block label among the best readings (``alternatives``) of ``seen``, readings
+    of the same cell at other positions, at the best probability it had anywhere; its answer stays, as the
     decoding reads the distribution. Only those labels: every label's best over many positions would lift
-    the unlikely ones too, until any card could explain the cell.
+    the unlikely ones too, until any card could explain the cell; and not "empty", which a crop moved off
+    the block reads by design.
 
     Examples
     --------
     >>> here = CellReading("P", None, 0.8, "P", distribution={("P", None): 0.8, ("I", "NS"): 0.01})
-    >>> left = CellReading("I", "NS", 0.9, "I:NS", (("I", "NS", 0.9),),
-    ...                    distribution={("P", None): 0.05, ("I", "NS"): 0.9, ("C", "NS"): 0.02})
+    >>> left = CellReading("I", "NS", 0.9, "I:NS", (("I", "NS", 0.9), (None, None, 0.06)),
+    ...                    distribution={("P", None): 0.03, ("I", "NS"): 0.9, (None, None): 0.06})
     >>> sorted(best_over_positions(here, [left]).distribution.items())
     [(('I', 'NS'), 0.9), (('P', None), 0.8)]
     """
     best = dict(reading.distribution)
     for other in seen:
         for zone, road, p in other.alternatives:
-            best[(zone, road)] = max(best.get((zone, road), 0.0), p)
+            if zone is not None:
+                best[(zone, road)] = max(best.get((zone, road), 0.0), p)
     return replace(reading, distribution=best)
 
 
@@ -111,7 +109,10 @@ def _labels(city: CityCards, leave_out: Sequence[tuple[int, int]]) -> dict[tuple
     return {rc: d.label for rc, d in city.as_cards.decoding.cells.items() if rc not in skip}
 
 
-def _unexplained_count(city: CityCards) -> int:
-    if not city.as_cards.used:
-        return len(city.as_cards.decoding.cells)
-    return sum(d.source == "kept" for d in city.as_cards.decoding.cells.values())
+def _unexplained(city: CityCards, readings: Grid) -> set[tuple[int, int]]:
+    """The cells no card explains, and those read as a plain block that the decoding calls table."""
+    return {
+        rc
+        for rc, d in city.as_cards.decoding.cells.items()
+        if d.source == "kept" or (d.source == "empty" and _plain_block(readings[rc[0]][rc[1]]))
+    }
