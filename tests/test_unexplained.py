@@ -46,12 +46,15 @@ def _two_card_city() -> dict[tuple[int, int], Label]:
     return truth
 
 
-def _geometry(lattice: Lattice) -> Geometry:
-    """Enough of a Geometry for the stages after the lattice fit: every cell visible and counted."""
+def _geometry(lattice: Lattice, beyond: tuple[tuple[int, int], ...] = ()) -> Geometry:
+    """Enough of a Geometry for the stages after the lattice fit: every cell visible and counted, but those
+    ``beyond`` the photo's edge."""
     height = int(lattice.origin[1] + lattice.rows * lattice.pitch_y) + 40
     width = int(lattice.origin[0] + lattice.cols * lattice.pitch_x) + 40
     view = TopDown(np.zeros((height, width, 3), np.uint8), np.eye(3), lattice_box(lattice))
     cells = np.ones((lattice.rows, lattice.cols), bool)
+    for rc in beyond:
+        cells[rc] = False
     return cast(
         Geometry,
         SimpleNamespace(
@@ -136,6 +139,23 @@ def test_a_block_the_decoding_calls_table_is_searched_too() -> None:
     # Searched; but no card can show that block alone beside empty cells, so the decoding stays.
     assert read_unexplained_again(geometry, readings, first, classify, [], None) is first
     assert classify.calls == 35
+
+
+def test_a_block_the_decoding_calls_table_is_found_by_the_wider_search() -> None:
+    lattice = Lattice((40.0, 40.0), *PITCH, 4, 6)
+    truth = _two_card_city()
+    # The photo shows one block of card 2 (the rest lies beyond its edge), and read off its centre that
+    # block looks a little like table too: table is cheaper than placing card 2 for a label it lacks.
+    classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0}, 0.25, table=0.2)
+    readings = classify.lattice_readings()
+    geometry = _geometry(lattice, beyond=((1, 4), (2, 3), (2, 4)))
+    first = decode_city(geometry, readings, [], None)
+    assert first.as_cards.decoding.cells[(1, 3)].source == "empty"
+    assert unexplained_blocks(first, readings) == [(1, 3)]
+    again = read_unexplained_again(geometry, readings, first, classify, [], None)
+    # Explained by a card (any card with that block: the photo shows none of its others).
+    assert again.as_cards.decoding.cells[(1, 3)].label == truth[(1, 3)]
+    assert again.as_cards.decoding.cells[(1, 3)].source == "card"
 
 
 def test_a_block_no_position_explains_leaves_the_decoding_as_it_was() -> None:

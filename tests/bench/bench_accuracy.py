@@ -87,7 +87,10 @@ def renderer_fingerprint() -> str:
     photos from another version of it are not reused, so the evaluation set is what the seeds make now."""
     import hashlib
 
-    files = sorted((ROOT / "vision" / "synth").glob("*.py")) + [ROOT / "scoring" / "placement.py"]
+    synth = sorted((ROOT / "models" / "synth").glob("*.py"))
+    if not synth:  # the renderer moved: a hash of nothing would reuse photos another renderer made
+        raise SystemExit(f"bench_accuracy: no renderer found under {ROOT / 'models' / 'synth'}")
+    files = synth + [ROOT / "scoring" / "placement.py"]
     digest = hashlib.sha256()
     for f in files:
         digest.update(f.name.encode() + b"\0" + f.read_bytes())
