@@ -235,3 +235,14 @@ def test_a_cell_a_card_settles_in_doubt_keeps_only_readings_a_card_can_show() ->
     assert settled is not None and settled.label == "I:NE"
     # The road repair may still swap in another road, but never the table or a roadless block.
     assert [o[:2] for o in settled.alternatives] == [("I", "NE"), ("I", "NS")]
+    # Beside a Point of Interest (its card's other blocks carry no road) the roadless reading stays.
+    poi = CellReading("R", None, 0.9, "R*", (("R", None, 0.9),), poi=True)
+    beside = {**cells, (0, 1): CellDecoding(("R", None), "kept")}
+    settled = apply_decoding([[readings[0][0], poi]], CardDecoding((), beside, 0.0, explained=1.0)).readings[
+        0
+    ][0]
+    assert settled is not None and [o[:2] for o in settled.alternatives] == [
+        ("I", "NE"),
+        ("I", None),
+        ("I", "NS"),
+    ]

@@ -81,6 +81,9 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
         return CardReading(readings, cards, decoding, [], False)
     out = [list(row) for row in readings]
     doubtful = []
+    # A Point of Interest card shows blocks without roads (this project's stand-in for it: its real look is
+    # not documented), so where one is seen, a roadless reading stays a possible second choice.
+    roadless = any(rd is not None and rd.poi for row in readings for rd in row)
     for (r, c), cell in decoding.cells.items():
         cards[r][c] = cell.card
         rd = out[r][c]
@@ -92,7 +95,7 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
             doubtful.append((r, c))
         # A card settles the cell: no second reading is left for the road repair to swap in, unless the
         # decoding itself is in doubt there, and then only readings a card can show.
-        out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful))
+        out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful), roadless)
     warnings = []
     if doubtful:
         warnings.append(
@@ -103,17 +106,22 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
     return CardReading(out, cards, decoding, warnings, True)
 
 
-def _card_options_only(reading: CellReading) -> CellReading:
+def _card_options_only(reading: CellReading, roadless: bool = False) -> CellReading:
     """``reading`` (settled by a card) without the alternatives no card shows: the card placed there shows
     a block, not the table, and every residential, commercial and industrial block of the 18 cards carries
-    a road (a zone read without one is a crop that missed the road).
+    a road (a zone read without one is a crop that missed the road), unless ``roadless`` blocks are in
+    play (a Point of Interest card).
 
     >>> options = (("I", "NE", 0.2), ("I", None, 0.5), (None, None, 0.2), ("I", "NS", 0.1))
     >>> rd = CellReading.from_options(options)
     >>> [o[:2] for o in _card_options_only(rd).alternatives]
     [('I', 'NE'), ('I', 'NS')]
+    >>> [o[:2] for o in _card_options_only(rd, roadless=True).alternatives]
+    [('I', 'NE'), ('I', None), ('I', 'NS')]
     """
-    kept = tuple(o for o in reading.alternatives if o[0] == "P" or (o[0] is not None and o[1] is not None))
+    kept = tuple(
+        o for o in reading.alternatives if o[0] is not None and (o[0] == "P" or roadless or o[1] is not None)
+    )
     return reading if len(kept) == len(reading.alternatives) else replace(reading, alternatives=kept)
 
 
