@@ -16,8 +16,9 @@ Each stage is a module with one job, and its seconds go into ``ScanResult.timing
               doubtful or lost cells read a little shifted (:mod:`vision.rereads`);
 ``decode cards``  the city as a stack of the 18 known cards and the scoring cards chosen
               (:mod:`vision.read_cards`);
-``unexplained``  a lone block no card explains read over a wider search, and the city decoded again
-              when the cards then explain more (:mod:`vision.unexplained`; rare);
+``unexplained``  a lone block no card explains (or that the decoding calls table) read over a wider
+              search, and the city decoded again when the cards then explain more
+              (:mod:`vision.unexplained`; rare);
 ``assemble``  the City, road consistency and warnings (:mod:`vision.result`); ``overlay`` when asked.
 """
 
