@@ -27,7 +27,7 @@ from api.service import ScannerUnavailable, encode_jpeg
 from api.service_errors import ServiceError
 from api.settings import Settings
 from api.storage_decks import DeckStore
-from api.uploads import read_scan_form
+from api.uploads import UploadTooLarge, read_scan_form
 
 DECK_PATH = "/api/v1/deck"
 Auth = Annotated[
@@ -50,11 +50,6 @@ class BadDeckRequest(ServiceError):
 
     code = "invalid_request"
     status = 422
-
-
-class FixTooLarge(ServiceError):
-    code = "too_large"
-    status = 413
 
 
 def _corrections(items: object, where: str, *, extras_only: bool = False) -> list[Any]:
@@ -85,12 +80,12 @@ async def _fix_body(request: Request) -> list[Any]:
     exempt from the service's JSON guard, its POST being a streamed upload)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_FIX_BYTES:
-        raise FixTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
+        raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_FIX_BYTES:
-            raise FixTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
+            raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
     try:
         document = json.loads(body)
     except ValueError:

@@ -25,7 +25,8 @@ MAX_BOUNDARY = 200  # RFC 2046 allows 70 characters; python-multipart refuses mo
 
 
 class UploadTooLarge(ServiceError):
-    """The request body or the image part is bigger than the service accepts."""
+    """The request body (an upload, a deck's corrections) or the image part is bigger than the service
+    accepts."""
 
     code = "too_large"
     status = 413
