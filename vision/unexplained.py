@@ -22,6 +22,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from scoring.city import STEP
 from vision.card_program import Label
 from vision.card_sources import BackNumber
 from vision.cells import CellReading, Classifier, Grid, as_grid
@@ -42,10 +43,7 @@ SEARCH_STEP = 0.1
 def unexplained_blocks(city: CityCards, readings: Grid) -> list[tuple[int, int]]:
     """The cells read as plain blocks (no expansion mark, not Wrecktar) that no card explains or that the
     decoding calls table, with no such neighbour (row, col), in order."""
-    if not city.as_cards.used:
-        return []
-    found = {rc for rc in _unexplained(city, readings) if _plain_block(readings[rc[0]][rc[1]])}
-    return sorted((r, c) for r, c in found if not any((r + dr, c + dc) in found for dr, dc in _NEIGHBOURS))
+    return _lone_blocks(_unexplained(city, readings), readings) if city.as_cards.used else []
 
 
 def read_unexplained_again(
@@ -59,7 +57,8 @@ def read_unexplained_again(
     """``city`` decoded again with its lone unexplained blocks (:func:`unexplained_blocks`) read over the
     wider search, when that leaves fewer of them and no other cell changes; else ``city`` itself (see the
     module's docstring)."""
-    cells = unexplained_blocks(city, readings)
+    before = _unexplained(city, readings) if city.as_cards.used else set()
+    cells = _lone_blocks(before, readings)
     if not cells:
         return city
     xs = np.linspace(-SEARCH_X, SEARCH_X, int(round(2 * SEARCH_X / SEARCH_STEP)) + 1)
@@ -69,7 +68,7 @@ def read_unexplained_again(
     for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
         again[r][c] = best_over_positions(again[r][c], seen)
     redone = decode_city(geometry, again, backs, given)
-    fewer = redone.as_cards.used and len(_unexplained(redone, readings)) < len(_unexplained(city, readings))
+    fewer = redone.as_cards.used and len(_unexplained(redone, readings)) < len(before)
     return redone if fewer and _labels(redone, cells) == _labels(city, cells) else city
 
 
@@ -96,7 +95,10 @@ def best_over_positions(reading: CellReading, seen: Sequence[CellReading]) -> Ce
     return replace(reading, distribution=best)
 
 
-_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+def _lone_blocks(cells: set[tuple[int, int]], readings: Grid) -> list[tuple[int, int]]:
+    """Those of ``cells`` read as plain blocks with no such neighbour among them, in order."""
+    found = {rc for rc in cells if _plain_block(readings[rc[0]][rc[1]])}
+    return sorted((r, c) for r, c in found if not any((r + dr, c + dc) in found for dr, dc in STEP.values()))
 
 
 def _plain_block(reading: CellReading) -> bool:
