@@ -178,10 +178,15 @@ def decode_image(
         if pixels is None:
             img.load()
             rgb = _reduce_strips(img.size, lambda y0, y1: _pillow_strip(img, y0, y1), factor)
+        elif factor == 1 and pixels.ndim == 3 and pixels.shape[2] == 3:
+            # Three channels at the size wanted: used as decoded; BGR is swapped after the final resize,
+            # on fewer pixels (the swap and the area resize commute exactly).
+            rgb = pixels
         else:
             size = (pixels.shape[1], pixels.shape[0])
             rgb = _reduce_strips(size, lambda y0, y1: _array_strip(pixels, y0, y1, bgr), factor)
-        pixels = None  # the full-size array goes before the EXIF look-up and the final resize
+            bgr = False
+        pixels = None  # a full-size array of the codec's goes before the EXIF look-up and the final resize
         orientation = img.getexif().get(_ORIENTATION, 1)
     except Image.DecompressionBombError:
         raise ImageTooLarge(f"the image has too many pixels (more than {max_pixels:,} allowed)") from None
@@ -195,6 +200,8 @@ def decode_image(
     upright_size = (original[1], original[0]) if orientation in (5, 6, 7, 8) else original
     if long_side is not None:
         rgb, _ = fit_long_side(rgb, long_side)
+    if bgr:
+        rgb = cv2.cvtColor(rgb, cv2.COLOR_BGR2RGB, dst=rgb if rgb.flags.c_contiguous else None)
     return DecodedImage(rgb, upright_size, rgb.shape[1] / upright_size[0], fmt)
 
 
@@ -291,7 +298,7 @@ def _codec_pixels(img: Image.Image, data: bytes, original: tuple[int, int]) -> t
         if flag is not None:
             pixels = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
             if pixels is not None and pixels.shape == (img.size[1], img.size[0], 3):
-                return cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB, dst=pixels), False  # in place, one pass
+                return pixels, True
     if img.format == "WEBP" and not getattr(img, "is_animated", False):
         pixels = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
         if pixels is not None and pixels.dtype == np.uint8:
