@@ -9,6 +9,11 @@
 The service photo is the first devset photo when the folder is there, else a synthetic 12 MP render.
 Run on a quiet machine: both ratios are wall-clock times.
 
+3. **Floor**: what no scan of this design can skip, as multiples of the same ``cv2.imread``: the upload
+   itself (the same number of bytes that are no image, answered 4xx once read) and the stages every scan
+   runs once (:data:`ONCE`, their medians over five scans of the service photo), summed in turn, so the
+   line shows at which stage the sum passes the service target.
+
     python tests/bench/bench_speed.py [--uploads 7] [--devset PATH]
 """
 
@@ -32,6 +37,8 @@ from tests.live_server import serving  # noqa: E402
 DEVSET = ROOT.parent / "shared" / "devset"
 #: Median devset scan before the split into stages (issue 13, measured 2026-11-30 on this machine).
 BEFORE_S = 1.43
+#: The stages every scan runs once, in order (the re-reads, arbitration and backs come on top).
+ONCE = ("decode", "locate", "rectify", "lattice", "classify", "decode cards")
 
 
 def _imread_seconds(jpeg: bytes, repeats: int) -> float:
@@ -46,8 +53,9 @@ def _imread_seconds(jpeg: bytes, repeats: int) -> float:
     return statistics.median(times)
 
 
-def service_ratio(jpeg: bytes, uploads: int) -> float:
-    """Median upload → breakdown through the service, over the median full decode of the same JPEG."""
+def service_ratio(jpeg: bytes, uploads: int) -> tuple[float, float]:
+    """Median upload → breakdown through the service, over the median full decode of the same JPEG; and
+    the median upload of as many bytes that are no image (the service refuses them once read), in s."""
     with (
         tempfile.TemporaryDirectory() as tmp,
         serving(Path(tmp) / "server.log") as (url, _),
@@ -57,16 +65,43 @@ def service_ratio(jpeg: bytes, uploads: int) -> float:
         first = client.post(f"{url}/api/v1/scans", files=files)  # warm: the model session is loaded
         if first.status_code != 200:
             raise SystemExit(f"the warm-up scan failed: {first.status_code} {first.text[:300]}")
-        times = []
+        times, refused = [], []
         for _ in range(uploads):
             t = time.perf_counter()
             resp = client.post(f"{url}/api/v1/scans", files=files)
             times.append(time.perf_counter() - t)
             resp.raise_for_status()
+            t = time.perf_counter()
+            bad = client.post(
+                f"{url}/api/v1/scans", files={"image": ("city.jpg", bytes(len(jpeg)), "image/jpeg")}
+            )
+            refused.append(time.perf_counter() - t)
+            if not 400 <= bad.status_code < 500:
+                raise SystemExit(f"bytes that are no image got {bad.status_code}, not a 4xx")
     scan, decode = statistics.median(times), _imread_seconds(jpeg, 9)
     print(f"service: upload → breakdown median {1000 * scan:.0f} ms, cv2.imread {1000 * decode:.0f} ms")
     print(f"SERVICE RATIO: {scan / decode:.1f}× the JPEG decode (target ≤ 2×)")
-    return scan / decode
+    return scan / decode, statistics.median(refused)
+
+
+def floor_ratio(jpeg: bytes, upload_s: float) -> float:
+    """The upload with the stages every scan runs once (:data:`ONCE`), over ``cv2.imread``: printed as a
+    running sum, so the line shows where the sum passes the service target."""
+    from vision.pipeline import scan_image
+
+    stages: dict[str, list[float]] = {stage: [] for stage in ONCE}
+    for _ in range(5):
+        timings = scan_image(jpeg).timings
+        for stage, seconds in stages.items():
+            seconds.append(timings[stage])
+    imread = _imread_seconds(jpeg, 9)
+    total, parts = upload_s, [f"upload {1000 * upload_s:.0f}"]
+    for stage, seconds in stages.items():
+        total += statistics.median(seconds)
+        parts.append(f"{stage} {1000 * statistics.median(seconds):.0f} (Σ {total / imread:.1f}×)")
+    print(f"floor, ms (cv2.imread {1000 * imread:.0f} ms): " + ", ".join(parts))
+    print(f"FLOOR: {total / imread:.1f}× the JPEG decode for the upload and the stages every scan runs once")
+    return total / imread
 
 
 def devset_ratio(devset: Path) -> float | None:
@@ -111,7 +146,8 @@ def main() -> int:
 
         jpeg, what = render_photo(3).jpeg, "synthetic 12 MP render, seed 3"
     print(f"service photo: {what}, {len(jpeg) / 1e6:.1f} MB")
-    service_ratio(jpeg, args.uploads)
+    _, upload_s = service_ratio(jpeg, args.uploads)
+    floor_ratio(jpeg, upload_s)
     if args.devset.is_dir():
         devset_ratio(args.devset)
     else:
