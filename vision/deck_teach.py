@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scoring.layouts import card_blocks
-from vision.cells import Classifier, Grid, read_lattice
+from vision.cells import CellReading, Classifier, Grid, read_lattice
 from vision.deck import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
 from vision.deck_find import CARD_PX, find_cards
 from vision.deck_relabel import CardSeen, Correction, build_deck, describe, place_name
@@ -88,12 +88,11 @@ def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
     return [(b.zone, b.road) for b in (tl, tr, bl, br)]
 
 
-def _log(pred: object, label: tuple[str | None, str | None]) -> float:
-    dist = getattr(pred, "distribution", None) or {}
-    return max(FLOOR, math.log(max(dist.get(label, 0.0), 1e-12)))
+def _log(pred: CellReading, label: tuple[str | None, str | None]) -> float:
+    return max(FLOOR, math.log(max(pred.distribution.get(label, 0.0), 1e-12)))
 
 
-def _fit_matrix(predictions: Sequence[Sequence[object]]) -> tuple[np.ndarray, np.ndarray]:
+def _fit_matrix(predictions: Sequence[Sequence[CellReading]]) -> tuple[np.ndarray, np.ndarray]:
     """For each card (its 4 readings TL, TR, BL, BR) and layout: the best sum of log-probabilities over
     the two turns, and which turn that was."""
     fit = np.empty((len(predictions), len(CARDS)))
