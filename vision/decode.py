@@ -324,22 +324,23 @@ def _array_strip(pixels: np.ndarray, y0: int, y1: int, bgr: bool) -> np.ndarray:
     return np.ascontiguousarray(rows[:, :, 2::-1] if bgr else rows[:, :, :3])
 
 
-# EXIF orientation → the turn that makes the photo upright (as Pillow's ImageOps.exif_transpose).
+# EXIF orientation → the turn that makes the photo upright (as Pillow's ImageOps.exif_transpose). OpenCV's
+# turns write the turned copy directly, several times faster than numpy's turned view made contiguous.
 _TRANSPOSE: dict[int, Callable[[np.ndarray], np.ndarray]] = {
-    2: np.fliplr,
-    3: lambda a: np.rot90(a, 2),
-    4: np.flipud,
-    5: lambda a: np.transpose(a, (1, 0, 2)),
-    6: lambda a: np.rot90(a, -1),
-    7: lambda a: np.rot90(np.transpose(a, (1, 0, 2)), 2),
-    8: lambda a: np.rot90(a, 1),
+    2: lambda a: cv2.flip(a, 1),
+    3: lambda a: cv2.rotate(a, cv2.ROTATE_180),
+    4: lambda a: cv2.flip(a, 0),
+    5: cv2.transpose,
+    6: lambda a: cv2.rotate(a, cv2.ROTATE_90_CLOCKWISE),
+    7: lambda a: cv2.flip(cv2.transpose(a), -1),
+    8: lambda a: cv2.rotate(a, cv2.ROTATE_90_COUNTERCLOCKWISE),
 }
 
 
 def _upright(rgb: np.ndarray, orientation: int) -> np.ndarray:
     """Apply the EXIF orientation tag (1–8) so the array is the photo as a person sees it."""
     turn = _TRANSPOSE.get(orientation)
-    return rgb if turn is None else np.ascontiguousarray(turn(rgb))
+    return rgb if turn is None else turn(rgb)
 
 
 def read_image_file(path: str, **kwargs: int) -> DecodedImage:
