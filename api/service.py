@@ -337,7 +337,7 @@ def scan_and_score(
     # The same shape as `sprawlscan scan --format json`.
     result.update(scan.to_json())
     result["taught_deck"] = deck is not None
-    result["timings"] = {stage: round(float(s), 4) for stage, s in getattr(scan, "timings", {}).items()}
+    result["timings"] = {stage: round(float(s), 4) for stage, s in scan.timings.items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, breakdown.city, overlay)
 
