@@ -12,10 +12,14 @@ import argparse
 import importlib.metadata
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth, cli_teach
 from api.flag_words import flag_words
 from scoring.errors import InputError
+
+if TYPE_CHECKING:
+    from vision.cells import Classifier
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
 SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games, cli_teach)
@@ -44,8 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = None) -> int:
+    """Run ``sprawlscan`` with ``argv`` and return its exit status. ``classifier`` replaces the shipped
+    cell classifier in the commands that scan a photo (tests give a stand-in)."""
     args = build_parser().parse_args(argv)
+    args.classifier = classifier
     try:
         return int(args.func(args) or 0)
     except InputError as exc:

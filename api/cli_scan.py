@@ -70,7 +70,9 @@ def run_scan(args: argparse.Namespace) -> int:
     deck = _deck(args.deck) if args.deck else None
     data = _read(args.photo)
     try:
-        result = scan_image(data, cards=cards, overlay=args.overlay is not None, deck=deck)
+        result = scan_image(
+            data, cards=cards, overlay=args.overlay is not None, deck=deck, classifier=args.classifier
+        )
     except InputError as exc:
         raise in_file(name, exc) from None
     except ModelError as exc:

@@ -13,7 +13,7 @@ import argparse
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api import cli_wagons
 from api.cli_input import in_file, is_photo, parse_options, read_input, read_tally, text_input
@@ -21,6 +21,9 @@ from api.cli_numbers import whole
 from api.flag_words import breakdown_in_flag_words
 from scoring.city import City, parse_city
 from scoring.errors import InputError
+
+if TYPE_CHECKING:
+    from vision.cells import Classifier
 
 GAMES = ("sprawlopolis", "wagons")
 VARIANTS = ("standard", "easier", "harder")
@@ -64,13 +67,14 @@ def _city(data: bytes, name: str) -> City:
         raise in_file(name, exc) from None
 
 
-def load_city(data: bytes, name: str, cards: list[int] | None) -> City:
-    """The city in ``data``: scanned from a photo (lazily importing the scanner) or parsed from text."""
+def load_city(data: bytes, name: str, cards: list[int] | None, classifier: Classifier | None = None) -> City:
+    """The city in ``data``: scanned from a photo (lazily importing the scanner; ``classifier`` replaces
+    the shipped one) or parsed from text."""
     if not is_photo(data):
         return _city(data, name)
     from vision.pipeline import scan_image
 
-    result = scan_image(data, cards=tuple(cards) if cards else None)
+    result = scan_image(data, cards=tuple(cards) if cards else None, classifier=classifier)
     city: City = result.city
     return city
 
@@ -123,7 +127,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.city == "-" and args.tally == "-":
         raise InputError("only one of the city and the tally can be read from standard input")
     name = "standard input" if args.city == "-" else args.city
-    city = load_city(read_input(args.city), name, args.cards)
+    city = load_city(read_input(args.city), name, args.cards, args.classifier)
     breakdown = _score(city, args)
     tally = read_tally(args.tally)
     from scoring.tally import check_tally

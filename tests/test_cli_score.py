@@ -175,8 +175,8 @@ def test_check_reads_a_photo_with_the_scanner(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def scan_image(data: bytes, cards: Any = None) -> Any:
-        seen["data"], seen["cards"] = data, cards
+    def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
+        seen["data"], seen["cards"], seen["classifier"] = data, cards, classifier
         return types.SimpleNamespace(city=parse_city(CITY))
 
     fake = types.ModuleType("vision.pipeline")
@@ -188,4 +188,4 @@ def test_check_reads_a_photo_with_the_scanner(
     tally.write_text('{"residential": 2}')
     code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6")
     assert code == 0 and "agree: [Largest residential group]" in out
-    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6)}
+    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6), "classifier": None}

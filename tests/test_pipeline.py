@@ -206,17 +206,15 @@ def test_not_a_photo_and_truncated_photo() -> None:
 
 
 @pytest.fixture
-def cli_with_truth(monkeypatch: pytest.MonkeyPatch, tmp_path):
+def cli_with_truth(tmp_path):
     """Run ``sprawlscan scan`` in-process on a synthetic photo, the classifier that reads the cells
     replaced by the truth (which then also judges the lattice)."""
     from api.cli import main
 
     def run(p: SynthPhoto, *args: str) -> tuple[int, str]:
-        stand_in = TruthClassifier(p)
-        monkeypatch.setattr(pipeline, "shipped_classifier", lambda: stand_in)
         path = tmp_path / "photo.jpg"
         path.write_bytes(p.jpeg)
-        return main(["scan", str(path), *args]), str(path)
+        return main(["scan", str(path), *args], classifier=TruthClassifier(p)), str(path)
 
     return run
 
@@ -250,6 +248,38 @@ def test_cli_text_breakdown(cli_with_truth, capsys) -> None:
     status, _ = cli_with_truth(p, "--cards", "1", "2", "3")
     out = capsys.readouterr().out
     assert status == 0 and "Roads" in out
+
+
+def test_cli_check_reads_a_photo_with_the_classifier_it_is_given(tmp_path, capsys) -> None:
+    from api.cli import main
+    from scoring.city import format_city
+
+    p = photo(122, partial=False, table="dark")
+    shot, typed, tally = tmp_path / "city.jpg", tmp_path / "city.txt", tmp_path / "tally.txt"
+    shot.write_bytes(p.jpeg)
+    typed.write_text(format_city(visible_truth(p)))
+    tally.write_text("roads -3\ntotal 5\n")
+    args = ["--tally", str(tally), "--cards", "1", "2", "3", "--format", "json"]
+
+    def points(report: dict) -> list[tuple[str, int]]:  # cell names depend on where the city starts
+        return [(item["label"], item["points"]) for item in report["breakdown"]["items"]]
+
+    assert main(["check", str(typed), *args]) in (0, 1)
+    from_text = json.loads(capsys.readouterr().out)
+    stand_in = _Counted(p)
+    assert main(["check", str(shot), *args], classifier=stand_in) in (0, 1)
+    from_photo = json.loads(capsys.readouterr().out)
+    assert stand_in.calls > 0 and points(from_photo) == points(from_text) and len(points(from_text)) >= 5
+
+
+class _Counted(TruthClassifier):
+    """The truth stand-in, counting its reads (so a test sees that the classifier given was the one used)."""
+
+    calls = 0
+
+    def __call__(self, *args: object) -> list:
+        self.calls += 1
+        return super().__call__(*args)  # type: ignore[arg-type]
 
 
 def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys) -> None:
