@@ -15,7 +15,7 @@ import numpy as np
 if TYPE_CHECKING:
     from vision.lattice import Lattice
 
-__all__ = ["cell_offsets", "drift_offsets", "lattice_centres", "segment_axis"]
+__all__ = ["cell_offsets", "drift_offsets", "segment_axis"]
 
 
 def segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -38,7 +38,7 @@ def _local_shifts(
     """
     shifts = np.zeros((lattice.rows, lattice.cols, 2))
     evidence = np.zeros((lattice.rows, lattice.cols, 2))
-    centres = lattice_centres(lattice)  # (rows, cols, 2)
+    centres = lattice.centres()  # (rows, cols, 2)
     for axis, seg, pitch, pitch_other in (
         (0, vertical, lattice.pitch_x, lattice.pitch_y),
         (1, horizontal, lattice.pitch_y, lattice.pitch_x),
@@ -62,21 +62,6 @@ def _local_shifts(
         shifts[..., axis] = np.where(voted, median, 0.0)
         evidence[..., axis] = np.where(voted, total, 0.0)
     return shifts, evidence
-
-
-def lattice_centres(lattice: Lattice) -> np.ndarray:
-    """Every cell's centre (rows, cols, 2: x, y), offsets included, as :meth:`Lattice.center` gives it.
-
-    >>> from vision.lattice import Lattice
-    >>> lattice_centres(Lattice((10.0, 20.0), 89.0, 63.5, 1, 2))[0].tolist()
-    [[54.5, 51.75], [143.5, 51.75]]
-    """
-    out = np.empty((lattice.rows, lattice.cols, 2))
-    out[..., 0] = lattice.origin[0] + (np.arange(lattice.cols) + 0.5) * lattice.pitch_x
-    out[..., 1] = (lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * lattice.pitch_y)[:, None]
-    if lattice.offsets is not None:
-        out += lattice.offsets
-    return out
 
 
 def cell_offsets(

@@ -177,9 +177,7 @@ def read_lattice(classifier: Classifier, view: TopDown, lattice: Lattice) -> Gri
     """
     if lattice.rows < 1 or lattice.cols < 1:
         raise ValueError(f"lattice has no cells ({lattice.rows} rows × {lattice.cols} columns)")
-    centres = np.array(
-        [lattice.center(r, c) for r in range(lattice.rows) for c in range(lattice.cols)], float
-    )
+    centres = lattice.centres().reshape(-1, 2)
     flat = classifier(view, centres, (lattice.pitch_x, lattice.pitch_y))
     return [list(flat[r * lattice.cols : (r + 1) * lattice.cols]) for r in range(lattice.rows)]
 

@@ -150,5 +150,5 @@ def lattice_crops(
             f"lattice offsets must have shape ({lattice.rows}, {lattice.cols}, 2), "
             f"got {np.shape(lattice.offsets)}"
         )
-    centers = [lattice.center(r, c) for r in range(lattice.rows) for c in range(lattice.cols)]
+    centers = lattice.centres().reshape(-1, 2)
     return extract_crops(rectified, centers, lattice.pitch_x, lattice.pitch_y, size=size, context=context)

@@ -101,9 +101,7 @@ def segments_in_frame(h: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """Cells whose central 80 % maps inside the photo, (rows, cols) bool."""
-    centres = np.array(
-        [lattice.center(r, c) for r in range(lattice.rows) for c in range(lattice.cols)], float
-    )
+    centres = lattice.centres().reshape(-1, 2)
     half = np.array([0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y])
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * half
     pts = (centres[:, None, :] + corners[None]).reshape(-1, 2)

@@ -41,6 +41,19 @@ class Lattice:
             y += float(self.offsets[row, col, 1])
         return x, y
 
+    def centres(self) -> np.ndarray:
+        """Every cell's centre (rows, cols, 2: x, y), offsets included, as :meth:`center` gives each.
+
+        >>> Lattice((10.0, 20.0), 89.0, 63.5, 1, 2).centres()[0].tolist()
+        [[54.5, 51.75], [143.5, 51.75]]
+        """
+        out = np.empty((self.rows, self.cols, 2))
+        out[..., 0] = self.origin[0] + (np.arange(self.cols) + 0.5) * self.pitch_x
+        out[..., 1] = (self.origin[1] + (np.arange(self.rows) + 0.5) * self.pitch_y)[:, None]
+        if self.offsets is not None:
+            out += self.offsets
+        return out
+
     def padded(self, top: int = 0, bottom: int = 0, left: int = 0, right: int = 0) -> Lattice:
         """The lattice with extra rows and columns on the given sides; a new cell takes the offset of the
         nearest old one (hand-placement shifts are shared by the blocks of a card).
