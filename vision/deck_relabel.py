@@ -38,6 +38,7 @@ __all__ = [
     "CardSeen",
     "Correction",
     "build_deck",
+    "card_labels",
     "correction_from_json",
     "describe",
     "parse_correction",
@@ -199,7 +200,14 @@ def correction_from_json(obj: object, where: str) -> Correction:
     return Correction(place[0], place[1], place[2], card, rotated, extra)
 
 
-def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
+def card_labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
+    """The (zone, road) of card ``card``'s four blocks as it lies (turned by 180° or not): TL, TR, BL, BR.
+
+    >>> card_labels(1, False)
+    [('C', 'NS'), ('P', None), ('I', 'NE'), ('R', 'EW')]
+    >>> card_labels(1, True)[0]  # turned, its BR block lies top left, its road turned with it
+    ('R', 'EW')
+    """
     (tl, tr), (bl, br) = card_blocks(card, rotated)
     return [(b.zone, b.road) for b in (tl, tr, bl, br)]
 
@@ -214,7 +222,7 @@ def _calibration(
 
     labels = template_labels()
     sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
-    seen = [label for card in cards for label in _labels(card.card, card.rotated)]  # type: ignore[arg-type]
+    seen = [label for card in cards for label in card_labels(card.card, card.rotated)]  # type: ignore[arg-type]
     chance = np.array([s for i, row in enumerate(sims) for k, s in enumerate(row) if labels[k] != seen[i]])
     offset = float(np.quantile(chance, IMPOSTOR_SHARE))
     return (MAX_LLR / max(1.0 - offset, 0.1), offset)

@@ -21,11 +21,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from scoring.layouts import card_blocks
 from vision.cells import CellReading, Classifier, Grid, read_lattice
 from vision.deck import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
 from vision.deck_find import CARD_PX, find_cards
-from vision.deck_relabel import CardSeen, Correction, build_deck, describe, place_name
+from vision.deck_relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.geometry import Geometry, geometry_for, small_copy
 from vision.lattice import Lattice
 from vision.rectify import project_points
@@ -83,11 +82,6 @@ class PhotoCards:
     doubtful: int = 0
 
 
-def _labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:
-    (tl, tr), (bl, br) = card_blocks(card, rotated)
-    return [(b.zone, b.road) for b in (tl, tr, bl, br)]
-
-
 def _log(pred: CellReading, label: tuple[str | None, str | None]) -> float:
     return max(FLOOR, math.log(max(pred.distribution.get(label, 0.0), 1e-12)))
 
@@ -99,7 +93,10 @@ def _fit_matrix(predictions: Sequence[Sequence[CellReading]]) -> tuple[np.ndarra
     turn = np.zeros((len(predictions), len(CARDS)), bool)
     for i, blocks in enumerate(predictions):
         for j, n in enumerate(CARDS):
-            ways = [sum(_log(p, lb) for p, lb in zip(blocks, _labels(n, rot), strict=True)) for rot in (0, 1)]
+            ways = [
+                sum(_log(p, lb) for p, lb in zip(blocks, card_labels(n, rot), strict=True))
+                for rot in (False, True)
+            ]
             fit[i, j], turn[i, j] = max(ways), ways[1] > ways[0]
     return fit, turn
 
