@@ -47,6 +47,7 @@ __all__ = [
     "TaughtDeck",
     "block_features",
     "extras_of",
+    "is_place_index",
     "load_deck",
     "normalise",
 ]
@@ -57,6 +58,8 @@ READS_VERSIONS = (1, 2)
 MAX_FILE_BYTES = 1_000_000
 # At most this many cards found in the deck photos are kept: the 18 and up to 6 expansion cards named.
 MAX_SEEN = 24
+# Photos, card rows and card columns are counted below this (far more than any table holds).
+MAX_PLACE = 100
 # A block is cut at PATCH_SIZE px (rows, columns: about 1.5 mm a pixel at the scanner's 2 px/mm view), and
 # its prototype is the central PROTO_SIZE of it; a later cell slides SLIDE px each way (about ±3 mm).
 SLIDE = 2
@@ -241,6 +244,11 @@ def _is_token(t: object) -> bool:
     return isinstance(t, str) and bool(_TOKEN.match(t))
 
 
+def is_place_index(v: object) -> bool:
+    """Whether ``v`` can be a photo, row or column of a card found (a whole number, 0 to 99)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLACE
+
+
 def _is_number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -250,9 +258,8 @@ def _check_meta(m: object) -> str | None:
     if not isinstance(m, dict):
         return "not an object"
     for key in ("photo", "row", "col"):
-        v = m.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 100:
-            return f"{key} {v!r}"
+        if not is_place_index(m.get(key)):
+            return f"{key} {m.get(key)!r}"
     card, extra = m.get("card"), m.get("extra")
     if (
         (card is None) == (extra is None)

@@ -30,6 +30,7 @@ from vision.deck import (
     TaughtDeck,
     centre_windows,
     extras_of,
+    is_place_index,
     sliding_windows,
 )
 
@@ -185,7 +186,7 @@ def correction_from_json(obj: object, where: str) -> Correction:
     place = []
     for key in ("photo", "row", "col"):
         v = obj.get(key, 0 if key == "photo" else None)
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 100:
+        if not is_place_index(v):
             raise DeckFixError(f"{where}: {key} must be a whole number from 0 (got {v!r})")
         place.append(v)
     card, rotated, extra = obj.get("card"), obj.get("rotated", False), obj.get("extra")
