@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from vision.cell_offsets import drift_offsets, segment_axis
-from vision.profiles import ColourJumps, estimate_period, folded_peak, position_profile
+from vision.profiles import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
 
 PX_PER_MM = 2.0
 BLOCK_W_MM = 44.45
@@ -199,9 +198,7 @@ def fit_lattice(
     pos_x, _, wx = segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
     pos_y, _, wy = segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
     # Lab only where the card region is (the colour jumps read nothing else): its bounding box.
-    lab = np.zeros(rectified.shape, np.float32)
-    box = (slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
-    lab[box] = cv2.cvtColor(np.ascontiguousarray(rectified[box]), cv2.COLOR_RGB2LAB)
+    lab = lab_within(rectified, slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
     nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
     along_x, along_y = ColourJumps.both_axes(lab, mask)
     jumps_x = along_x.profile(int(round(nominal_x / 4)))

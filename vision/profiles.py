@@ -13,6 +13,7 @@ import numpy as np
 __all__ = [
     "ColourJumps",
     "estimate_period",
+    "lab_within",
     "folded_peak",
     "period_candidates",
     "position_profile",
@@ -110,6 +111,14 @@ def folded_peak(profile: np.ndarray, period: float, width: int = 1) -> float:
     best = int(np.argmax(folded))
     shift = subpixel_offset(folded[(best - 1) % n], folded[best], folded[(best + 1) % n])
     return float((start + best + shift) % period)
+
+
+def lab_within(rgb: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
+    """An RGB uint8 image in Lab (float32, OpenCV's 8-bit scale), converted only within ``rows`` ×
+    ``cols`` and 0 beyond: the colour jumps read only the city, and a conversion costs by the pixel."""
+    lab = np.zeros(rgb.shape, np.float32)
+    lab[rows, cols] = cv2.cvtColor(np.ascontiguousarray(rgb[rows, cols]), cv2.COLOR_RGB2LAB)
+    return lab
 
 
 def _masked(lab: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -32,6 +32,7 @@ from vision.profiles import (
     ColourJumps,
     estimate_period,
     folded_peak,
+    lab_within,
     period_candidates,
     position_profile,
 )
@@ -229,9 +230,7 @@ def _lab_around(rgb: np.ndarray, bbox: tuple[int, int, int, int]) -> np.ndarray:
     x, y, w, h = bbox
     rows = slice(max(0, y - LAB_MARGIN), min(rgb.shape[0], y + h + LAB_MARGIN))
     cols = slice(max(0, x - LAB_MARGIN), min(rgb.shape[1], x + w + LAB_MARGIN))
-    lab = np.zeros(rgb.shape, np.float32)
-    lab[rows, cols] = cv2.cvtColor(np.ascontiguousarray(rgb[rows, cols]), cv2.COLOR_RGB2LAB)
-    return lab
+    return lab_within(rgb, rows, cols)
 
 
 def measure_periods(located: Located, small: np.ndarray) -> Periods:
