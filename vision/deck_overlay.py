@@ -15,30 +15,26 @@ import cv2
 import numpy as np
 
 from vision.deck_relabel import CardSeen
-from vision.decode import fit_long_side
-from vision.overlay import CARD_BOX
+from vision.overlay import CARD_BOX, halo_text, overlay_base
 
 __all__ = ["draw_deck_overlay"]
 
 CARD_LINE = (255, 255, 255)
-FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
 def _text(
     canvas: np.ndarray, text: str, centre: tuple[float, float], scale: float, colour: tuple, line: int
 ) -> None:
     """``text`` centred on ``centre``, light on a dark halo (readable on any art)."""
-    (tw, th), _ = cv2.getTextSize(text, FONT, scale, 2 * line)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 2 * line)
     org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
-    cv2.putText(canvas, text, org, FONT, scale, (0, 0, 0), 6 * line, cv2.LINE_AA)
-    cv2.putText(canvas, text, org, FONT, scale, colour, 2 * line, cv2.LINE_AA)
+    halo_text(canvas, text, org, scale, colour, 2 * line, 6 * line)
 
 
 def draw_deck_overlay(photo: np.ndarray, cards: Sequence[CardSeen], *, long_side: int = 1400) -> np.ndarray:
     """An RGB picture of the deck photo (its working copy; long side at most ``long_side``) with each of
     ``cards`` (those found in it) outlined and labelled."""
-    canvas, _ = fit_long_side(photo, long_side)
-    canvas = canvas.copy() if canvas is photo else canvas
+    canvas, _ = overlay_base(photo, long_side)
     size = np.array(canvas.shape[1::-1], float)
     line = max(1, round(max(canvas.shape[:2]) / 700))
     for card in cards:

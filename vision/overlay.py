@@ -70,6 +70,21 @@ def overlay_base(photo: np.ndarray, long_side: int = 1400) -> tuple[np.ndarray, 
     return (canvas.copy() if canvas is photo else canvas), k
 
 
+def halo_text(
+    canvas: np.ndarray,
+    text: str,
+    org: tuple[int, int],
+    scale: float,
+    colour: tuple[int, int, int],
+    thickness: int,
+    halo: int,
+) -> None:
+    """``text`` at ``org`` (its baseline's left end) in ``colour`` over a dark halo ``halo`` px thick:
+    readable on any art."""
+    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), halo, cv2.LINE_AA)
+    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+
+
 def draw_overlay(
     geometry: Geometry,
     assembled: Assembled,
@@ -128,8 +143,7 @@ def draw_overlay(
         cv2.polylines(canvas, [poly], True, colour, 2 * line, cv2.LINE_AA)
         text = str(number) if number is not None else "?"
         org = (int(poly[0][0]) + 4 * line, int(poly[0][1]) - 4 * line)
-        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * line, (0, 0, 0), 4 * line, cv2.LINE_AA)
-        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * line, colour, 2 * line, cv2.LINE_AA)
+        halo_text(canvas, text, org, 0.7 * line, colour, 2 * line, 4 * line)
     # Labels last, so nothing covers them.
     scale = 0.35 * line
     for r, c, cell in city.cells():
@@ -139,7 +153,6 @@ def draw_overlay(
         centre = cell_points(r, c, np.array([[0.0, -0.35]]))[0]
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
         org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
-        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 3 * line, cv2.LINE_AA)
         colour = LOW if assembled.confidence[r, c] < 0.8 else (255, 255, 255)
-        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, line, cv2.LINE_AA)
+        halo_text(canvas, text, org, scale, colour, line, 3 * line)
     return canvas
