@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodyGuard,
         max_bytes=settings.max_json_bytes,
         deadline=settings.deadline,
-        exempt=(SCANS_PATH, DECK_PATH),
+        exempt=(("POST", SCANS_PATH), ("POST", DECK_PATH)),
     )
     app.add_middleware(CrossSiteGuard)
     app.add_middleware(ServerFaults)

@@ -93,11 +93,13 @@ def deadline_receive(receive: Receive, deadline: BodyDeadline) -> Receive:
 
 
 class BodyGuard:
-    """Deadlines on every request body; on every path but the streamed photo upload (``exempt``), also a
-    size limit (``max_bytes``, 413) and, for a JSON body, a nesting limit and finite numbers (422), checked
-    on the buffered body before the application parses it."""
+    """Deadlines on every request body; on every request but the streamed photo uploads (``exempt``:
+    their method and path), also a size limit (``max_bytes``, 413) and, for a JSON body, a nesting limit
+    and finite numbers (422), checked on the buffered body before the application parses it."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, deadline: BodyDeadline, exempt: tuple[str, ...]) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, deadline: BodyDeadline, exempt: tuple[tuple[str, str], ...]
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.deadline = deadline
@@ -108,7 +110,7 @@ class BodyGuard:
             await self.app(scope, receive, send)
             return
         timed = deadline_receive(receive, self.deadline)
-        if scope["path"] in self.exempt:
+        if (scope["method"], scope["path"]) in self.exempt:
             await self.app(scope, timed, send)
             return
         too_large = f"the request body is larger than {self.max_bytes:,} bytes"

@@ -76,16 +76,14 @@ def _extras_field(text: str | None) -> list[Any]:
 
 
 async def _fix_body(request: Request) -> list[Any]:
-    """The PATCH body ``{"corrections": [...]}``, read up to :data:`MAX_FIX_BYTES` (the deck path is
-    exempt from the service's JSON guard, its POST being a streamed upload)."""
+    """The PATCH body ``{"corrections": [...]}``, at most :data:`MAX_FIX_BYTES` (the service's body guard
+    has bounded it, and checked its JSON's nesting and numbers, before it gets here)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_FIX_BYTES:
         raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FIX_BYTES:
-            raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
+    body = await request.body()
+    if len(body) > MAX_FIX_BYTES:
+        raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
     try:
         document = json.loads(body)
     except ValueError:

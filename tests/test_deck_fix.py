@@ -330,6 +330,9 @@ def test_the_service_names_an_expansion_card_draws_and_corrects_the_deck(client,
     assert_error(client.patch("/api/v1/deck", content=b"{nope", headers=auth), 422, "invalid_request", "JSON")
     big = b'{"corrections": [' + b" " * 20_000 + b"]}"
     assert_error(client.patch("/api/v1/deck", content=big, headers=auth), 413, "too_large")
+    # The service's body guard sees a correction body too: JSON nested too deep for the parser is a 422.
+    deep = b'{"corrections": ' + b"[" * 6_000 + b"]" * 6_000 + b"}"
+    assert_error(client.patch("/api/v1/deck", content=deep, headers=auth), 422, "invalid_request", "JSON")
     assert client.get("/api/v1/deck", headers=auth).json()["cards"] == fixed.json()["cards"]
     assert_error(client.patch("/api/v1/deck", json=swap), 401, "device_token_required")
     assert_error(client.patch("/api/v1/deck", json=swap, headers=_device(client)), 404, "deck_not_found")
