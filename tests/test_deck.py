@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from models.synth.deck import city_photo, deck_art, deck_photo, png
+from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from scoring.city import parse_city
-from scoring.layouts import card_blocks
 from tests.conftest import assert_error
 from vision.deck import DeckError, DeckFileError, TaughtDeck, load_deck
 from vision.deck_find import find_cards
@@ -33,18 +32,6 @@ PPM = 3.0
 # Laid by hand and photographed askew: gaps of 9 mm give or take 2.5, the whole grid turned by 25°.
 HAND_LAID = {"gap_mm": 9.0, "jitter_mm": 2.5, "turn_deg": 25.0}
 TABLE = np.full((400, 600, 3), (52, 70, 96), np.uint8)  # a photo of the table and no card
-
-
-def _true_city(cards: list[tuple[int, bool]], cols: int = 5) -> object:
-    """The city :func:`city_photo` lays out, in the city format."""
-    rows = -(-len(cards) // cols)
-    grid = [["."] * (2 * cols) for _ in range(2 * rows)]
-    for i, (n, turned) in enumerate(cards):
-        r, c = divmod(i, cols)
-        for dr, line in enumerate(card_blocks(n, turned)):
-            for dc, cell in enumerate(line):
-                grid[2 * r + dr][2 * c + dc] = cell.zone + (f":{cell.road}" if cell.road else "")
-    return parse_city("\n".join(" ".join(row) for row in grid) + "\n")
 
 
 def _in_grid(cards: list[dict]) -> bool:
@@ -90,7 +77,7 @@ def test_a_rendered_deck_is_assigned_card_by_card_with_its_turn(taught) -> None:
 
 
 def test_the_taught_deck_reads_a_city_of_the_same_cards(taught, city_png) -> None:
-    city = _true_city(DECK[:10])
+    city = city_truth(DECK[:10])
     plain = scan_image(city_png, cards=[n for n, _ in DECK[15:]])
     with_deck = scan_image(city_png, cards=[n for n, _ in DECK[15:]], deck=taught.deck)
     assert compare_cities(city, with_deck.city).exact
@@ -101,7 +88,7 @@ def test_the_taught_deck_reads_a_city_of_the_same_cards(taught, city_png) -> Non
 def test_a_deck_taught_on_other_prints_does_no_harm(taught) -> None:
     other = deck_art(11, PPM)  # the same 18 layouts, drawn anew: another print of the cards
     cards = DECK[5:15]
-    city = _true_city(cards)
+    city = city_truth(cards)
     photo = png(city_photo(other, cards, ppm=PPM, seed=5))
     plain = compare_cities(city, scan_image(photo).city)
     with_deck = compare_cities(city, scan_image(photo, deck=taught.deck).city)
@@ -195,7 +182,7 @@ def test_the_service_teaches_uses_and_removes_a_devices_deck(client, deck_png, c
     photo = {"image": ("city.png", city_png, "image/png")}
     taught = client.post("/api/v1/scans", files=photo, headers=auth).json()
     assert taught["taught_deck"] is True and taught["timings"]["deck"] > 0
-    assert compare_cities(_true_city(DECK[:10]), parse_city(taught["city"])).exact
+    assert compare_cities(city_truth(DECK[:10]), parse_city(taught["city"])).exact
     assert client.post("/api/v1/scans", files=photo, headers=other).json()["taught_deck"] is False
     assert client.delete("/api/v1/deck", headers=auth).status_code == 204
     assert_error(client.delete("/api/v1/deck", headers=auth), 404, "deck_not_found")

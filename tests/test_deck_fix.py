@@ -15,9 +15,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from models.synth.deck import city_photo, deck_art, deck_photo, png
-from scoring.city import parse_city
-from scoring.layouts import card_blocks
+from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from tests.conftest import assert_error
 from vision.deck import DeckError, DeckFileError, DeckFixError, load_deck
 from vision.deck_overlay import draw_deck_overlay
@@ -34,22 +32,6 @@ DECK = [(int(n), bool(_rng.random() < 0.5)) for n in _rng.permutation(np.arange(
 PPM = 3.0
 LAID = {"gap_mm": 8.0, "jitter_mm": 2.0, "turn_deg": 12.0}
 WRECKTAR_AT = Correction(0, 3, 0, extra="wrecktar")  # row 4, card 1: after the 18 in rows of six
-
-
-def _true_city(cards: list[tuple[int | str, bool]], cols: int = 5) -> object:
-    """The city :func:`city_photo` lays out (Wrecktar as its four W cells), in the city format."""
-    rows = -(-len(cards) // cols)
-    grid = [["."] * (2 * cols) for _ in range(2 * rows)]
-    for i, (n, turned) in enumerate(cards):
-        r, c = divmod(i, cols)
-        for dr in (0, 1):
-            for dc in (0, 1):
-                if n == "wrecktar":
-                    grid[2 * r + dr][2 * c + dc] = "W"
-                else:
-                    cell = card_blocks(int(n), turned)[dr][dc]
-                    grid[2 * r + dr][2 * c + dc] = cell.zone + (f":{cell.road}" if cell.road else "")
-    return parse_city("\n".join(" ".join(row) for row in grid) + "\n")
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +128,7 @@ def test_a_correction_moves_the_prototypes_to_the_named_card(taught, city_png) -
     assert np.allclose(turned.prototypes[kb : kb + 4], taught.deck.prototypes[kb : kb + 4])
     # A scan with the corrected deck reads the city and names its cards right.
     read = scan_image(city_png, cards=[n for n, _ in DECK[15:]], deck=fixed)
-    assert compare_cities(_true_city(DECK[:10]), read.city).exact
+    assert compare_cities(city_truth(DECK[:10]), read.city).exact
     assert sorted(p["card"] for p in read.placements) == sorted(n for n, _ in DECK[:10])
 
 
@@ -253,7 +235,7 @@ def test_a_named_wrecktar_is_taught_and_read_as_wrecktar(art, with_wrecktar_png)
     cards: list[tuple[int | str, bool]] = list(DECK[:10])
     cards[6] = ("wrecktar", False)  # Wrecktar over the seventh card
     photo = png(city_photo(art, cards, ppm=PPM))
-    truth = _true_city(cards)
+    truth = city_truth(cards)
     given = [n for n, _ in DECK[15:]]
     plain = scan_image(photo, cards=given)
     with_deck = scan_image(photo, cards=given, deck=again)

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from models.synth.art import CARD_H, CARD_W, render_city_card, render_wrecktar
+from scoring.city import City, parse_city
 from scoring.layouts import LAYOUTS, card_blocks
 
 PPM = 4.0  # px per mm: a 12 MP photo of a city filling the frame, halved as the scanner decodes it
@@ -101,6 +102,29 @@ def city_photo(
         r, c = divmod(i, cols)
         _paste(canvas, art[n], margin + c * CARD_W, margin + r * CARD_H, ppm, turned)
     return canvas
+
+
+def city_truth(cards: Sequence[tuple[int | str, bool]], cols: int = 5) -> City:
+    """The city :func:`city_photo` lays out for the same ``cards`` and ``cols`` (Wrecktar as its four W
+    cells), as the scanner should read it.
+
+    >>> from scoring.city import format_city
+    >>> print(format_city(city_truth([(1, False)], cols=1)), end="")
+    C:NS  P
+    I:NE  R:EW
+    """
+    rows = -(-len(cards) // cols)
+    grid = [["."] * (2 * cols) for _ in range(2 * rows)]
+    for i, (n, turned) in enumerate(cards):
+        r, c = divmod(i, cols)
+        for dr in (0, 1):
+            for dc in (0, 1):
+                if n == "wrecktar":
+                    grid[2 * r + dr][2 * c + dc] = "W"
+                else:
+                    cell = card_blocks(int(n), turned)[dr][dc]
+                    grid[2 * r + dr][2 * c + dc] = cell.zone + (f":{cell.road}" if cell.road else "")
+    return parse_city("\n".join(" ".join(row) for row in grid) + "\n")
 
 
 def png(rgb: np.ndarray) -> bytes:
