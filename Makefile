@@ -62,7 +62,7 @@ synth-sheet: $(VENV)/.base
 
 # Pin what the working .venv holds (after a deliberate upgrade there) for every later install.
 constraints: $(VENV)/.dev
-	{ sed -n '1,2p' constraints.txt; $(PIP) freeze --exclude-editable; } > constraints.txt.new
+	{ sed -n '1,2p' constraints.txt; $(PIP) list --format=freeze --exclude-editable; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
 
 clean:
