@@ -4,13 +4,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 # Every install is pinned by constraints.txt (regenerate it with `make constraints`).
-PIP_INSTALL := $(PIP) install -q -c constraints.txt
+# -qq: pip's errors only (a machine's own index settings can add a warning per package otherwise).
+PIP_INSTALL := $(PIP) install -qq -c constraints.txt
 
 .PHONY: demo test test-fast lint bench bench-real model synth-sheet browser postgres constraints clean
 
 $(VENV)/.base: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) install -q --upgrade pip
+	$(PIP) install -qq --upgrade pip
 	$(PIP_INSTALL) -e .
 	touch $@
 
@@ -27,18 +28,18 @@ demo: $(VENV)/.base
 
 # Debian's Chromium drives the browser test (Playwright's own browser download cannot run offline).
 browser:
-	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq chromium; }
+	@scripts/system-packages chromium
 
 # Debian's PostgreSQL: the tests and bench_games.py start a server of their own from its binaries.
 postgres:
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+	@scripts/system-packages postgresql
 
-test: $(VENV)/.dev browser postgres
+test: browser postgres $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -q --durations=15
 
 # The edit loop: everything but the slow end-to-end scans and the browser (no chromium needed).
-test-fast: $(VENV)/.dev postgres
+test-fast: postgres $(VENV)/.dev
 	$(VENV)/bin/pytest -q -m "not slow and not browser"
 
 lint: $(VENV)/.dev
