@@ -16,7 +16,7 @@ def _pins(text: str) -> list[tuple[int, str]]:
 
 
 def bad_pins(text: str) -> list[str]:
-    """The lines of a constraints file that are not ``name==version`` (a URL, a path, a range, a bare name)."""
+    """The lines of a constraints file that are not ``name==version`` (a URL, a path, a range, a name)."""
     return [f"line {n}: {line}" for n, line in _pins(text) if not PIN.match(line)]
 
 
