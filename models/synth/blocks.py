@@ -2,7 +2,8 @@
 
 :func:`draw_block` paints a block of :data:`BLOCK_W` × :data:`BLOCK_H` mm through a :class:`Pen` whose
 origin is the block's top-left corner. Everything is random per call (sizes, counts, positions, colours),
-within the look described in ``shared/reference/real-cards.md``; nothing is copied from the printed art.
+within the look described in ``models/MODEL_CARD.md`` ("The real cards the renderer imitates");
+nothing is copied from the printed art.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from models.synth.art import render_city_card
 from models.synth.blocks import BLOCK_H, BLOCK_W
 from scoring.layouts import LAYOUTS, card_blocks
 
-#: ``shared/reference/real-cards.md``, "Colour": zone → ((L10, L50, L90), (a10, a50, a90), (b10, b50, b90)).
+#: the measured colours of the real cards (``models/MODEL_CARD.md``):
+#: zone → ((L10, L50, L90), (a10, a50, a90), (b10, b50, b90)).
 REFERENCE_LAB: dict[str, tuple[tuple[float, float, float], ...]] = {
     "R": ((42, 58, 73), (1, 10, 17), (2, 20, 32)),
     "C": ((44, 58, 71), (-10, -4, 4), (-22, -10, 2)),

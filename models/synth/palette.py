@@ -1,4 +1,4 @@
-"""Colours of the look-alike card art, tuned against the CIELAB table in ``shared/reference/real-cards.md``.
+"""Colours of the look-alike card art, tuned against the measured CIELAB colours in ``models/MODEL_CARD.md``.
 
 Every colour is an sRGB base that :func:`vary` jitters per render, so no two blocks share exact colours.
 The bases were set by rendering blocks and measuring their whole-block CIELAB percentiles (the bench
