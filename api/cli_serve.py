@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     uvicorn.run(
         "api.app:app",
         host=args.host,

@@ -68,3 +68,13 @@ def test_bad_settings_stop_the_server_in_one_line() -> None:
         [sys.executable, "-m", "uvicorn", "api.app:app"], cwd=ROOT, env=env, capture_output=True, timeout=60
     )
     assert done.returncode == 2 and len(done.stderr.decode().strip().splitlines()) == 1
+
+
+def test_serve_starts_without_alembic_plugin_chatter(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    env = {"SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "fresh.db")}
+    with serving(log, "--log-level", "info", env=env):
+        pass
+    text = log.read_text()
+    assert "Running upgrade" in text  # the migrations themselves are still reported
+    assert "setup plugin" not in text
