@@ -2,18 +2,22 @@
 
 Everything is drawn in the photo's own perspective (the rectified lattice mapped back through the
 inverse homography) on a downscaled copy, so a player can hold the overlay next to the table and see at
-a glance which cell was misread.
+a glance which cell was misread. The coordinates are the page's (``api/static/overlay.js``): column
+letters beyond the first row's outer side, row numbers beyond the first column's, each block labelled
+with its name and zone (``B3 R``); its road is drawn as a line, so no compass code in the grid's frame
+has to be turned into the photo's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import cv2
 import numpy as np
 
-from scoring.city import STEP, ZONES, City
+from scoring.city import STEP, ZONES, Cell, City, cell_name
 from scoring.geometry import largest_groups, roads
 from vision.decode import fit_long_side
 from vision.rectify import project_points
@@ -27,6 +31,12 @@ ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}
 ROAD_COLOURS = [(255, 220, 0), (255, 0, 200), (0, 230, 255), (255, 120, 0), (160, 90, 255), (0, 255, 120)]
 LOW = (255, 40, 40)
 CARD_BOX = (255, 230, 0)  # a scoring card found beside the city
+COORD = (242, 193, 78)  # the column letters and row numbers, in the page's colour (.ov-coord)
+# Where the labels sit in a cell's outline, as (u along the row, v down the column) of its unit square:
+# the page's anchors (overlay.js), so that both name the same cells at the same places.
+COLUMN_AT = (0.5, -0.45)  # a column's letter, above the first row's cell
+ROW_AT = (-0.3, 0.5)  # a row's number, left of the first column's cell
+CELL_AT = (0.5, 0.3)  # a block's name and zone, above its centre (clear of a road through the middle)
 # Where each side's midpoint lies in a cell, in units of half a pitch from its centre.
 MIDPOINT = {"N": (0.0, -1.0), "S": (0.0, 1.0), "E": (1.0, 0.0), "W": (-1.0, 0.0)}
 
@@ -61,6 +71,53 @@ def cell_outlines(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, i
             corners_in_photo = project_points(to_photo, rect)
             out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in corners_in_photo]
     return out
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text drawn centred on (``x``, ``y``), fractions of the photo's width and height: a ``column``
+    letter, a ``row`` number or a ``cell``'s name and zone (``cell``: its row and column then)."""
+
+    text: str
+    x: float
+    y: float
+    kind: Literal["column", "row", "cell"]
+    cell: tuple[int, int] | None = None
+
+
+def quad_point(quad: Sequence[Sequence[float]], u: float, v: float) -> tuple[float, float]:
+    """The point (u, v) of a cell's unit square (corners TL, TR, BR, BL) in the photo, bilinear over its
+    corners as the page computes it (``at`` in overlay.js)."""
+    (tlx, tly), (trx, try_), (brx, bry), (blx, bly) = quad
+    w = ((1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v)
+    return (
+        w[0] * tlx + w[1] * trx + w[2] * brx + w[3] * blx,
+        w[0] * tly + w[1] * try_ + w[2] * bry + w[3] * bly,
+    )
+
+
+def cell_text(r: int, c: int, cell: Cell) -> str:
+    """A block's label on the photo: its name and what it is, without its road (drawn as a line):
+    ``B3 R``, ``C1 P*`` (a Point of Interest), ``A2 I!`` (construction), ``D4 W`` (Wrecktar)."""
+    token = cell.token()
+    return f"{cell_name(r, c)} {token.replace(':' + cell.road, '') if cell.road else token}"
+
+
+def label_layout(city: City, outlines: dict[tuple[int, int], list[list[float]]]) -> list[Label]:
+    """Every label of the overlay and where it goes: a letter per column beside the first row, a number
+    per row beside the first column, and each block's :func:`cell_text` (``outlines``: each cell's
+    corners as :func:`cell_outlines` gives them, in photo fractions)."""
+    labels = [
+        Label(cell_name(0, c)[:-1], *quad_point(outlines[(0, c)], *COLUMN_AT), "column")
+        for c in range(city.n_cols)
+    ]
+    labels += [Label(str(r + 1), *quad_point(outlines[(r, 0)], *ROW_AT), "row") for r in range(city.n_rows)]
+    labels += [
+        Label(cell_text(r, c, cell), *quad_point(outlines[(r, c)], *CELL_AT), "cell", (r, c))
+        for r, c, cell in city.cells()
+        if cell.kind != "empty"
+    ]
+    return labels
 
 
 def overlay_base(photo: np.ndarray, long_side: int = 1400) -> tuple[np.ndarray, float]:
@@ -145,14 +202,35 @@ def draw_overlay(
         org = (int(poly[0][0]) + 4 * line, int(poly[0][1]) - 4 * line)
         halo_text(canvas, text, org, 0.7 * line, colour, 2 * line, 4 * line)
     # Labels last, so nothing covers them.
-    scale = 0.35 * line
-    for r, c, cell in city.cells():
-        if not cell.is_block:
-            continue
-        text = assembled.labels[r][c]
-        centre = cell_points(r, c, np.array([[0.0, -0.35]]))[0]
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, line)
-        org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
-        colour = LOW if assembled.confidence[r, c] < 0.8 else (255, 255, 255)
-        halo_text(canvas, text, org, scale, colour, line, 3 * line)
+    outlines = cell_outlines(geometry, assembled)
+    _draw_labels(canvas, label_layout(city, outlines), _cell_width(outlines, canvas), assembled, line)
     return canvas
+
+
+def _cell_width(outlines: dict[tuple[int, int], list[list[float]]], canvas: np.ndarray) -> float:
+    """The median cell's width along the canvas's x axis (the way text runs), in canvas pixels."""
+    xs = np.array([[x for x, _ in quad] for quad in outlines.values()]) * canvas.shape[1]
+    return float(np.median(np.ptp(xs, axis=1))) if len(xs) else 40.0
+
+
+def _draw_labels(
+    canvas: np.ndarray, labels: list[Label], cell_w: float, assembled: Assembled, line: int
+) -> None:
+    """The labels centred on their places, the cells' sized to fit ``cell_w`` (doubtful ones in red),
+    the coordinates larger, in the page's colour."""
+    h, w = canvas.shape[:2]
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    widest = max((cv2.getTextSize(lb.text, font, 1.0, line)[0][0] for lb in labels if lb.cell), default=1)
+    # The widest label with its halo spans at most 0.85 of a cell: neighbours' labels never touch.
+    cell_scale = float(np.clip((0.85 * cell_w - 2 * line) / widest, 0.25, 0.45 * line))
+    coord_scale = float(np.clip(0.4 * cell_w / 22.0, 0.4, 0.6 * line))  # 22 px: a capital at scale 1
+    for lb in labels:
+        if lb.cell is not None:
+            doubtful = assembled.confidence[lb.cell] < 0.8
+            scale, colour, thick, halo = cell_scale, (LOW if doubtful else (255, 255, 255)), line, 2 * line
+        else:
+            scale, colour, thick = coord_scale, COORD, max(line, round(2 * coord_scale))
+            halo = thick + 2 * line
+        (tw, th), _ = cv2.getTextSize(lb.text, font, scale, thick)
+        org = (int(lb.x * w - tw / 2), int(lb.y * h + th / 2))
+        halo_text(canvas, lb.text, org, scale, colour, thick, halo)

@@ -3,11 +3,14 @@ photo (the 18 cards face up in a grid with gaps) or as a city (cards side by sid
 
 The art of a card is drawn once per ``seed`` (:func:`deck_art`), so a deck photo and a city photo made with
 the same seed show the same printed cards, as a player's own deck does; another seed is another print.
+:func:`render_deck` is the deck photo ``sprawlscan synth --deck`` writes, with its truth.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -132,3 +135,102 @@ def png(rgb: np.ndarray) -> bytes:
     ok, buf = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
     assert ok
     return buf.tobytes()
+
+
+# ---- a deck photo for `sprawlscan synth --deck` ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckLayout:
+    """How the 18 cards of seed ``seed``'s deck photo lie: ``cards`` (number, turned) in reading order,
+    ``cols`` a row, laid by hand (``gap_mm`` give or take ``jitter_mm``), photographed ``turn_deg`` askew."""
+
+    seed: int
+    cards: tuple[tuple[int, bool], ...]
+    cols: int
+    gap_mm: float
+    jitter_mm: float
+    turn_deg: float
+
+    def grid(self) -> str:
+        """The cards as ``sprawlscan teach`` prints them (``7r``: card 7 turned by 180°).
+
+        >>> print(DeckLayout(0, ((7, True), (12, False), (3, False)), 2, 5.0, 0.0, 0.0).grid())
+          7r  12
+          3
+        """
+        rows = [self.cards[k : k + self.cols] for k in range(0, len(self.cards), self.cols)]
+        return "\n".join(
+            " ".join(f"{n:>3}r" if turned else f"{n:>3} " for n, turned in row).rstrip() for row in rows
+        )
+
+    def truth(self, width: int, height: int, ppm: float) -> dict[str, Any]:
+        """The JSON truth beside the photo: each card's place (0-based, as ``teach --format json``
+        lists them), number and turn, the grid as ``teach`` prints it, and how the cards were laid."""
+        return {
+            "seed": self.seed,
+            "kind": "deck",
+            "width": width,
+            "height": height,
+            "px_per_mm": round(ppm, 4),
+            "cards": [
+                {"row": k // self.cols, "col": k % self.cols, "card": n, "rotated": turned}
+                for k, (n, turned) in enumerate(self.cards)
+            ],
+            "grid": self.grid(),
+            "layout": {
+                "cols": self.cols,
+                "gap_mm": round(self.gap_mm, 2),
+                "jitter_mm": round(self.jitter_mm, 2),
+                "turn_deg": round(self.turn_deg, 2),
+            },
+        }
+
+
+def deck_layout(seed: int) -> DeckLayout:
+    """The deck of ``seed`` as a player lays it to teach the scanner (docs/teach-deck.md): all 18 cards,
+    any order and either way round, six a row with gaps laid by hand, photographed a little askew."""
+    rng = np.random.default_rng([seed, 18])
+    order = [int(n) for n in rng.permutation(sorted(LAYOUTS))]
+    cards = tuple((n, bool(rng.random() < 0.5)) for n in order)
+    gap, jitter, turn = rng.uniform(5.0, 12.0), rng.uniform(0.0, 2.0), rng.uniform(-12.0, 12.0)
+    return DeckLayout(seed, cards, 6, float(gap), float(jitter), float(turn))
+
+
+def render_deck(seed: int, ppm: float = 3.0) -> tuple[np.ndarray, dict[str, Any]]:
+    """The deck photo of ``seed`` (RGB, top-down at ``ppm`` px/mm, the art of :func:`deck_art` for the
+    same seed) and its truth (:meth:`DeckLayout.truth`). The same seed gives the same pixels."""
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
+    if not 1.5 <= ppm <= 12:
+        raise ValueError(f"a deck photo is drawn at 1.5..12 px per mm, got {ppm:g}")
+    lay = deck_layout(seed)
+    flat = deck_photo(
+        deck_art(seed, ppm),
+        lay.cards,
+        cols=lay.cols,
+        gap_mm=lay.gap_mm,
+        ppm=ppm,
+        seed=seed,
+        jitter_mm=lay.jitter_mm,
+    )
+    rgb = _askew(flat, lay.turn_deg, ppm, seed)
+    return rgb, lay.truth(rgb.shape[1], rgb.shape[0], ppm)
+
+
+def _askew(flat: np.ndarray, turn_deg: float, ppm: float, seed: int) -> np.ndarray:
+    """``flat`` turned by ``turn_deg`` on a table of its own, framed to the turned photo's middle: the
+    cards with some table round them and no corner left bare."""
+    h, w = flat.shape[:2]
+    t = np.radians(turn_deg)
+    # The turned cards' bounding box with 20 mm of table round them (the flat photo has 30 mm).
+    inner_w, inner_h = w - 2 * 10 * ppm, h - 2 * 10 * ppm
+    out_w = int(abs(inner_w * np.cos(t)) + abs(inner_h * np.sin(t)))
+    out_h = int(abs(inner_w * np.sin(t)) + abs(inner_h * np.cos(t)))
+    table = _canvas(out_w / ppm, out_h / ppm, 0.0, ppm, seed + 1)
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), turn_deg, 1.0)
+    turn[:, 2] += ((table.shape[1] - w) / 2, (table.shape[0] - h) / 2)
+    cv2.warpAffine(
+        flat, turn, table.shape[1::-1], dst=table, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
+    )
+    return table
