@@ -15,12 +15,13 @@ from api.cli_input import is_photo
 from scoring.city import parse_city
 from tests.conftest import Cli
 
-CITY = """cards: 3 6
+CITY = """cards: 1 3 6
 R:EW  R:EW  P
 P     C     I
 """
-# Largest R 2, C 1, I 1, P 1; one road; Go Green 2 parks − 3 = −1; Master Planned 2 − 1 = 1.
-TOTAL = 2 + 1 + 1 + 1 - 1 - 1 + 1
+# Largest R 2, C 1, I 1, P 1; one road; Outskirts: that road ends at the edge, −1; Go Green 2 parks − 3 =
+# −1; Master Planned 2 − 1 = 1.
+TOTAL = 2 + 1 + 1 + 1 - 1 - 1 - 1 + 1
 
 
 @pytest.fixture
@@ -43,19 +44,19 @@ def test_score_json(cli: Cli, city_file: Path) -> None:
     code, out, _ = cli("score", str(city_file), "--format", "json")
     data = json.loads(out)
     assert code == 0
-    assert data["total"] == TOTAL and data["target"] == 9 and data["cards"] == [3, 6]
+    assert data["total"] == TOTAL and data["target"] == 10 and data["cards"] == [1, 3, 6]
     assert {i["key"] for i in data["items"]} >= {"largest:R", "roads", "card:3", "card:6"}
 
 
 def test_cards_on_the_command_line_override_the_header(cli: Cli, city_file: Path) -> None:
-    _, out, _ = cli("score", str(city_file), "--cards", "6", "--format", "json")
+    _, out, _ = cli("score", str(city_file), "--cards", "6", "7", "8", "--format", "json")
     data = json.loads(out)
-    assert data["cards"] == [6] and data["target"] == 6
+    assert data["cards"] == [6, 7, 8] and data["target"] == 21
 
 
 def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
-    path.write_text("cards: 3\nR:EW!  C!  P\n")
+    path.write_text("R:EW!  C!  P\n")
     _, out, _ = cli(
         "score",
         str(path),
@@ -75,7 +76,7 @@ def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
 
 def test_missing_construction_penalty_is_explained(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
-    path.write_text("cards: 3\nexpansions: construction\nR:EW!  C!  P\n")
+    path.write_text("expansions: construction\nR:EW!  C!  P\n")
     code, out, _ = cli("score", str(path))
     assert code == 0
     assert "--option construction-penalty=N" in out

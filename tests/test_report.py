@@ -48,7 +48,7 @@ def test_long_details_wrap_under_their_column() -> None:
 
 
 def test_win_is_shown() -> None:
-    bd = score_city(parse_city("cards: 3\nP  P\n"))  # park group 2 + Go Green 2 = 4 against 3
+    bd = score_city(parse_city("P  P\n"), [3])  # park group 2 + Go Green 2 = 4 against 3
     assert "WIN (4 ≥ 3)" in render_text(bd)
 
 
