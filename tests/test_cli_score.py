@@ -54,6 +54,49 @@ def test_cards_on_the_command_line_override_the_header(cli: Cli, city_file: Path
     assert data["cards"] == [6, 7, 8] and data["target"] == 21
 
 
+@pytest.mark.parametrize(
+    ("cards", "words"),
+    [
+        (
+            ["1", "2", "3", "4", "5", "6"],
+            "--cards: a Sprawlopolis game has exactly 3 scoring cards; 6 given (1 2 3 4 5 6)",
+        ),
+        (["5", "9"], "--cards: a Sprawlopolis game has exactly 3 scoring cards; 2 given (5 9)"),
+        (["5", "9", "5"], "--cards: scoring card 5 (Stacks and Scrapers) is given twice"),
+    ],
+)
+def test_cards_that_are_not_one_games_three_are_refused(
+    cli: Cli, city_file: Path, cards: list[str], words: str
+) -> None:
+    for command in (["score", str(city_file)], ["check", str(city_file), "--tally", str(city_file)]):
+        code, out, err = cli(*command, "--cards", *cards)
+        assert (code, out) == (2, "") and err == f"sprawlscan: error: {words}\n"
+
+
+def test_a_city_file_naming_two_or_four_cards_is_refused_at_its_line_and_column(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = tmp_path / "c.city"
+    for header, column, given in (("cards: 5 9", 11, "2 given (5 9)"), ("cards: 5 9 11 12", 15, "4 given")):
+        path.write_text(f"# game 4\n{header}\nR:EW  C:EW\n")
+        code, _, err = cli("score", str(path))
+        assert code == 2 and err.count("\n") == 1
+        assert (
+            f"{path}: line 2, column {column}: cards: a Sprawlopolis game has exactly 3" in err
+            and given in err
+        )
+
+
+def test_a_competitive_interstate_game_takes_two_cards(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "c.city"
+    path.write_text("R:EW  C:EW\n==========\nP     I\n")
+    competitive = ["--expansion", "interstate:central-highway", "--format", "json"]
+    code, out, _ = cli("score", str(path), "--cards", "5", "9", *competitive)
+    assert code == 0 and json.loads(out)["cards"] == [5, 9]
+    code, _, err = cli("score", str(path), "--cards", "5", "9", "11", *competitive)
+    assert code == 2 and "a competitive Interstate game has exactly 2 scoring cards; 3 given" in err
+
+
 def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
     path.write_text("R:EW!  C!  P\n")
