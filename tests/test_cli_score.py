@@ -230,6 +230,6 @@ def test_check_reads_a_photo_with_the_scanner(
     photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
     tally = tmp_path / "t.json"
     tally.write_text('{"residential": 2}')
-    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6")
+    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6", "1")
     assert code == 0 and "agree: [Largest residential group]" in out
-    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6), "classifier": None}
+    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6, 1), "classifier": None}
