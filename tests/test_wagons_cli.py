@@ -118,7 +118,10 @@ def test_opponent_town_and_option(cli: Cli, town: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--goals", "hot-water"], "unknown goal card 'hot-water'; expected one of: cool-water, badlands"),
+        (
+            ["--goals", "hot-water"],
+            "unknown goal card 'hot-water' (did you mean 'cool-water'?); expected one of:",
+        ),
         (
             ["--scenario", "high-noon", "--opponent-pile", "1"],
             "unknown scenario 'high-noon'; expected one of: ",
