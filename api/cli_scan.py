@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from api.cli_input import check_cards_option, in_file
+from api.cli_input import check_cards_option, in_file, photo_notes
 from api.cli_numbers import whole
 from api.flag_words import breakdown_in_flag_words
 from scoring.errors import InputError
@@ -84,7 +84,7 @@ def run_scan(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"sprawlscan: warning: {warning}", file=sys.stderr)
         return 0
-    breakdown = breakdown_in_flag_words(score_city(city))
+    breakdown = photo_notes(breakdown_in_flag_words(score_city(city)))
     if args.format == "json":
         out = breakdown.to_json()
         out.update(result.to_json())

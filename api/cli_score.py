@@ -21,6 +21,7 @@ from api.cli_input import (
     in_file,
     is_photo,
     parse_options,
+    photo_notes,
     read_input,
     read_tally,
     text_input,
@@ -141,7 +142,7 @@ def run_check(args: argparse.Namespace) -> int:
     if is_photo(data):  # refuse bad --cards before spending time on the photo
         check_cards_option(args.cards, args.expansion, parse_options(args.option))
     city = load_city(data, name, args.cards, args.classifier)
-    breakdown = _score(city, args)
+    breakdown = photo_notes(_score(city, args)) if is_photo(data) else _score(city, args)
     tally = read_tally(args.tally)
     from scoring.tally import check_tally
 

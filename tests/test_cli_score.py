@@ -233,3 +233,27 @@ def test_check_reads_a_photo_with_the_scanner(
     code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6", "1")
     assert code == 0 and "agree: [Largest residential group]" in out
     assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6, 1), "classifier": None}
+
+
+def test_a_photo_without_wrecktar_gets_advice_for_a_photo_not_for_a_typed_file(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
+        return types.SimpleNamespace(city=parse_city(CITY))
+
+    fake = types.ModuleType("vision.pipeline")
+    fake.scan_image = scan_image  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.pipeline", fake)
+    photo = tmp_path / "table.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    tally = tmp_path / "t.txt"
+    tally.write_text("residential 2\n")
+    wrecktar = ["--tally", str(tally), "--expansion", "wrecktar", "--format", "json"]
+    code, out, _ = cli("check", str(photo), *wrecktar)
+    notes = " ".join(json.loads(out)["breakdown"]["notes"])
+    assert code == 0 and "the scanner did not find Wrecktar in the photo" in notes
+    assert "four 'W' cells" not in notes
+    typed = tmp_path / "game.city"
+    typed.write_text(CITY)
+    _, out, _ = cli("check", str(typed), *wrecktar)
+    assert "four 'W' cells" in " ".join(json.loads(out)["breakdown"]["notes"])  # a typed file can be marked
