@@ -4,9 +4,15 @@ first bytes, ``--option KEY=VALUE`` pairs and tally files. Errors name the file 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.tally import TallyLine, parse_tally
+
+if TYPE_CHECKING:
+    from scoring.city import City
 
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
 
@@ -63,6 +69,22 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
+PHOTO_WRECKTAR_NOTE = (
+    "Wrecktar: the scanner did not find Wrecktar in the photo, so it scores 0; if it lies in the city, "
+    "write the scan out with 'sprawlscan scan PHOTO --format city > game.city', mark the four cells it "
+    "covers with 'W' and score that file."
+)
+
+
+def photo_notes(breakdown: Breakdown) -> Breakdown:
+    """``breakdown`` of a city read from a photo: advice that speaks of typed cells becomes advice for a
+    photo (the player cannot type into a photo)."""
+    from scoring.expansions.wrecktar import NO_CELLS_NOTE
+
+    notes = tuple(PHOTO_WRECKTAR_NOTE if n == NO_CELLS_NOTE else n for n in breakdown.notes)
+    return replace(breakdown, notes=notes)
+
+
 def in_file(name: str, exc: InputError) -> InputError:
     """``exc`` again, its message prefixed with the file it is about (its ``code`` kept)."""
     err = InputError(f"{name}: {exc}")
@@ -77,3 +99,19 @@ def read_tally(path: str) -> list[TallyLine]:
         return parse_tally(read_input(path, MAX_TEXT_BYTES))
     except InputError as exc:
         raise in_file(name, exc) from None
+
+
+def check_cards_option(
+    cards: list[int] | None, expansions: list[str] | None, options: dict[str, str], city: City | None = None
+) -> None:
+    """Refuse ``--cards`` that are not one game's scoring cards (three; two in competitive Interstate)."""
+    if not cards:
+        return
+    from scoring.card_set import cards_expected, check_game_cards
+
+    try:
+        check_game_cards(cards, cards_expected(expansions, options, city))
+    except InputError as exc:
+        error = InputError(f"--cards: {exc}")
+        error.code = exc.code
+        raise error from None

@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from api.cli_input import in_file
+from api.cli_input import check_cards_option, in_file, photo_notes
 from api.cli_numbers import whole
 from api.flag_words import breakdown_in_flag_words
 from scoring.errors import InputError
@@ -57,16 +57,12 @@ def run_scan(args: argparse.Namespace) -> int:
 
     name = "standard input" if args.photo == "-" else args.photo
     cards = tuple(args.cards) if args.cards else None
-    if cards:  # refuse bad card numbers and expansion names before spending time on the photo
-        from scoring.cards import check_card
-
-        for number in cards:
-            check_card(number)
     expansions = tuple(dict.fromkeys(e.lower() for e in args.expansion or ()))
-    if expansions:
+    if expansions:  # refuse bad expansion names and card numbers before spending time on the photo
         from scoring.expansions import select
 
         select(expansions)
+    check_cards_option(args.cards, list(expansions), {})
     deck = _deck(args.deck) if args.deck else None
     data = _read(args.photo)
     try:
@@ -88,7 +84,7 @@ def run_scan(args: argparse.Namespace) -> int:
         for warning in result.warnings:
             print(f"sprawlscan: warning: {warning}", file=sys.stderr)
         return 0
-    breakdown = breakdown_in_flag_words(score_city(city))
+    breakdown = photo_notes(breakdown_in_flag_words(score_city(city)))
     if args.format == "json":
         out = breakdown.to_json()
         out.update(result.to_json())

@@ -16,7 +16,16 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from api import cli_wagons
-from api.cli_input import in_file, is_photo, parse_options, read_input, read_tally, text_input
+from api.cli_input import (
+    check_cards_option,
+    in_file,
+    is_photo,
+    parse_options,
+    photo_notes,
+    read_input,
+    read_tally,
+    text_input,
+)
 from api.cli_numbers import whole
 from api.flag_words import breakdown_in_flag_words
 from scoring.city import City, parse_city
@@ -87,7 +96,9 @@ def _score(city: City, args: argparse.Namespace) -> Any:
         # Expansions named on the command line add to those in the file's header.
         expansions = list(dict.fromkeys([*city.expansions, *(e.lower() for e in args.expansion)]))
     variant = None if args.variant is None else args.variant
-    breakdown = score_city(city, args.cards, expansions, variant=variant, options=parse_options(args.option))
+    options = parse_options(args.option)
+    check_cards_option(args.cards, city.expansions if expansions is None else expansions, options, city)
+    breakdown = score_city(city, args.cards, expansions, variant=variant, options=options)
     return breakdown_in_flag_words(breakdown)
 
 
@@ -127,8 +138,11 @@ def run_check(args: argparse.Namespace) -> int:
     if args.city == "-" and args.tally == "-":
         raise InputError("only one of the city and the tally can be read from standard input")
     name = "standard input" if args.city == "-" else args.city
-    city = load_city(read_input(args.city), name, args.cards, args.classifier)
-    breakdown = _score(city, args)
+    data = read_input(args.city)
+    if is_photo(data):  # refuse bad --cards before spending time on the photo
+        check_cards_option(args.cards, args.expansion, parse_options(args.option))
+    city = load_city(data, name, args.cards, args.classifier)
+    breakdown = photo_notes(_score(city, args)) if is_photo(data) else _score(city, args)
     tally = read_tally(args.tally)
     from scoring.tally import check_tally
 

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="NAME",
         help="goal cards in play, e.g. cool-water badlands (any case; default: the town's 'goals:' header, "
-        "else the scenario's two cards; wildest-west may be added)",
+        f"else the scenario's two cards; wildest-west may be added). Goal ids: {', '.join(GOALS)}",
     )
     group.add_argument(
         "--scenario",

@@ -121,19 +121,17 @@ class ScoreOptions:
                 raise BadFormField('options: expected a JSON object such as {"construction-penalty": 2}')
         return cls(cards, expansions, variant, option_strings(options))
 
-    def check(self) -> None:
-        """Refuse unknown card numbers, expansions and variants before any photo is scanned (cheap)."""
+    def check(self, city: City | None = None) -> None:
+        """Refuse unknown card numbers, more cards than the game holds, unknown expansions and variants
+        (before any photo is scanned: cheap). Fewer cards pass: the page scores a set as it is picked."""
         from scoring.base import check_variant
-        from scoring.cards import check_card
+        from scoring.card_set import cards_expected, check_game_cards
         from scoring.expansions import select
 
-        seen: set[int] = set()
-        for number in self.cards or ():
-            check_card(number)
-            if number in seen:
-                raise BadFormField(f"cards: scoring card {number} is given twice")
-            seen.add(number)
-        select(self.expansions)
+        expansions = self.expansions if self.expansions is not None or city is None else city.expansions
+        select(expansions)
+        if self.cards:
+            check_game_cards(self.cards, cards_expected(expansions, self.options, city), partial=True)
         if self.variant is not None:
             check_variant(self.variant)
 
@@ -171,10 +169,7 @@ def city_of(body: CityRequest, text: str | None = None) -> City:
 
 def score_city_json(city: City, opts: ScoreOptions) -> dict[str, Any]:
     """Score a Sprawlopolis city; return the JSON breakdown."""
-    from scoring.engine import score_city
-
-    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
-    return breakdown_in_flag_words(breakdown).to_json()
+    return _breakdown(city, opts).to_json()
 
 
 def score_request(body: CityRequest) -> dict[str, Any]:
@@ -210,6 +205,7 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
 def _breakdown(city: City, opts: ScoreOptions) -> Breakdown:
     from scoring.engine import score_city
 
+    opts.check(city)
     breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
     return breakdown_in_flag_words(breakdown)
 

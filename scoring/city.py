@@ -22,7 +22,6 @@ from functools import lru_cache
 from typing import Literal, TypeVar
 
 from scoring.errors import TextFormatError
-from scoring.numbers import NumberError, whole_number
 
 ZONES = "RCIP"
 ZONE_NAMES = {"R": "residential", "C": "commercial", "I": "industrial", "P": "park"}
@@ -234,7 +233,7 @@ _CELL = re.compile(r"^(?P<zone>[A-Za-z])(?::(?P<road>[A-Za-z]*))?(?P<marks>[*!]*
 def _parse_cell(token: str, line: int, col: int) -> Cell:
     if token == ".":
         return EMPTY
-    if token == "W":
+    if token in ("W", "w"):  # letters mean the same in either case: 'W' is no zone, so never ambiguous
         return Cell("wrecktar")
     if token == "~":
         return Cell("beach")
@@ -246,10 +245,11 @@ def _parse_cell(token: str, line: int, col: int) -> Cell:
             line,
             col,
         )
-    zone, road, marks = m["zone"], m["road"], m["marks"]
+    zone, road, marks = m["zone"].upper(), m["road"], m["marks"]
     if zone not in ZONES:
         raise CityFormatError(f"unknown zone {zone!r} in {token!r} (expected R, C, I or P)", line, col)
     if road is not None:
+        road = road.upper()
         bad = [ch for ch in road if ch not in SIDES]
         if bad:
             where = col + 2 + road.index(bad[0])
@@ -267,23 +267,12 @@ def _parse_cell(token: str, line: int, col: int) -> Cell:
     return Cell("block", zone, road, "*" in marks, "!" in marks)
 
 
-def _parse_cards(value: str, line: int, col: int) -> tuple[int, ...]:
-    nums = []
-    for m in re.finditer(r"[^\s,]+", value):
-        try:
-            nums.append(whole_number(m.group(), lo=1, hi=MAX_CARD))
-        except NumberError as exc:
-            error = CardNumberError if m.group().isascii() and m.group().isdigit() else CityFormatError
-            raise error(f"cards: scoring card numbers, {exc}", line, col + m.start()) from None
-    return tuple(nums)
-
-
 def parse_city(text: str | bytes) -> City:
     """Read a city from its text form; raise :class:`CityFormatError` naming line and column."""
+    from scoring.city_headers import CityHeaders  # it reads the engine's names, which import this module
+
     text = CityFormatError.decode(text)
-    cards: tuple[int, ...] = ()
-    expansions: tuple[str, ...] = ()
-    headers: list[tuple[str, str]] = []
+    headers = CityHeaders()
     rows: list[tuple[Cell, ...]] = []
     interstate: int | None = None
     width: int | None = None
@@ -298,16 +287,10 @@ def parse_city(text: str | bytes) -> City:
         stripped = content.strip()
         header = _HEADER.match(stripped)
         if header and not rows and interstate is None and len(header[1]) > 1:
-            key, value = header[1].lower(), header[2].strip()
             colon = indent + stripped.index(":")  # 0-based; the value starts after the colon's spaces
             rest = content[colon + 1 :]
             vcol = colon + 2 + len(rest) - len(rest.lstrip())
-            if key == "cards":
-                cards = _parse_cards(value, lineno, vcol)
-            elif key == "expansions":
-                expansions = tuple(v.lower() for v in value.replace(",", " ").split())
-            else:
-                headers.append((key, value))
+            headers.add(header[1].lower(), header[2].strip(), lineno, indent + 1, vcol)
             continue
         if set(stripped) == {"="}:
             if not rows:
@@ -333,7 +316,9 @@ def parse_city(text: str | bytes) -> City:
         raise CityFormatError("no city grid found (expected rows of cells such as 'R:EW  P  C:NS')", last, 1)
     if interstate is not None and interstate >= len(rows):
         raise CityFormatError("the interstate line must lie between two rows", last_line(text), 1)
-    return City(tuple(rows), cards, expansions, interstate, tuple(headers))
+    city = City(tuple(rows), headers.cards, headers.expansions, interstate, tuple(headers.others))
+    headers.check_cards(city)
+    return city
 
 
 def check_grid_size(
@@ -369,8 +354,8 @@ def format_city(city: City, *, header: bool = True) -> str:
 
     Examples
     --------
-    >>> print(format_city(parse_city("cards: 8\\nR:EW C:EW\\nP I\\n")), end="")
-    cards: 8
+    >>> print(format_city(parse_city("cards: 8 7 17\\nR:EW C:EW\\nP I\\n")), end="")
+    cards: 8 7 17
     R:EW  C:EW
     P     I
     """

@@ -1,7 +1,7 @@
 """The public entry point: score a Sprawlopolis city into a :class:`~scoring.breakdown.Breakdown`.
 
 >>> from scoring.city import parse_city
->>> bd = score_city(parse_city("cards: 6\\nR:EW  R:EW  I\\nP     C     P\\n"))
+>>> bd = score_city(parse_city("R:EW  R:EW  I\\nP     C     P\\n"), [6])
 >>> [(i.key, i.points) for i in bd.items], bd.total, bd.target
 ([('largest:R', 2), ('largest:C', 1), ('largest:I', 1), ('largest:P', 1), ('roads', -1), ('card:6', 1)], 5, 6)
 """
@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 
 from scoring.base import base_items, check_variant
 from scoring.breakdown import Breakdown, LineItem
-from scoring.cards import CARD_NAMES, RULING_EDGE, RULING_TIES, UnknownCardError, card_item, check_card
+from scoring.card_set import check_game_cards
+from scoring.cards import CARD_NAMES, RULING_EDGE, RULING_TIES, UnknownCardError, card_item
 from scoring.city import City, format_city
 from scoring.errors import InputError
 from scoring.expansions.interstate import score_interstate
@@ -54,12 +55,8 @@ def score_city(
     Returns items ``largest:R/C/I/P``, ``roads``, ``card:N`` per card, then the expansions' items.
     Raises :class:`~scoring.errors.InputError` for anything that cannot be scored.
     """
-    numbers = tuple(check_card(n) for n in (city.cards if cards is None else cards))
-    seen: set[int] = set()
-    for number in numbers:
-        if number in seen:
-            raise UnknownCardError(f"scoring card {number} ({CARD_NAMES[number]}) is given twice")
-        seen.add(number)
+    # Any count: partial sets are scored here; the inputs (file, CLI, service) hold a game to its count.
+    numbers = check_game_cards(city.cards if cards is None else cards, None)
     given = city.expansions if expansions is None else expansions
     if isinstance(given, str):  # "wrecktar beaches" rather than a list of names
         given = given.replace(",", " ").split()

@@ -130,10 +130,16 @@ def render_check(report: TallyReport, width: int = WIDTH) -> str:
         why = check.why if check.agree is not True else "matches."
         rows.append((written, computed, f"{_verdict(check)}: {matched}{why}"))
     lines += _table(rows, width=width)
+    # A line worth 0 is not missing from a tally (nobody writes down a 0): it is listed apart, so the
+    # count in the verdict is the length of the list above it.
     scoring_missed = [i for i in report.missed if i.points]
-    if report.missed:
-        lines += ["", "Lines of the computed score the tally does not mention:"]
-        lines += _table(_item_rows(report.missed), width=width)
+    zero_missed = [i for i in report.missed if not i.points]
+    if scoring_missed:
+        lines += ["", f"Scoring lines missing from the tally ({len(scoring_missed)}):"]
+        lines += _table(_item_rows(scoring_missed), width=width)
+    if zero_missed:
+        lines += ["", "Lines worth 0 the tally need not mention:"]
+        lines += _table(_item_rows(zero_missed), width=width)
     lines.append("")
     if report.stated_total is not None:
         lines.append(

@@ -145,6 +145,15 @@ def test_unknown_and_repeated_cards(client: TestClient) -> None:
     assert_error(header, 400, "unknown_card", "40")
 
 
+def test_a_game_never_holds_more_scoring_cards_than_three(client: TestClient) -> None:
+    four = client.post("/api/v1/score", json={"city": CITY, "cards": [1, 2, 3, 4]})
+    assert_error(four, 400, "wrong_card_count", "exactly 3 scoring cards; 4 given (1 2 3 4)")
+    header = client.post("/api/v1/score", json={"city": "cards: 5 9\n" + CITY})
+    assert_error(header, 400, "wrong_card_count", "line 1, column 11", "2 given (5 9)")
+    # The page scores the cards as they are picked, so a set of fewer than three is still scored.
+    assert client.post("/api/v1/score", json={"city": CITY, "cards": [5, 9]}).json()["target"] == 14
+
+
 def test_unknown_expansion_and_variant(client: TestClient) -> None:
     resp = client.post("/api/v1/score", json={"city": CITY, "expansions": ["dragons"]})
     assert_error(resp, 400, "unknown_expansion", "dragons")

@@ -20,7 +20,7 @@ FULL = """\
 # a city using every kind of cell
 cards: 8 7 17
 expansions: wrecktar beaches
-penalty: 3
+construction-penalty: 3
 R:EW   I:WE  R:EW*  C:EW!
 P      W     I:SW   .
 =====
@@ -30,7 +30,8 @@ P      W     I:SW   .
 
 def test_parse_every_kind_of_cell() -> None:
     c = parse_city(FULL)
-    assert c.cards == (8, 7, 17) and c.expansions == ("wrecktar", "beaches") and c.header("penalty") == "3"
+    assert c.cards == (8, 7, 17) and c.expansions == ("wrecktar", "beaches")
+    assert c.header("construction-penalty") == "3"
     assert (c.n_rows, c.n_cols, c.interstate) == (3, 4, 2)
     assert c.cell(0, 1) == block("I", "EW")  # "WE" is read as "EW"
     assert c.cell(0, 2).poi and not c.cell(0, 2).construction
@@ -42,7 +43,8 @@ def test_parse_every_kind_of_cell() -> None:
 
 def test_format_writes_canonical_text() -> None:
     text = format_city(parse_city(FULL))
-    assert text.splitlines()[:3] == ["cards: 8 7 17", "expansions: wrecktar beaches", "penalty: 3"]
+    head = ["cards: 8 7 17", "expansions: wrecktar beaches", "construction-penalty: 3"]
+    assert text.splitlines()[:3] == head
     assert "I:EW" in text and "R:SE*!" in text and "=" * 10 in text
     assert format_city(parse_city(text)) == text
 
@@ -88,7 +90,7 @@ def test_rows_form_matches_text_form() -> None:
     ("text", "line", "column", "words"),
     [
         ("R  C\nR  X\n", 2, 4, "unknown zone 'X'"),
-        ("R  C\nr  C\n", 2, 1, "unknown zone 'r'"),
+        ("R  C\nr  x\n", 2, 4, "unknown zone 'X'"),
         ("R:NX  C\n", 1, 4, "bad road side 'X'"),
         ("P  R  C:QS\n", 1, 9, "bad road side 'Q'"),
         ("R  C:NN\n", 1, 6, "two different sides"),
@@ -133,3 +135,61 @@ def test_binary_junk_is_rejected_with_position(data: bytes, line: int, column: i
     with pytest.raises(CityFormatError) as err:
         parse_city(data)
     assert (err.value.line, err.value.column) == (line, column)
+
+
+def test_lowercase_cells_mean_the_same_as_upper_case() -> None:
+    lower = parse_city("r:ew  c:sn*  w  w\np     i:es!  w  w\n")
+    assert lower == parse_city("R:EW  C:NS*  W  W\nP     I:SE!  W  W\n")
+    assert format_city(lower).splitlines()[0] == "R:EW  C:NS*  W  W"  # written back in upper case
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        ("card: 5 9 11\nR\n", 1, 1, "unknown header 'card' (did you mean 'cards'?)"),
+        ("# game\n  expansion: wrecktar\nR\n", 2, 3, "header 'expansion' (did you mean 'expansions'?)"),
+        ("expansions: wreckter\nR\n", 1, 13, "unknown expansion 'wreckter' (did you mean 'wrecktar'?)"),
+        ("expansions: poi, beach:peninsla\nR\n", 1, 18, "(did you mean 'beach:peninsula'?)"),
+        ("construction_penalty: 2\nR\n", 1, 1, "(did you mean 'construction-penalty'?)"),
+        ("variant: easyer\nR\n", 1, 10, "unknown variant 'easyer' (did you mean 'easier'?)"),
+        ("game: sprawlopolys\nR\n", 1, 7, "(did you mean 'sprawlopolis'?)"),
+        ("penalty: 3\nR\n", 1, 1, "unknown header 'penalty' (known: cards, expansions, variant, game,"),
+        ("cards: 1 2 3\ncards: 4 5 6\nR\n", 2, 1, "header 'cards' given twice (first on line 1)"),
+    ],
+)
+def test_unknown_header_words_name_the_line_and_the_nearest_valid_word(
+    text: str, line: int, column: int, words: str
+) -> None:
+    with pytest.raises(CityFormatError) as err:
+        parse_city(text)
+    assert (err.value.line, err.value.column) == (line, column)
+    assert words in err.value.message and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "code", "words"),
+    [
+        ("cards: 5 9\nR\n", 11, "wrong_card_count", "exactly 3 scoring cards; 2 given (5 9)"),
+        ("cards: 1 2 3 4\nR\n", 14, "wrong_card_count", "exactly 3 scoring cards; 4 given (1 2 3 4)"),
+        ("cards: 1, 2, 2\nR\n", 14, "unknown_card", "scoring card 2 (Bloom Boom) is given twice"),
+        ("cards: 19 2 3\nR\n", 8, "unknown_card", "from 1 to 18"),
+        (
+            "expansions: interstate:central-highway\ncards: 5 9 11\nR\n==\nC\n",
+            12,
+            "wrong_card_count",
+            "a competitive Interstate game has exactly 2 scoring cards; 3 given",
+        ),
+    ],
+)
+def test_a_cards_header_names_one_games_scoring_cards(text: str, column: int, code: str, words: str) -> None:
+    with pytest.raises(CityFormatError) as err:
+        parse_city(text)
+    assert (err.value.column, err.value.code) == (column, code) and words in err.value.message
+
+
+def test_a_competitive_interstate_city_names_two_cards_and_a_cooperative_one_three() -> None:
+    grid = "R\n==\nC\n"
+    competitive = "expansions: interstate\ninterstate-card: central-highway\n"
+    assert parse_city("cards: 5 9\n" + competitive + grid).cards == (5, 9)
+    assert parse_city("cards: 5 9 11\nexpansions: interstate\n" + grid).cards == (5, 9, 11)
+    assert parse_city("cards:\nR\n").cards == ()  # an empty header gives no cards, as no header does

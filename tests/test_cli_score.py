@@ -15,12 +15,13 @@ from api.cli_input import is_photo
 from scoring.city import parse_city
 from tests.conftest import Cli
 
-CITY = """cards: 3 6
+CITY = """cards: 1 3 6
 R:EW  R:EW  P
 P     C     I
 """
-# Largest R 2, C 1, I 1, P 1; one road; Go Green 2 parks − 3 = −1; Master Planned 2 − 1 = 1.
-TOTAL = 2 + 1 + 1 + 1 - 1 - 1 + 1
+# Largest R 2, C 1, I 1, P 1; one road; Outskirts: that road ends at the edge, −1; Go Green 2 parks − 3 =
+# −1; Master Planned 2 − 1 = 1.
+TOTAL = 2 + 1 + 1 + 1 - 1 - 1 - 1 + 1
 
 
 @pytest.fixture
@@ -43,19 +44,62 @@ def test_score_json(cli: Cli, city_file: Path) -> None:
     code, out, _ = cli("score", str(city_file), "--format", "json")
     data = json.loads(out)
     assert code == 0
-    assert data["total"] == TOTAL and data["target"] == 9 and data["cards"] == [3, 6]
+    assert data["total"] == TOTAL and data["target"] == 10 and data["cards"] == [1, 3, 6]
     assert {i["key"] for i in data["items"]} >= {"largest:R", "roads", "card:3", "card:6"}
 
 
 def test_cards_on_the_command_line_override_the_header(cli: Cli, city_file: Path) -> None:
-    _, out, _ = cli("score", str(city_file), "--cards", "6", "--format", "json")
+    _, out, _ = cli("score", str(city_file), "--cards", "6", "7", "8", "--format", "json")
     data = json.loads(out)
-    assert data["cards"] == [6] and data["target"] == 6
+    assert data["cards"] == [6, 7, 8] and data["target"] == 21
+
+
+@pytest.mark.parametrize(
+    ("cards", "words"),
+    [
+        (
+            ["1", "2", "3", "4", "5", "6"],
+            "--cards: a Sprawlopolis game has exactly 3 scoring cards; 6 given (1 2 3 4 5 6)",
+        ),
+        (["5", "9"], "--cards: a Sprawlopolis game has exactly 3 scoring cards; 2 given (5 9)"),
+        (["5", "9", "5"], "--cards: scoring card 5 (Stacks and Scrapers) is given twice"),
+    ],
+)
+def test_cards_that_are_not_one_games_three_are_refused(
+    cli: Cli, city_file: Path, cards: list[str], words: str
+) -> None:
+    for command in (["score", str(city_file)], ["check", str(city_file), "--tally", str(city_file)]):
+        code, out, err = cli(*command, "--cards", *cards)
+        assert (code, out) == (2, "") and err == f"sprawlscan: error: {words}\n"
+
+
+def test_a_city_file_naming_two_or_four_cards_is_refused_at_its_line_and_column(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = tmp_path / "c.city"
+    for header, column, given in (("cards: 5 9", 11, "2 given (5 9)"), ("cards: 5 9 11 12", 15, "4 given")):
+        path.write_text(f"# game 4\n{header}\nR:EW  C:EW\n")
+        code, _, err = cli("score", str(path))
+        assert code == 2 and err.count("\n") == 1
+        assert (
+            f"{path}: line 2, column {column}: cards: a Sprawlopolis game has exactly 3" in err
+            and given in err
+        )
+
+
+def test_a_competitive_interstate_game_takes_two_cards(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "c.city"
+    path.write_text("R:EW  C:EW\n==========\nP     I\n")
+    competitive = ["--expansion", "interstate:central-highway", "--format", "json"]
+    code, out, _ = cli("score", str(path), "--cards", "5", "9", *competitive)
+    assert code == 0 and json.loads(out)["cards"] == [5, 9]
+    code, _, err = cli("score", str(path), "--cards", "5", "9", "11", *competitive)
+    assert code == 2 and "a competitive Interstate game has exactly 2 scoring cards; 3 given" in err
 
 
 def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
-    path.write_text("cards: 3\nR:EW!  C!  P\n")
+    path.write_text("R:EW!  C!  P\n")
     _, out, _ = cli(
         "score",
         str(path),
@@ -75,7 +119,7 @@ def test_expansion_and_options(cli: Cli, tmp_path: Path) -> None:
 
 def test_missing_construction_penalty_is_explained(cli: Cli, tmp_path: Path) -> None:
     path = tmp_path / "c.city"
-    path.write_text("cards: 3\nexpansions: construction\nR:EW!  C!  P\n")
+    path.write_text("expansions: construction\nR:EW!  C!  P\n")
     code, out, _ = cli("score", str(path))
     assert code == 0
     assert "--option construction-penalty=N" in out
@@ -186,6 +230,30 @@ def test_check_reads_a_photo_with_the_scanner(
     photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
     tally = tmp_path / "t.json"
     tally.write_text('{"residential": 2}')
-    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6")
+    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6", "1")
     assert code == 0 and "agree: [Largest residential group]" in out
-    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6), "classifier": None}
+    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6, 1), "classifier": None}
+
+
+def test_a_photo_without_wrecktar_gets_advice_for_a_photo_not_for_a_typed_file(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
+        return types.SimpleNamespace(city=parse_city(CITY))
+
+    fake = types.ModuleType("vision.pipeline")
+    fake.scan_image = scan_image  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "vision.pipeline", fake)
+    photo = tmp_path / "table.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    tally = tmp_path / "t.txt"
+    tally.write_text("residential 2\n")
+    wrecktar = ["--tally", str(tally), "--expansion", "wrecktar", "--format", "json"]
+    code, out, _ = cli("check", str(photo), *wrecktar)
+    notes = " ".join(json.loads(out)["breakdown"]["notes"])
+    assert code == 0 and "the scanner did not find Wrecktar in the photo" in notes
+    assert "four 'W' cells" not in notes
+    typed = tmp_path / "game.city"
+    typed.write_text(CITY)
+    _, out, _ = cli("check", str(typed), *wrecktar)
+    assert "four 'W' cells" in " ".join(json.loads(out)["breakdown"]["notes"])  # a typed file can be marked

@@ -119,13 +119,12 @@ def test_variant_from_header() -> None:
 def test_edge_ruling_appears_in_notes_only_when_it_decides_a_line() -> None:
     gap = city(
         """\
-        cards: 7
         R  R  R  R
         R  P  .  R
         R  R  R  R
         """
     )
-    assert RULING_EDGE in score_city(gap).notes
+    assert RULING_EDGE in score_city(gap, [7]).notes
     assert RULING_EDGE not in score_city(parse_city(EXAMPLE)).notes
 
 
@@ -155,10 +154,10 @@ def test_expansion_items_are_appended_after_base_and_cards(monkeypatch: pytest.M
         return [LineItem("wrecktar", "Wrecktar", 3, "no commercial block in its rows and columns")], ["fake"]
 
     monkeypatch.setattr(engine, "expansion_items", expansion_items)
-    text = "expansions: Wrecktar\npenalty: 2\n" + EXAMPLE
+    text = "expansions: Wrecktar\nconstruction-penalty: 2\n" + EXAMPLE
     bd = score_city(parse_city(text), options={"roadwork-unplayed": "1"})
     assert seen["names"] == ("wrecktar",)
-    assert seen["options"] == {"penalty": "2", "roadwork-unplayed": "1"}
+    assert seen["options"] == {"construction-penalty": "2", "roadwork-unplayed": "1"}
     assert seen["base"] == [*(f"largest:{z}" for z in "RCIP"), "roads", "card:8", "card:7", "card:17"]
     assert bd.items[-1].key == "wrecktar" and bd.total == 4 + 3 and "fake" in bd.notes
 

@@ -88,7 +88,7 @@ def test_scenic_route_fails_on_two_different_roads() -> None:
 
 def test_scenic_route_counts_roads_joined_by_the_interstate_as_one() -> None:
     # A1 and B1 both run into the north part of the interstate, so they lie on one road.
-    city = parse_city("cards: 3\nexpansions: interstate\n~     ~\nR:NS  C:NS\n==========\nP     P\n")
+    city = parse_city("expansions: interstate\n~     ~\nR:NS  C:NS\n==========\nP     P\n")
     scored = score_city(
         city,
         options={"beach-cards": "scenic-route", "interstate-mode": "cooperative"},
@@ -122,6 +122,6 @@ def test_unknown_beach_card_is_an_input_error() -> None:
 
 
 def test_engine_adds_beach_lines() -> None:
-    city = parse_city("cards: 3\n" + PENINSULA)
+    city = parse_city(PENINSULA)
     scored = score_city(city, expansions=["beach:peninsula"])
     assert scored.total == score_city(city, expansions=[]).total + 7

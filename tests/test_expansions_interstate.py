@@ -24,8 +24,9 @@ from scoring.engine import score_city
 from scoring.expansions.interstate import InterstateError, road_groups, score_interstate
 from tests.conftest import points_by_key
 
-CITY = """cards: 3 6
-expansions: interstate
+# Two base cards are a competitive game's; the tests choose the mode, so the cards are given, not headed.
+CARDS = (3, 6)
+CITY = """expansions: interstate
 R:EW  R:EW  P     I
 C     R:NS  P     C
 ==================
@@ -36,7 +37,7 @@ I     R     P     R
 
 def _score(text: str, cards: tuple[int, ...] | None = None, **options: str) -> Breakdown:
     opts = {k.replace("_", "-"): v for k, v in options.items()}
-    return score_interstate(parse_city(text), cards, ["interstate"], None, opts)
+    return score_interstate(parse_city(text), CARDS if cards is None else cards, ["interstate"], None, opts)
 
 
 def _info(bd: Breakdown) -> dict[str, Any]:
@@ -184,14 +185,14 @@ def test_equal_tiebreaker_is_a_shared_win() -> None:
 
 def test_mode_and_card_can_be_given_as_expansion_names() -> None:
     city = parse_city(CITY)
-    bd = score_interstate(city, None, ["interstate", "interstate:central-highway"], None, {})
+    bd = score_interstate(city, CARDS, ["interstate", "interstate:central-highway"], None, {})
     assert _info(bd)["card"] == "central-highway" and _info(bd)["mode"] == "competitive"
 
 
 def test_other_expansions_are_scored_per_side_in_competitive_games() -> None:
     text = "roadwork-unplayed: 1\n" + CITY
     bd = score_interstate(
-        parse_city(text), None, ["interstate", "roadwork"], None, {"interstate-card": "valley"}
+        parse_city(text), CARDS, ["interstate", "roadwork"], None, {"interstate-card": "valley"}
     )
     assert points_by_key(bd)["north:roadwork"] == -1 and points_by_key(bd)["south:roadwork"] == -1
     assert _totals(bd) == {"north": 5, "south": 3}
@@ -209,9 +210,9 @@ def test_other_expansions_are_scored_per_side_in_competitive_games() -> None:
 )
 def test_bad_interstate_setups_are_input_errors(text: str, options: dict[str, str], match: str) -> None:
     with pytest.raises(InterstateError, match=match):
-        score_interstate(parse_city(text), None, ["interstate"], None, options)
+        score_interstate(parse_city(text), CARDS, ["interstate"], None, options)
 
 
 def test_engine_hands_interstate_games_to_score_interstate() -> None:
-    bd = score_city(parse_city(CITY), options={"interstate-card": "mountainside"})
+    bd = score_city(parse_city(CITY), CARDS, options={"interstate-card": "mountainside"})
     assert _totals(bd) == {"north": 6, "south": 4}

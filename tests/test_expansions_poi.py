@@ -54,7 +54,7 @@ def test_covered_point_of_interest_scores_zero_with_a_note() -> None:
 
 
 def test_engine_adds_the_poi_line_to_the_total() -> None:
-    city = parse_city("cards: 3\nexpansions: poi\nR*  R  P\n")
+    city = parse_city("expansions: poi\nR*  R  P\n")
     plain = score_city(city, expansions=[])
     with_poi = score_city(city)
     assert with_poi.item("poi") is not None

@@ -45,7 +45,7 @@ def test_no_wrecktar_cells_scores_zero_with_a_note() -> None:
 
 
 def test_engine_total_includes_wrecktar() -> None:
-    city = parse_city("cards: 3\nexpansions: wrecktar\nC  W  W\nP  W  W\n")
+    city = parse_city("expansions: wrecktar\nC  W  W\nP  W  W\n")
     scored = score_city(city)
     assert scored.item("wrecktar") is not None
     assert scored.total == score_city(city, expansions=[]).total - 2  # one commercial block, A1

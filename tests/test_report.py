@@ -48,7 +48,7 @@ def test_long_details_wrap_under_their_column() -> None:
 
 
 def test_win_is_shown() -> None:
-    bd = score_city(parse_city("cards: 3\nP  P\n"))  # park group 2 + Go Green 2 = 4 against 3
+    bd = score_city(parse_city("P  P\n"), [3])  # park group 2 + Go Green 2 = 4 against 3
     assert "WIN (4 ≥ 3)" in render_text(bd)
 
 
@@ -69,7 +69,7 @@ def test_check_rendering_shows_verdicts_missed_lines_and_totals() -> None:
     assert "line 1: parks +7" in text and "agree: [Largest park group] matches." in text
     assert "DIFFERS: [Roads] computed -5, tally says -4" in text
     assert "NO MATCH" in text
-    assert "The 'Burbs" in text.split("does not mention:")[1]
+    assert "The 'Burbs" in text.split("missing from the tally (")[1]
     assert "Tally total: 4 as written (its lines add up to 4)" in text
     assert "Computed total: 6" in text
     assert "Difference (tally − computed): -2" in text
@@ -80,7 +80,7 @@ def test_check_rendering_of_an_agreeing_tally() -> None:
     report = check_tally(BREAKDOWN, parse_tally("parks 7\nroads -5\ncard 8: 4\n"))
     text = render_check(report)
     assert "Verdict: the tally agrees with the computed score." in text
-    assert "does not mention" not in text
+    assert "missing from the tally" not in text
 
 
 def test_other_games_are_headed_by_their_goal_cards() -> None:

@@ -219,3 +219,16 @@ def test_report_json() -> None:
     assert data["unmatched"] == [6]
     assert [m["key"] for m in data["missed"]] == ["largest:C", "card:3", "poi"]
     json.dumps(data)
+
+
+def test_the_verdicts_count_of_missing_lines_is_the_length_of_the_list_above_it() -> None:
+    from scoring.report import render_check
+
+    text = render_check(check_tally(BREAKDOWN, parse_tally(TEXT)))
+    missing = text.split("Scoring lines missing from the tally (2):\n", 1)[1].split("\n\n", 1)[0]
+    assert (
+        "Largest commercial group" in missing and "Go Green" in missing and "Point of Interest" not in missing
+    )
+    zero = text.split("Lines worth 0 the tally need not mention:\n", 1)[1].split("\n\n", 1)[0]
+    assert "Point of Interest" in zero
+    assert "2 scoring line(s) missing from the tally" in text

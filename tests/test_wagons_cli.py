@@ -118,7 +118,10 @@ def test_opponent_town_and_option(cli: Cli, town: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--goals", "hot-water"], "unknown goal card 'hot-water'; expected one of: cool-water, badlands"),
+        (
+            ["--goals", "hot-water"],
+            "unknown goal card 'hot-water' (did you mean 'cool-water'?); expected one of:",
+        ),
         (
             ["--scenario", "high-noon", "--opponent-pile", "1"],
             "unknown scenario 'high-noon'; expected one of: ",
@@ -204,3 +207,34 @@ def test_rulebook_sample_header_goals() -> None:
     b = score_town(parse_town((SAMPLES / "wagons-rulebook.town").read_text()))
     assert b.total == 20 + 3 + 4 + 7
     assert b.cards == (13, 4, 14, 0, 2, 1)
+
+
+def test_cards_for_wagons_lists_every_goal_id_and_every_town_card_with_its_territories(cli: Cli) -> None:
+    from scoring.wagons import CARDS, GOALS
+
+    code, out, _ = cli("cards", "--game", "wagons")
+    assert code == 0 and "[reading]: from this project's reading" in out
+    for goal in GOALS:
+        assert f"  {goal} " in out
+    assert "   0  plains cow, plains fort, plains mine, forest beer" in out
+    code, out, _ = cli("cards", "--game", "wagons", "--format", "json")
+    listing = json.loads(out)
+    assert [c["number"] for c in listing["cards"]] == sorted(CARDS)
+    assert [g["id"] for g in listing["goals"]] == list(GOALS)
+
+
+def test_score_help_lists_the_goal_ids_as_the_format_doc_says(cli: Cli) -> None:
+    from scoring.wagons import GOALS
+
+    code, out, _ = cli("score", "--help")
+    flat = " ".join(out.split())
+    assert code == 0 and "Goal ids: " + ", ".join(GOALS) in flat
+    doc = (SAMPLES.parent / "docs" / "city-format.md").read_text()
+    assert "`sprawlscan cards --game wagons`" in doc and "`sprawlscan score --help`" in doc
+
+
+def test_samples_point_only_inside_the_repository() -> None:
+    for sample in [*SAMPLES.glob("*.town"), *SAMPLES.glob("*.city")]:
+        comments = " ".join(line for line in sample.read_text().splitlines() if line.startswith("#"))
+        assert "shared/" not in comments and "../" not in comments and "vision.synth" not in comments, sample
+    assert "sprawlscan cards --game wagons" in (SAMPLES / "wagons-lone-cowboy.town").read_text()

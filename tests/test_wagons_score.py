@@ -19,6 +19,7 @@ from scoring.wagons import (
     PileError,
     Territory,
     Town,
+    TownFormatError,
     UnknownNameError,
     parse_town,
     resolve_goals,
@@ -112,7 +113,9 @@ def test_unknown_goal_lists_the_valid_names() -> None:
     with pytest.raises(UnknownNameError) as err:
         score_town(parse_town("D/w\n"), goals=["cool-water", "hot-water"])
     message = str(err.value)
-    assert message.startswith("unknown goal card 'hot-water'; expected one of: cool-water, badlands")
+    assert message.startswith(
+        "unknown goal card 'hot-water' (did you mean 'cool-water'?); expected one of: cool-water, badlands"
+    )
     assert all(goal in message for goal in GOALS)
     assert err.value.code == "unknown_name" and isinstance(err.value, InputError)
 
@@ -156,8 +159,8 @@ def test_bad_headers_are_refused() -> None:
         score_town(parse_town("cards: 3 21\nD/w\n"))
     with pytest.raises(PileError, match="opponent pile is empty"):
         score_town(parse_town("opponent-pile:\nD/w\n"), goals=["smalltown-charm"])
-    with pytest.raises(UnknownNameError, match="unknown scenario"):
-        score_town(parse_town("scenario: nowhere\nD/w\n"))
+    with pytest.raises(TownFormatError, match="line 1, column 11: unknown scenario 'nowhere'"):
+        parse_town("scenario: nowhere\nD/w\n")
 
 
 def test_options_are_checked() -> None:

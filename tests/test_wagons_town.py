@@ -68,7 +68,7 @@ def test_bytes_bom_tabs_and_crlf_are_accepted() -> None:
         ("D/w\x07\n", 1, 4, "control character"),
         ("D/w\n\nP/c\x0cS/b\n", 3, 4, "control character"),
         ("D:w\n", 1, 1, "cannot read cell 'D:w'"),
-        ("d/w\n", 1, 1, "unknown territory 'd'"),
+        ("x/w\n", 1, 1, "unknown territory 'X'"),
     ],
 )
 def test_bad_towns_name_line_and_column(text: str, line: int, column: int, words: str) -> None:
@@ -132,3 +132,35 @@ def test_docstring_examples_hold() -> None:
     for module in (scoring.wagons.town, scoring.wagons.names):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_town_cells_read_the_same_in_any_case() -> None:
+    assert parse_town("d/W  w/M\n.    s/c\n") == parse_town("D/w  W/m\n.    S/c\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        ("goal: cool-water\nD/w\n", 1, 1, "unknown header 'goal' (did you mean 'goals'?)"),
+        (
+            "# t\n oponent-pile: 3 4\nD/w\n",
+            2,
+            2,
+            "unknown header 'oponent-pile' (did you mean 'opponent-pile'?)",
+        ),
+        (
+            "goals: badlands cool-watr\nD/w\n",
+            1,
+            17,
+            "unknown goal card 'cool-watr' (did you mean 'cool-water'?)",
+        ),
+        ("scenario: water-the-heard\nD/w\n", 1, 11, "(did you mean 'water-the-herd'?)"),
+        ("goals: badlands\ngoals: cool-water\nD/w\n", 2, 1, "header 'goals' given twice"),
+    ],
+)
+def test_town_headers_and_goal_names_name_the_line_and_the_nearest_valid_word(
+    text: str, line: int, column: int, words: str
+) -> None:
+    with pytest.raises(TownFormatError) as err:
+        parse_town(text)
+    assert (err.value.line, err.value.column) == (line, column) and words in err.value.message

@@ -150,6 +150,15 @@ def _mode_and_card(city: City, args: Sequence[str], options: Options) -> tuple[s
     return mode, card, notes
 
 
+def game_mode(expansions: Sequence[str], options: Options, city: City | None = None) -> str | None:
+    """The Interstate mode of a game (``None`` without the Interstate expansion), read as the scorer reads
+    it from the expansion names, ``options`` and the city's header lines."""
+    selection = select(expansions)
+    if "interstate" not in selection:
+        return None
+    return _mode_and_card(city or City(()), selection.interstate_args, options)[0]
+
+
 # --- scoring ---------------------------------------------------------------------------------------------
 
 

@@ -11,6 +11,10 @@ from scoring.city import City, cell_name, cell_names
 from scoring.expansions.errors import ExpansionOptionError
 
 KEY = "wrecktar"
+#: The note for a typed city without ``W`` cells; a caller that read the city from a photo replaces it.
+NO_CELLS_NOTE = (
+    "Wrecktar: no 'W' cells found, so Wrecktar scores 0; mark the card it covers with four 'W' cells."
+)
 LABEL = "Wrecktar"
 
 
@@ -27,9 +31,7 @@ def wrecktar_item(city: City) -> tuple[list[LineItem], list[str]]:
     cells = [(r, c) for r, c, cell in city.cells() if cell.kind == "wrecktar"]
     if not cells:
         detail = "no Wrecktar cell ('W') in the city; nothing scores."
-        return [LineItem(KEY, LABEL, 0, detail)], [
-            "Wrecktar: no 'W' cells found, so Wrecktar scores 0; mark the card it covers with four 'W' cells."
-        ]
+        return [LineItem(KEY, LABEL, 0, detail)], [NO_CELLS_NOTE]
     rows = sorted({r for r, _ in cells})
     cols = sorted({c for _, c in cells})
     if (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 
@@ -38,7 +39,9 @@ def resolve_name(
             return ident
     if aliases and wanted in aliases:
         return aliases[wanted]
-    raise UnknownNameError(f"unknown {what} {name!r}; expected one of: {', '.join(known)}")
+    close = difflib.get_close_matches(wanted, [name_key(k) for k in known], n=1)
+    hint = next((f" (did you mean {k!r}?)" for k in known if close and name_key(k) == close[0]), "")
+    raise UnknownNameError(f"unknown {what} {name!r}{hint}; expected one of: {', '.join(known)}")
 
 
 def split_names(value: str) -> list[str]:

@@ -26,6 +26,8 @@ TERRAINS = "DFMPSW"
 TERRAIN_NAMES = {"D": "desert", "F": "forest", "M": "mountains", "P": "plains", "S": "snow", "W": "water"}
 ICONS = "bcfgmw"
 ICON_NAMES = {"b": "beer", "c": "cow", "f": "fort", "g": "gun", "m": "mine", "w": "wagon"}
+#: The header keys a town file may hold besides the options (``scoring.wagons.OPTIONS``).
+TOWN_KEYS = ("goals", "scenario", "opponent-pile", "cards", "game")
 NEIGHBOUR_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 Pos = tuple[int, int]
@@ -113,7 +115,8 @@ def _parse_cell(token: str, line: int, col: int) -> Territory | None:
             line,
             col,
         )
-    terrain, icon = m["terrain"], m["icon"]
+    # Letters mean the same in either case: the first is always the territory, the second the icon.
+    terrain, icon = m["terrain"].upper(), m["icon"].lower()
     if terrain not in TERRAINS:
         names = ", ".join(f"{k} {v}" for k, v in TERRAIN_NAMES.items())
         raise TownFormatError(f"unknown territory {terrain!r} in {token!r} (expected {names})", line, col)
@@ -121,6 +124,30 @@ def _parse_cell(token: str, line: int, col: int) -> Territory | None:
         names = ", ".join(f"{k} {v}" for k, v in ICON_NAMES.items())
         raise TownFormatError(f"unknown icon {icon!r} in {token!r} (expected {names})", line, col + 2)
     return Territory(terrain, icon)
+
+
+def check_town_header(
+    key: str, value: str, before: list[tuple[str, str]], line: int, kcol: int, vcol: int
+) -> None:
+    """Refuse a header key the scorer does not read, a key given twice and a goal or scenario name that
+    does not exist, naming the line, the column and the nearest valid word."""
+    from scoring.city_headers import did_you_mean
+    from scoring.wagons.errors import UnknownNameError
+    from scoring.wagons.names import split_names
+    from scoring.wagons.score import OPTIONS, resolve_goals, resolve_scenario
+
+    keys = (*TOWN_KEYS, *OPTIONS)
+    if key not in keys:
+        hint = did_you_mean(key, keys) or f" (known: {', '.join(keys)})"
+        raise TownFormatError(f"unknown header {key!r}{hint}", line, kcol)
+    if any(k == key for k, _ in before):
+        raise TownFormatError(f"header {key!r} given twice", line, kcol)
+    names = split_names(value) if key == "goals" else [value] if key == "scenario" and value else []
+    for name in names:
+        try:
+            resolve_goals([name]) if key == "goals" else resolve_scenario(name)
+        except UnknownNameError as exc:
+            raise TownFormatError(str(exc), line, vcol + value.index(name)) from None
 
 
 def _lines(text: str) -> list[str]:
@@ -152,13 +179,14 @@ def parse_town(text: str | bytes) -> Town:
         header = _HEADER.match(stripped)
         # One-letter keys are not headers: "D:" would be a mistyped cell, reported as such.
         if header and len(header[1]) > 1:
+            kcol = len(content) - len(content.lstrip()) + 1
             if rows:
                 raise TownFormatError(
-                    f"header line {header[1]!r} after the grid (headers must come first)",
-                    lineno,
-                    len(content) - len(content.lstrip()) + 1,
+                    f"header line {header[1]!r} after the grid (headers must come first)", lineno, kcol
                 )
-            headers.append((header[1].lower(), header[2].strip()))
+            key, value = header[1].lower(), header[2].strip()
+            check_town_header(key, value, headers, lineno, kcol, kcol + stripped.index(value) if value else 1)
+            headers.append((key, value))
             continue
         matches = list(_TOKEN.finditer(content))
         check_grid_size(len(rows), matches, lineno, TownFormatError)
