@@ -48,8 +48,8 @@ _JPEG_SCALES = {
 # jpegtran) and 18 (progressive CMYK); the 29 devset photos have 1 each. 32 leaves room for other encoders'
 # scripts and costs at most 32 passes (about 3 s of CPU for a 64 MP image on the development machine).
 MAX_JPEG_SCANS = 32
-# Markers (segments) of a JPEG: the devset's photos have at most 10, Pillow's progressive CMYK 39. Pillow reads
-# each one before the first scan in Python, so a file of a million tiny segments is refused unread.
+# Markers (segments) of a JPEG: the devset's photos have at most 10, Pillow's progressive CMYK 39. Pillow
+# reads each one before the first scan in Python, so a file of a million tiny segments is refused unread.
 MAX_JPEG_MARKERS = 1024
 MIN_SIDE = 64
 # The most the long side may exceed the short side: the scanner shrinks a photo to 2016 px on its long side
@@ -134,8 +134,8 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
         raise ImageTooSmall(f"the image is only {width} × {height} pixels; a photo of a city needs more")
     if max(width, height) > MAX_ASPECT * min(width, height):
         raise ImageTooSmall(
-            f"the image is {width} × {height} pixels, too long and narrow to hold a city: its long side may be "
-            f"at most {MAX_ASPECT} times its short side"
+            f"the image is {width} × {height} pixels, too long and narrow to hold a city: its long side "
+            f"may be at most {MAX_ASPECT} times its short side"
         )
     return img
 
@@ -247,7 +247,7 @@ def _jpeg_structure(data: bytes) -> JpegLayout | None:
             "so it is refused before decoding"
         )
     if layout.frames > 1:
-        raise TruncatedImage(f"the JPEG file is damaged: it has {layout.frames} frame headers (a photo has one)")
+        raise TruncatedImage(f"the JPEG file is damaged: it has {layout.frames} frame headers, not one")
     return layout
 
 
