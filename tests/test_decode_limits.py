@@ -147,13 +147,16 @@ def test_a_jpeg_of_odd_size_is_decoded_once_by_opencv_at_the_reduced_scale(
     assert out.rgb.shape == (240, 300, 3)
 
 
+# The child's own peak (VmHWM, per address space): ru_maxrss would carry over the parent's peak across exec.
 _PEAK = """
-import resource, sys
+import re, sys
 from vision.decode import decode_image
+def peak():
+    return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 data = open(sys.argv[1], "rb").read()
-idle = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+idle = peak()
 decode_image(data, long_side=2016)
-print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - idle) // 1024)
+print((peak() - idle) // 1024)
 """
 
 
