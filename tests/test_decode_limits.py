@@ -129,6 +129,17 @@ def test_the_progressive_coefficient_buffer_is_counted_before_decoding() -> None
     assert decode_image(progressive, max_decode_bytes=pixels + coefficients).rgb.shape == (1500, 2000, 3)
 
 
+def test_a_64_mp_progressive_jpeg_sampled_4_4_4_is_refused_before_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Issue 27's 751 kB file: 6 bytes of coefficients a pixel (366 MiB) whatever the DCT scale.
+    data = jpeg(7999, 7999, progressive=True, subsampling=0)
+    assert layout(data).coefficient_bytes(7999, 7999) == 2 * 3 * 8000 * 8000
+    no_decoding(monkeypatch)
+    with pytest.raises(ImageTooLarge, match="7999 × 7999 RGB JPEG image would take 427 MiB"):
+        decode_image(data, long_side=2016)
+
+
 def test_a_jpeg_of_odd_size_is_decoded_once_by_opencv_at_the_reduced_scale(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

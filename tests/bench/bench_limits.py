@@ -2,8 +2,8 @@
 
 1. Peak memory per hostile image: a fresh server per file, whose peak RSS (VmHWM) above its idle RSS is
    printed for a 7900 × 7900 RGBA PNG, the same as WebP (lossless), a 7900 × 7900 16-bit grey PNG, a
-   7900 × 7900 48-bit RGB PNG, a 5600 × 5600 RGBA WebP and a 7999 × 7999 progressive JPEG. Limit: 400 MiB
-   above idle each.
+   7900 × 7900 48-bit RGB PNG, a 5600 × 5600 RGBA WebP and 7999 × 7999 progressive JPEGs (4:2:0 and 4:4:4).
+   Limit: 400 MiB above idle each.
 2. Deadlines: one client trickling its headers and 32 trickling their upload bodies, a byte a second;
    printed: how long each kept its connection (limit: the documented deadline plus a second), and that an
    ordinary upload sent once they are cut is scanned (their pending-scan slots were freed).
@@ -69,10 +69,11 @@ def hostile_images(folder: Path) -> dict[str, Path]:
     rgb48[::500] = 1000
     cv2.imwrite(str(files["7900 × 7900 48-bit RGB PNG"]), rgb48)
     del rgb48
+    one_colour = Image.new("RGB", (7999, 7999), (120, 160, 90))
     files["7999 × 7999 progressive JPEG"] = folder / "progressive.jpg"
-    Image.new("RGB", (7999, 7999), (120, 160, 90)).save(
-        files["7999 × 7999 progressive JPEG"], progressive=True
-    )
+    one_colour.save(files["7999 × 7999 progressive JPEG"], progressive=True)
+    files["7999 × 7999 progressive 4:4:4 JPEG"] = folder / "progressive-444.jpg"
+    one_colour.save(files["7999 × 7999 progressive 4:4:4 JPEG"], progressive=True, subsampling=0)
     return files
 
 
