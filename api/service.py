@@ -9,6 +9,7 @@ import json
 import logging
 import re
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,6 +19,7 @@ import numpy as np
 
 from api.flag_words import breakdown_in_flag_words
 from api.models import CheckRequest, CityRequest
+from api.service_errors import ServiceError
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows, parse_city
 from scoring.errors import InputError
@@ -122,10 +124,12 @@ class ScoreOptions:
         return cls(cards, expansions, variant, option_strings(options))
 
     def check(self, city: City | None = None) -> None:
-        """Refuse unknown card numbers, more cards than the game holds, unknown expansions and variants
-        (before any photo is scanned: cheap). Fewer cards pass: the page scores a set as it is picked."""
+        """Refuse unknown card numbers, more cards than the game holds, unknown expansions, variants and
+        option names (before any photo is scanned: cheap), with the engine's own checks. Fewer cards pass:
+        the page scores a set as it is picked."""
         from scoring.base import check_variant
         from scoring.card_set import cards_expected, check_game_cards
+        from scoring.engine import _check_options
         from scoring.expansions import select
 
         expansions = self.expansions if self.expansions is not None or city is None else city.expansions
@@ -134,6 +138,7 @@ class ScoreOptions:
             check_game_cards(self.cards, cards_expected(expansions, self.options, city), partial=True)
         if self.variant is not None:
             check_variant(self.variant)
+        _check_options(self.options)
 
     @classmethod
     def from_request(cls, body: CityRequest) -> ScoreOptions:
@@ -284,18 +289,39 @@ class ScanCancelled(Exception):
     """The scan was stopped at a stage boundary because its client had gone."""
 
 
+# The CPU a scan may take, from the moment a worker starts it: an honest photo takes 1–5 s on the
+# development machine (2 cores shared), so this is several times that. Checked at each stage's end; the
+# longest stage, the decoding, is bounded before it starts (pixels, memory, a JPEG's scans).
+SCAN_DEADLINE_S = 30.0
+
+
+class ScanTooSlow(ServiceError):
+    """The scan ran past its deadline and was stopped (the server is overloaded, or the photo is hostile)."""
+
+    code = "scan_too_slow"
+    status = 503
+
+
 class StageClock(dict[str, float]):
     """The scanner's per-stage timings; each stage's end is also where a scan whose client has gone
-    (``left`` set) stops, by raising :class:`ScanCancelled`."""
+    (``left`` set) stops, by raising :class:`ScanCancelled`, and one that has run ``deadline_s`` seconds
+    since the clock was made by raising :class:`ScanTooSlow`."""
 
-    def __init__(self, left: threading.Event) -> None:
+    def __init__(self, left: threading.Event, deadline_s: float = float("inf")) -> None:
         super().__init__()
         self.left = left
+        self.deadline_s = deadline_s
+        self.deadline = time.monotonic() + deadline_s
 
     def __setitem__(self, stage: str, seconds: float) -> None:
         super().__setitem__(stage, seconds)
         if self.left.is_set():
             raise ScanCancelled(f"stopped after the {stage!r} stage: the client has gone")
+        if time.monotonic() > self.deadline:
+            raise ScanTooSlow(
+                f"the scan was stopped after its {stage!r} stage: it ran past its {self.deadline_s:g} s "
+                "deadline (try again, or with a smaller photo)"
+            )
 
 
 def scan_and_score(
@@ -304,23 +330,25 @@ def scan_and_score(
     overlay_long_side: int,
     left: threading.Event | None = None,
     deck: Any = None,
+    deadline_s: float = SCAN_DEADLINE_S,
 ) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
     truncated, too large, no city found) and the engine's for bad cards or expansions; with ``left``,
-    :class:`ScanCancelled` at the first stage boundary after it is set. ``deck`` is the device's taught
-    deck (:mod:`vision.deck`), read alongside the shipped model.
+    :class:`ScanCancelled` at the first stage boundary after it is set, and :class:`ScanTooSlow` at the
+    first one after ``deadline_s`` seconds. ``deck`` is the device's taught deck (:mod:`vision.deck`), read
+    alongside the shipped model.
     """
-    left = left or threading.Event()
-    if left.is_set():
+    clock = StageClock(left or threading.Event(), deadline_s)
+    if clock.left.is_set():
         raise ScanCancelled("the client left before its scan started")
     from vision.classify import ModelError
     from vision.pipeline import scan_image
 
     try:
         cards = list(opts.cards) if opts.cards else None
-        scan = scan_image(data, cards=cards, overlay=True, timings=StageClock(left), deck=deck)
+        scan = scan_image(data, cards=cards, overlay=True, timings=clock, deck=deck)
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     city: City = scan.city

@@ -22,6 +22,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from scoring.errors import InputError
+from vision.jpeg_markers import JpegLayout, jpeg_layout
 
 MAX_FILE_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 64_000_000  # 48/50 MP phone modes pass; anything bigger is refused before decoding
@@ -42,7 +43,18 @@ _JPEG_SCALES = {
     4: cv2.IMREAD_REDUCED_COLOR_4,
     8: cv2.IMREAD_REDUCED_COLOR_8,
 }
+# A JPEG's scans, each a pass over the whole image, counted before decoding. libjpeg writes 1 (baseline), at
+# most 4 (sequential, a scan per component), 6 (progressive grey), 10 (progressive colour: Pillow, OpenCV,
+# jpegtran) and 18 (progressive CMYK); the 29 devset photos have 1 each. 32 leaves room for other encoders'
+# scripts and costs at most 32 passes (about 3 s of CPU for a 64 MP image on the development machine).
+MAX_JPEG_SCANS = 32
+# Markers (segments) of a JPEG: the devset's photos have at most 10, Pillow's progressive CMYK 39. Pillow
+# reads each one before the first scan in Python, so a file of a million tiny segments is refused unread.
+MAX_JPEG_MARKERS = 1024
 MIN_SIDE = 64
+# The most the long side may exceed the short side: the scanner shrinks a photo to 2016 px on its long side
+# (vision.pipeline.WORK_LONG_SIDE), where the short side must still keep MIN_SIDE pixels (2016 / 64 = 31.5).
+MAX_ASPECT = 31
 FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 
 _heif_registered = False
@@ -72,6 +84,12 @@ class ImageTooSmall(ImageError):
 
 class TruncatedImage(ImageError):
     code = "truncated_image"
+
+
+class ImageTooComplex(ImageTooLarge):
+    """A JPEG with more scans or markers than a photo has: decoding it would cost far more than its size."""
+
+    code = "image_too_complex"
 
 
 @dataclass(frozen=True)
@@ -114,6 +132,11 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
         )
     if min(width, height) < MIN_SIDE:
         raise ImageTooSmall(f"the image is only {width} × {height} pixels; a photo of a city needs more")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageTooSmall(
+            f"the image is {width} × {height} pixels, too long and narrow to hold a city: its long side "
+            f"may be at most {MAX_ASPECT} times its short side"
+        )
     return img
 
 
@@ -157,6 +180,7 @@ def decode_image(
         raise ImageTooLarge(
             f"the file is {len(data) / 2**20:.1f} MiB; at most {max_bytes / 2**20:.0f} MiB allowed"
         )
+    layout = _jpeg_structure(data)
     img = _open(data, max_pixels)
     fmt = FORMATS[img.format]  # type: ignore[index]
     original = img.size
@@ -165,7 +189,8 @@ def decode_image(
         factor = long_side / max(original)
         if factor < 1:
             img.draft("RGB", (math.ceil(original[0] * factor), math.ceil(original[1] * factor)))
-    needed = decoded_bytes(img)
+    # A progressive JPEG's whole-image coefficients are held besides the output pixels.
+    needed = decoded_bytes(img) + (layout.coefficient_bytes(*original) if layout else 0)
     if needed > max_decode_bytes:
         raise ImageTooLarge(
             f"decoding this {original[0]} × {original[1]} {img.mode} {fmt} image would take "
@@ -203,6 +228,27 @@ def decode_image(
     if bgr:
         rgb = cv2.cvtColor(rgb, cv2.COLOR_BGR2RGB, dst=rgb if rgb.flags.c_contiguous else None)
     return DecodedImage(rgb, upright_size, rgb.shape[1] / upright_size[0], fmt)
+
+
+def _jpeg_structure(data: bytes) -> JpegLayout | None:
+    """The layout of a JPEG (None for other formats), refusing one with more scans or markers than a photo
+    has, before Pillow reads its headers or libjpeg its scans."""
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    layout = jpeg_layout(data, max_scans=MAX_JPEG_SCANS, max_markers=MAX_JPEG_MARKERS)
+    if layout.scans > MAX_JPEG_SCANS:
+        raise ImageTooComplex(
+            f"the JPEG has more than {MAX_JPEG_SCANS} scans (a photo has 1, a progressive one up to 18); "
+            "each costs a pass over the whole image, so it is refused before decoding"
+        )
+    if layout.markers > MAX_JPEG_MARKERS:
+        raise ImageTooComplex(
+            f"the JPEG has more than {MAX_JPEG_MARKERS} markers (a photo has a few dozen at most), "
+            "so it is refused before decoding"
+        )
+    if layout.frames > 1:
+        raise TruncatedImage(f"the JPEG file is damaged: it has {layout.frames} frame headers, not one")
+    return layout
 
 
 def fit_long_side(image: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
@@ -294,7 +340,8 @@ def _codec_pixels(img: Image.Image, data: bytes, original: tuple[int, int]) -> t
     pillow-heif's own buffer (Pillow would copy it into four bytes a pixel). ``original`` is the image's
     size before ``draft``. ``(None, False)``: let Pillow decode it."""
     if img.format == "JPEG" and img.mode == "RGB" and data.endswith(_JPEG_END):
-        flag = _JPEG_SCALES.get(original[0] // img.size[0])
+        # draft() rounds the reduced size up (7999 px at 1/2 is 4000), so the scale is the ratio rounded up.
+        flag = _JPEG_SCALES.get(-(-original[0] // img.size[0]))
         if flag is not None:
             pixels = cv2.imdecode(np.frombuffer(data, np.uint8), flag | cv2.IMREAD_IGNORE_ORIENTATION)
             if pixels is not None and pixels.shape == (img.size[1], img.size[0], 3):

@@ -2,10 +2,15 @@
 
 1. Peak memory per hostile image: a fresh server per file, whose peak RSS (VmHWM) above its idle RSS is
    printed for a 7900 × 7900 RGBA PNG, the same as WebP (lossless), a 7900 × 7900 16-bit grey PNG, a
-   7900 × 7900 48-bit RGB PNG and a 5600 × 5600 RGBA WebP. Limit: 400 MiB above idle each.
+   7900 × 7900 48-bit RGB PNG, a 5600 × 5600 RGBA WebP and 7999 × 7999 progressive JPEGs (4:2:0 and 4:4:4).
+   Limit: 400 MiB above idle each.
 2. Deadlines: one client trickling its headers and 32 trickling their upload bodies, a byte a second;
    printed: how long each kept its connection (limit: the documented deadline plus a second), and that an
    ordinary upload sent once they are cut is scanned (their pending-scan slots were freed).
+
+3. CPU per request (issue 27): a 7999 × 7999 progressive JPEG whose last scan is repeated 300 times
+   (answered within 15 s, and the server's CPU time stops growing once it is answered), a 64 × 40 000 PNG
+   (a 4xx, not a 500) and an unknown option with a photo (refused before the scan).
 
 Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_service.py's.
 
@@ -14,6 +19,7 @@ Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_servic
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import threading
@@ -62,7 +68,55 @@ def hostile_images(folder: Path) -> dict[str, Path]:
     rgb48 = np.full((n, n, 3), 40000, np.uint16)
     rgb48[::500] = 1000
     cv2.imwrite(str(files["7900 × 7900 48-bit RGB PNG"]), rgb48)
+    del rgb48
+    one_colour = Image.new("RGB", (7999, 7999), (120, 160, 90))
+    files["7999 × 7999 progressive JPEG"] = folder / "progressive.jpg"
+    one_colour.save(files["7999 × 7999 progressive JPEG"], progressive=True)
+    files["7999 × 7999 progressive 4:4:4 JPEG"] = folder / "progressive-444.jpg"
+    one_colour.save(files["7999 × 7999 progressive 4:4:4 JPEG"], progressive=True, subsampling=0)
     return files
+
+
+def cpu_s(pid: int) -> float:
+    """The CPU seconds (user + system) process ``pid`` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_bounds(folder: Path) -> bool:
+    """Issue 27's inputs against one server: each answer's status and time, and the bomb's CPU."""
+    progressive = (folder / "progressive.jpg").read_bytes()
+    start = progressive.rfind(b"\xff\xda")
+    bomb = progressive[:-2] + progressive[start:-2] * 300 + b"\xff\xd9"
+    thin = folder / "thin.png"
+    Image.new("RGB", (64, 40000), (120, 160, 90)).save(thin)
+    port = free_port()
+    proc = start_server(port, {})
+    ok = True
+    try:
+        url = f"http://127.0.0.1:{port}/api/v1/scans"
+        with httpx.Client(timeout=300) as client:
+            cases = [
+                ("bomb JPEG (last scan ×300)", {"image": ("bomb.jpg", bomb)}, {}),
+                ("64 × 40 000 PNG", {"image": ("thin.png", thin.read_bytes())}, {}),
+                ('options={"zzz": 1}', {"image": ("p.jpg", progressive)}, {"options": '{"zzz": 1}'}),
+            ]
+            for name, files, data in cases:
+                cpu0, t0 = cpu_s(proc.pid), time.perf_counter()
+                resp = client.post(url, files=files, data=data)
+                took, cpu1 = time.perf_counter() - t0, cpu_s(proc.pid)
+                time.sleep(2)
+                after = cpu_s(proc.pid) - cpu1  # still burning once answered?
+                code = resp.json().get("error", {}).get("code", "scanned")
+                print(
+                    f"{name} ({len(files['image'][1]) / 1e3:.0f} kB): {resp.status_code} {code} "
+                    f"in {took:.2f} s, {cpu1 - cpu0:.2f} s CPU; {after:.2f} s CPU in the 2 s after"
+                )
+                ok &= 400 <= resp.status_code < 500 and took <= 15 and after < 0.5
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    return ok
 
 
 def peak_for(path: Path) -> tuple[float, float, str]:
@@ -157,6 +211,7 @@ def main() -> int:
                 f"{name} ({path.stat().st_size / 1e3:.0f} kB): idle {idle:.0f} MiB, peak {peak:.0f} MiB, "
                 f"+{peak - idle:.0f} MiB ({verdict} {PER_IMAGE_LIMIT_MIB}); answer {answer}"
             )
+        ok &= cpu_bounds(Path(tmp))
     ok &= deadlines(render_photo(3).jpeg)
     print("all limits held" if ok else "A LIMIT WAS MISSED")
     return 0 if ok else 1
