@@ -129,7 +129,7 @@ class ScoreOptions:
         the page scores a set as it is picked."""
         from scoring.base import check_variant
         from scoring.card_set import cards_expected, check_game_cards
-        from scoring.engine import _check_options
+        from scoring.engine import check_options
         from scoring.expansions import select
 
         expansions = self.expansions if self.expansions is not None or city is None else city.expansions
@@ -138,7 +138,7 @@ class ScoreOptions:
             check_game_cards(self.cards, cards_expected(expansions, self.options, city), partial=True)
         if self.variant is not None:
             check_variant(self.variant)
-        _check_options(self.options)
+        check_options(self.options)
 
     @classmethod
     def from_request(cls, body: CityRequest) -> ScoreOptions:

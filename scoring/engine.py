@@ -62,7 +62,7 @@ def score_city(
         given = given.replace(",", " ").split()
     names = tuple(e.strip().lower() for e in given if e.strip())
     all_options = dict(city.headers)
-    all_options.update(_check_options(options or {}))
+    all_options.update(check_options(options or {}))
     chosen = check_variant(variant if variant is not None else city.header("variant", "standard"))
 
     # "interstate:competitive" and the like name a mode; every such name goes to the Interstate scorer.
@@ -90,7 +90,7 @@ def score_city(
     )
 
 
-def _check_options(options: Mapping[str, str]) -> Mapping[str, str]:
+def check_options(options: Mapping[str, str]) -> Mapping[str, str]:
     """Refuse option keys no expansion reads (spelled any case, ``_`` or spaces for ``-``)."""
     for key in options:
         if "-".join(str(key).strip().lower().replace("_", " ").split()) not in OPTIONS:
