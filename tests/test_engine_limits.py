@@ -62,6 +62,31 @@ def test_checkerboard_towns_of_28_and_64_cells_a_side_are_scored_within_5_s(clie
         assert took < ANSWER_S, f"{n} × {n}: {took:.1f} s"
 
 
+def comb_town(n: int) -> str:
+    """Two Desert combs whose teeth hold hundreds of lone Cows and Wagons, each Wagon beside one of hundreds
+    of tied one-cell Water groups: every herd shares a tied group with every Water group of its comb."""
+    rows = []
+    for r in range(n):
+        cells = []
+        for c in range(n):
+            if c in (n // 2 - 1, n // 2):
+                cells.append("F/b")
+            elif c in (0, n - 1):
+                cells.append("D/b")
+            elif r % 2 == 0:
+                cells.append("D/w" if c % 2 else "D/c")
+            else:
+                cells.append("W/b" if c % 2 else "F/b")
+        rows.append(" ".join(cells))
+    return "goals: the-herd cool-water wildest-west\n" + "\n".join(rows) + "\n"
+
+
+def test_a_64_cell_comb_town_full_of_shared_groups_is_scored_within_5_s(client: TestClient) -> None:
+    resp, took = timed_post(client, "/api/v1/score", {"game": "wagons", "city": comb_town(MAX_SIDE)})
+    assert resp.status_code == 200, resp.text
+    assert took < ANSWER_S
+
+
 def test_a_json_tally_of_50000_keys_is_refused_within_5_s_naming_the_limit(client: TestClient) -> None:
     tally = {f"parks{i}": 1 for i in range(50_000)}
     resp, took = timed_post(client, "/api/v1/check", {"city": CITY, "tally": tally})

@@ -3,11 +3,11 @@
 Wildest West pays for each territory that scores in no other way, so among the choices that score the same
 points (which of several tied largest Water groups Cool Water reads, which tied herd The Herd reads, which
 tied largest group of each territory type counts) the player takes the one that leaves the fewest
-territories scoring. :func:`fewest_scoring` finds that choice in time linear in the town for the common
-cases and at worst proportional to the pairs of readings that actually share a tied group or a cell; it
-picks the very choice that trying every combination in order would (the first, in the goal cards' order,
-of those with the fewest scoring territories), which ``tests/test_wagons_fewest.py`` checks against that
-enumeration.
+territories scoring. :func:`fewest_scoring` finds that choice without trying the combinations: its work
+grows with the town plus the pairs of readings that share a cell, plus the pairs of *kinds* of reading
+(alike in size and in their cells per tied group) that share a tied group; it picks the very choice that
+trying every combination in order would (the first, in the goal cards' order, of those with the fewest
+scoring territories), which ``tests/test_wagons_fewest.py`` checks against that enumeration.
 
 Why it gives the same answers. Let ``F`` be the cells scored by the cards that have one reading, ``A_p``
 and ``B_q`` those of the two cards with tied readings (only Cool Water and The Herd have them; a missing
@@ -26,10 +26,11 @@ most cells with ``X`` is best, chosen on its own because tied groups never share
   type, ``Sep`` splits into a part for ``p`` and a part for ``q``: its least value over all pairs is the
   least, over the 2^6 choices, of (best p) + (best q), and the first pair reaching it is, over the choices
   that reach it, the first best ``p`` with the first best ``q``.
-* The pairs that do share a cell or a tied group are few (found through an index of cells and groups) and
-  are counted exactly. The least count is the smaller of the two; the pairs reaching it are the sharing
-  pairs that reach it and, when ``Sep``'s least value equals it, the pairs reaching that (``true ≤ Sep``),
-  and the first of them in the order of the enumeration is taken.
+* The pairs that do share a cell or a tied group are found through an index of cells and groups and
+  counted exactly; pairs sharing no cell have a count that depends only on each reading's size and cells
+  per tied group, so one pair per two kinds of reading is counted. The least count is the smaller of the
+  two; the pairs reaching it are the sharing pairs that reach it and, when ``Sep``'s least value equals
+  it, the pairs reaching that (``true ≤ Sep``); the first of them in the enumeration's order is taken.
 
 Given the readings, each type's group is then chosen as before: the first tied group with most overlap.
 """
@@ -81,12 +82,13 @@ class _Tied:
                 out[group] = out.get(group, 0) + 1
         return out
 
-    def cost(self, fixed: int, cells: frozenset[Pos]) -> int:
-        """The exact count of scoring territories when ``cells`` (disjoint from F) score besides F."""
+    def cost(self, fixed: int, size: int, counts: Mapping[tuple[str, int], int]) -> int:
+        """The exact count of scoring territories when ``size`` cells outside F score besides F, with
+        ``counts`` of them in the tied groups they touch."""
         best = dict(self.base)
-        for group, n in self.counts(cells).items():
+        for group, n in counts.items():
             best[group[0]] = max(best[group[0]], self.in_fixed[group] + n)
-        return fixed + len(cells) + sum(self.size[t] - best[t] for t in self.size)
+        return fixed + size + sum(self.size[t] - best[t] for t in self.size)
 
     def side(self, readings: Sequence[frozenset[Pos]]) -> _Side:
         alphas, bests = [], []
@@ -139,26 +141,53 @@ def _separable_best(a: _Side, b: _Side, base: Sequence[int]) -> tuple[int, tuple
     return best
 
 
+Profile = tuple[int, frozenset[tuple[tuple[str, int], int]]]
+
+
+def _classes(side: _Side, index: _Tied) -> dict[Profile, list[int]]:
+    """A card's readings by what a pair's count depends on when the pair shares no cell: the reading's
+    size and its cells in each tied group (members in order). Many herds or Water groups alike are one."""
+    out: dict[Profile, list[int]] = {}
+    for i, cells in enumerate(side.cells):
+        out.setdefault((len(cells), frozenset(index.counts(cells).items())), []).append(i)
+    return out
+
+
 def _sharing_best(a: _Side, b: _Side, index: _Tied, fixed: int) -> tuple[int, tuple[int, int]] | None:
     """The least exact count over the pairs whose readings share a cell or a tied group of a type with
-    several, and the first such pair reaching it (``None`` when no pair shares)."""
+    several, and the first such pair reaching it (``None`` when no pair shares).
+
+    Pairs sharing a cell are counted one by one (Cool Water's Wagons and The Herd's Cows never do). The
+    others are counted once per pair of classes (:func:`_classes`) sharing a group, for the class pair's
+    first two members that share no cell: every such member pair has the same count.
+    """
+    found: list[tuple[int, tuple[int, int]]] = []
     by_cell: dict[Pos, list[int]] = {}
-    by_group: dict[tuple[str, int], list[int]] = {}
     for j, cells in enumerate(b.cells):
         for pos in cells:
             by_cell.setdefault(pos, []).append(j)
-        for group in index.counts(cells):
-            if group[0] in index.multi:
-                by_group.setdefault(group, []).append(j)
-    best: tuple[int, tuple[int, int]] | None = None
     for i, cells in enumerate(a.cells):
-        partners = {j for pos in cells for j in by_cell.get(pos, ())}
-        partners.update(j for g in index.counts(cells) for j in by_group.get(g, ()))
-        for j in partners:
-            found = (index.cost(fixed, cells | b.cells[j]), (i, j))
-            if best is None or found < best:
-                best = found
-    return best
+        for j in {j for pos in cells for j in by_cell.get(pos, ())}:
+            union = cells | b.cells[j]
+            found.append((index.cost(fixed, len(union), index.counts(union)), (i, j)))
+    classes_b = _classes(b, index)
+    by_group: dict[tuple[str, int], list[Profile]] = {}
+    for key in classes_b:
+        for group, _ in key[1]:
+            if group[0] in index.multi:
+                by_group.setdefault(group, []).append(key)
+    for (size_a, counts_a), members_a in _classes(a, index).items():
+        partners = {k for group, _ in counts_a for k in by_group.get(group, ())}
+        for size_b, counts_b in partners:
+            members_b = classes_b[(size_b, counts_b)]
+            pair = next(((i, j) for i in members_a for j in members_b if not a.cells[i] & b.cells[j]), None)
+            if pair is None:
+                continue
+            counts = dict(counts_a)
+            for group, n in counts_b:
+                counts[group] = counts.get(group, 0) + n
+            found.append((index.cost(fixed, size_a + size_b, counts), pair))
+    return min(found, default=None)
 
 
 def fewest_scoring(
