@@ -6,9 +6,12 @@ here describe it for the OpenAPI document and allow the extra fields that an exp
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from scoring.tally import MAX_TALLY_CHARS
 
 Game = Literal["sprawlopolis", "wagons"]
 
@@ -80,8 +83,11 @@ class CheckRequest(CityRequest):
         given = [name for name in ("city", "rows", "scan_id") if getattr(self, name) is not None]
         if len(given) != 1:
             raise ValueError("send exactly one of 'city', 'rows' or 'scan_id' to say which city to check")
-        if isinstance(self.tally, str) and len(self.tally) > MAX_CITY_CHARS:
-            raise ValueError(f"the tally is longer than {MAX_CITY_CHARS} characters")
+        # A JSON tally has the text form's limit, counted on the JSON text that the engine reads.
+        text = self.tally if isinstance(self.tally, str) else json.dumps(self.tally)
+        if len(text) > MAX_TALLY_CHARS:
+            as_json = "" if isinstance(self.tally, str) else f" ({len(text):,} as JSON)"
+            raise ValueError(f"the tally is longer than {MAX_TALLY_CHARS} characters{as_json}")
         return self
 
 

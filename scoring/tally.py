@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,9 @@ from scoring.errors import TextFormatError
 from scoring.numbers import JSONError, NumberError, load_json, whole_number
 
 MAX_POINTS = 9999  # far above any line of either game; bigger numbers are typing mistakes
+#: The longest tally read, text or JSON (the web service's limit on a city's text too); a hand tally is a
+#: few lines, and the command line refuses a longer file the same way (exit 2, one line).
+MAX_TALLY_CHARS = 20_000
 
 
 class TallyFormatError(TextFormatError):
@@ -73,6 +77,11 @@ def parse_tally(text: str | bytes) -> list[TallyLine]:
     [('parks', 7), ('roads', -2)]
     """
     text = TallyFormatError.decode(text)
+    if len(text) > MAX_TALLY_CHARS:
+        raise TallyFormatError(
+            f"the tally is longer than {MAX_TALLY_CHARS:,} characters (a hand tally is a few lines)",
+            *_Positions(text).at(MAX_TALLY_CHARS),
+        )
     lines = _parse_json(text) if text.lstrip()[:1] in ("{", "[") else _parse_text(text)
     if not lines:
         raise TallyFormatError("the tally is empty (expected lines such as 'parks 7')", 1, 1)
@@ -111,9 +120,30 @@ def _parse_text(text: str) -> list[TallyLine]:
     return out
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+class _Positions:
+    """Line and column of offsets in ``text`` and of the first place each JSON string is written, all
+    found in one pass (searching the whole text once per key, as before, was quadratic in the keys)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        self.text = text
+        self.first: dict[str, int] | None = None
+
+    def at(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+    def key(self, key: str) -> tuple[int, int]:
+        """Where ``key`` is first written as a JSON string (as ``json.dumps`` writes it), else (1, 1)."""
+        if self.first is None:
+            self.first = {}
+            for m in _JSON_STRING.finditer(self.text):
+                self.first.setdefault(m.group(), m.start())
+        offset = self.first.get(json.dumps(key))
+        return (1, 1) if offset is None else self.at(offset)
 
 
 def _parse_json(text: str) -> list[TallyLine]:
@@ -123,11 +153,8 @@ def _parse_json(text: str) -> list[TallyLine]:
         raise TallyFormatError(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except JSONError as exc:
         offset = text.find(exc.token) if exc.token else -1
-        raise TallyFormatError(f"invalid JSON: {exc}", *_position(text, max(offset, 0))) from None
-
-    def where(key: str) -> tuple[int, int]:
-        offset = text.find(json.dumps(key))
-        return _position(text, offset) if offset >= 0 else (1, 1)
+        raise TallyFormatError(f"invalid JSON: {exc}", *_Positions(text).at(max(offset, 0))) from None
+    where = _Positions(text).key
 
     def points(value: Any, label: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
@@ -315,31 +342,40 @@ class TallyReport:
         }
 
 
-def _candidates(label: str, items: Sequence[LineItem]) -> list[tuple[float, int]]:
+class _Index:
+    """What matching needs of a breakdown's items, worked out once per check rather than once per tally line
+    (the per-line work made a long tally slow), and the typo corrections found so far."""
+
+    def __init__(self, items: Sequence[LineItem]) -> None:
+        self.items = list(items)
+        self.names = [(_norm(i.key), _norm(i.label), i.key.lower()) for i in self.items]
+        self.tokens = [_item_tokens(i) for i in self.items]
+        self.vocabulary_set = {t for have in self.tokens for t in have}
+        self.vocabulary = sorted(self.vocabulary_set)
+        self.known = ", ".join(dict.fromkeys(item.label for item in self.items))
+        self._close: dict[str, str] = {}
+
+    def correct(self, word: str) -> str:
+        """The vocabulary word closest to ``word`` (itself when none is close)."""
+        if word not in self._close:
+            close = difflib.get_close_matches(word, self.vocabulary, n=1, cutoff=0.8)
+            self._close[word] = close[0] if close else word
+        return self._close[word]
+
+
+def _candidates(label: str, index: _Index) -> list[tuple[float, int]]:
     """(how well, index) for every item the tally label can mean, best first."""
     text = _norm(label)
-    exact = [
-        i
-        for i, item in enumerate(items)
-        if text in (_norm(item.key), _norm(item.label)) or label.strip().lower() == item.key.lower()
-    ]
+    lowered = label.strip().lower()
+    exact = [i for i, (key, name, raw) in enumerate(index.names) if text in (key, name) or lowered == raw]
     if exact:
         return [(2.0, i) for i in exact]
     wanted = tokens(label)
     if not wanted:
         return []
-    vocabulary = {t for item in items for t in _item_tokens(item)}
-    if not wanted <= vocabulary:  # forgive typos: map unknown words to close ones
-        fixed = set()
-        for word in wanted:
-            close = difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.8)
-            fixed.add(close[0] if close else word)
-        wanted = frozenset(fixed)
-    found = []
-    for i, item in enumerate(items):
-        have = _item_tokens(item)
-        if wanted <= have:
-            found.append((len(wanted) / len(have), i))
+    if not wanted <= index.vocabulary_set:  # forgive typos: map unknown words to close ones
+        wanted = frozenset(index.correct(word) for word in wanted)
+    found = [(len(wanted) / len(have), i) for i, have in enumerate(index.tokens) if wanted <= have]
     return sorted(found, key=lambda f: (-f[0], f[1]))
 
 
@@ -349,7 +385,8 @@ def check_tally(breakdown: Breakdown, lines: Sequence[TallyLine]) -> TallyReport
     A line whose best items are all taken by earlier lines is reported as matching nothing, naming the line
     that took them. Total lines (``total 35``) are compared with the computed total instead.
     """
-    items = list(breakdown.items)
+    lookup = _Index(breakdown.items)
+    items = lookup.items
     taken: dict[int, int] = {}  # item index -> tally line number
     checks: list[LineCheck] = []
     stated: TallyLine | None = None
@@ -357,7 +394,7 @@ def check_tally(breakdown: Breakdown, lines: Sequence[TallyLine]) -> TallyReport
         if line.is_total:
             stated = line
             continue
-        found = _candidates(line.label, items)
+        found = _candidates(line.label, lookup)
         free = [i for _, i in found if i not in taken]
         best_score = max((s for s, i in found if i not in taken), default=None)
         if free and best_score is not None:
@@ -374,9 +411,7 @@ def check_tally(breakdown: Breakdown, lines: Sequence[TallyLine]) -> TallyReport
             why = f"{first.label} is already matched by tally line {taken[found[0][1]]}"
             checks.append(LineCheck(line, None, why))
         else:
-            known = ", ".join(dict.fromkeys(item.label for item in items))
-            checks.append(
-                LineCheck(line, None, f"no line of the breakdown is called {line.label!r} (lines: {known})")
-            )
+            why = f"no line of the breakdown is called {line.label!r} (lines: {lookup.known})"
+            checks.append(LineCheck(line, None, why))
     missed = tuple(item for i, item in enumerate(items) if i not in taken)
     return TallyReport(breakdown, tuple(checks), missed, stated)

@@ -8,6 +8,7 @@ Each scorer takes a :class:`Town` and returns a :class:`GoalScore`. The rules ar
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -158,11 +159,16 @@ def _touches(town: Town, pos: Pos, test: Callable[[Territory], bool]) -> bool:
 
 def cool_water(town: Town) -> GoalScore:
     """+3 per Wagon on, or adjacent to, the largest Water group (tied groups: the one scoring most)."""
+    tied = largest_groups(town, lambda t: t.terrain == "W")
+    which = {p: k for k, group in enumerate(tied) for p in group}
+    beside: list[set[Pos]] = [set() for _ in tied]
+    for p in _with_icon(town, "w"):  # one pass over the Wagons, not one per tied group
+        for o in (p, *(o for o, _ in town.neighbours(p))):
+            if o in which:
+                beside[which[o]].add(p)
     readings = []
-    for group in largest_groups(town, lambda t: t.terrain == "W"):
-        wagons = frozenset(
-            p for p in _with_icon(town, "w") if p in group or any(o in group for o, _ in town.neighbours(p))
-        )
+    for group, near in zip(tied, beside, strict=True):
+        wagons = frozenset(near)
         detail = (
             f"{plural(len(wagons), 'Wagon')}{_at(wagons)} on or beside the largest Water group of "
             f"{len(group)}{_at(group)} × 3"
@@ -397,10 +403,14 @@ def target_practice(town: Town) -> GoalScore:
     Rulings: empty cells between the two do not count (only territories do) and do not block the line;
     when two Guns are equally near, the one with more territories between them is used.
     """
-    guns = _with_icon(town, "g")
+    by_row: dict[int, list[int]] = {}
+    by_col: dict[int, list[int]] = {}
+    for r, c in _with_icon(town, "g"):  # reading order: each list comes out sorted
+        by_row.setdefault(r, []).append(c)
+        by_col.setdefault(c, []).append(r)
     points, parts, counted, scoring = 0, [], set(), set()
     for beer in _with_icon(town, "b"):
-        in_line = [g for g in guns if g[0] == beer[0] or g[1] == beer[1]]
+        in_line = _closest_in_line(beer, by_row, by_col)
         if not in_line:
             continue
         distance = {g: abs(g[0] - beer[0]) + abs(g[1] - beer[1]) for g in in_line}
@@ -417,6 +427,18 @@ def target_practice(town: Town) -> GoalScore:
         else "no Gun in line with a Beer"
     )
     return GoalScore(points, detail, frozenset(counted), frozenset(scoring))
+
+
+def _closest_in_line(pos: Pos, by_row: dict[int, list[int]], by_col: dict[int, list[int]]) -> list[Pos]:
+    """The Guns nearest ``pos`` on each of its four sides in its row and column: any Gun at the least
+    distance is one of them, so the nearest are found without looking at every Gun (one bisection each)."""
+    r, c = pos
+    found: list[Pos] = []
+    cols, rows = by_row.get(r, []), by_col.get(c, [])
+    i, j = bisect_left(cols, c), bisect_left(rows, r)
+    found += [(r, cols[k]) for k in (i - 1, i) if 0 <= k < len(cols) and cols[k] != c]
+    found += [(rows[k], c) for k in (j - 1, j) if 0 <= k < len(rows) and rows[k] != r]
+    return found
 
 
 def _between(town: Town, a: Pos, b: Pos) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import product
 from typing import Any
 
 from scoring.breakdown import Breakdown, LineItem
@@ -25,6 +24,7 @@ from scoring.wagons.errors import (
     PileError,
     UnknownNameError,
 )
+from scoring.wagons.fewest import fewest_scoring
 from scoring.wagons.goals import (
     GOAL_ALIASES,
     GOAL_CARDS,
@@ -47,7 +47,7 @@ from scoring.wagons.scenarios import (
     Scenario,
     top_three,
 )
-from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Pos, Town, format_town
+from scoring.wagons.town import TERRAIN_NAMES, TERRAINS, Town, format_town
 
 GAME = "wagons"
 #: Options a player may set (given with the town, or as a header line), with what each means.
@@ -137,7 +137,7 @@ def _score_side(town: Town, goal_ids: Sequence[str], duel_lines: Mapping[str, Li
     """Base scoring and goal cards for one town; the two-town cards' lines come ready in ``duel_lines``."""
     goal_scores = {g: GRID_SCORERS[g](town) for g in goal_ids if g in GRID_SCORERS}
     largest = {t: largest_groups(town, lambda x, t=t: x.terrain == t) for t in TERRAINS}
-    goal_scores, groups, scored = _fewest_scoring(goal_scores, largest)
+    goal_scores, groups, scored = fewest_scoring(goal_scores, largest)
     items: list[LineItem] = []
     for terrain in TERRAINS:
         name = TERRAIN_NAMES[terrain]
@@ -163,29 +163,6 @@ def _score_side(town: Town, goal_ids: Sequence[str], duel_lines: Mapping[str, Li
     if WILDEST_WEST.id in goal_ids:
         items.append(_goal_item(WILDEST_WEST.id, wildest_west(town, scored), WILDEST_WEST.provenance))
     return _Side(tuple(items))
-
-
-def _fewest_scoring(
-    goal_scores: Mapping[str, GoalScore], largest: Mapping[str, list[frozenset[Pos]]]
-) -> tuple[dict[str, GoalScore], dict[str, frozenset[Pos]], frozenset[Pos]]:
-    """Settle the player's choices among tied largest groups: the goal readings and base groups to count,
-    and the territories that then score.
-
-    Every choice scores the same points except for Wildest West, which gains from each territory left
-    idle; so the choice with the fewest scoring territories is taken. Goal readings (only Cool Water and
-    The Herd have tied ones) are tried in every combination; given them, each territory type's group is
-    best chosen on its own (groups of different types never share a cell), by most overlap.
-    """
-    ids = list(goal_scores)
-    best: tuple[dict[str, GoalScore], dict[str, frozenset[Pos]], frozenset[Pos]] | None = None
-    for combo in product(*(goal_scores[g].readings() for g in ids)):
-        scored = frozenset[Pos]().union(*(r.scoring for r in combo))
-        groups = {t: max(tied, key=lambda g: len(g & scored)) for t, tied in largest.items() if tied}
-        total = scored.union(*groups.values())
-        if best is None or len(total) < len(best[2]):
-            best = (dict(zip(ids, combo, strict=True)), groups, total)
-    assert best is not None  # product() of no sequences still yields one empty combination
-    return best
 
 
 def _duels(

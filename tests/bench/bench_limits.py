@@ -7,6 +7,10 @@
 2. Deadlines: one client trickling its headers and 32 trickling their upload bodies, a byte a second;
    printed: how long each kept its connection (limit: the documented deadline plus a second), and that an
    ordinary upload sent once they are cut is scanned (their pending-scan slots were freed).
+3. The engine (issue 27): the 28 × 28 and 64 × 64 checkerboard towns (W/c and D/g, goals cool-water and
+   the-herd) to ``/api/v1/score``, a JSON tally of 50 000 keys and one just within the 20 000-character
+   limit to ``/api/v1/check``, and ``sprawlscan check`` with an 800 kB text tally; printed: the answer and
+   its time. Limit: 5 s each.
 
 3. CPU per request (issue 27): a 7999 × 7999 progressive JPEG whose last scan is repeated 300 times
    (answered within 15 s, and the server's CPU time stops growing once it is answered), a 64 × 40 000 PNG
@@ -20,10 +24,12 @@ Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_servic
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -39,6 +45,7 @@ MIB = 1024
 PER_IMAGE_LIMIT_MIB = 400
 HEADER_DEADLINE_S = 10.0  # the defaults of SPRAWLSCAN_HEADER_TIMEOUT_S and SPRAWLSCAN_BODY_GRACE_S
 BODY_DEADLINE_S = 10.0
+ENGINE_LIMIT_S = 5.0
 
 
 def hostile_images(folder: Path) -> dict[str, Path]:
@@ -196,6 +203,60 @@ def deadlines(photo: bytes) -> bool:
     return ok
 
 
+def _timed(what: str, send: Callable[[], tuple[str, bool]]) -> bool:
+    """Run ``send`` (which returns its answer and whether it is the one expected) and print how long."""
+    start = time.perf_counter()
+    answer, expected = send()
+    took = time.perf_counter() - start
+    within = took < ENGINE_LIMIT_S and expected
+    print(f"{what}: {answer} in {took:.2f} s ({'within' if within else 'OVER'} {ENGINE_LIMIT_S:.0f} s)")
+    return within
+
+
+def engine() -> bool:
+    from tests.conftest import CITY
+    from tests.test_engine_limits import checkerboard_town, tally_within_limit
+
+    port = free_port()
+    proc = start_server(port, {})
+    url = f"http://127.0.0.1:{port}/api/v1"
+    ok = True
+    try:
+        with httpx.Client(timeout=7200) as client:
+
+            def post(path: str, body: dict, status: int) -> Callable[[], tuple[str, bool]]:
+                def send() -> tuple[str, bool]:
+                    resp = client.post(f"{url}/{path}", json=body)
+                    return f"{resp.status_code} {resp.json().get('error', {}).get('code', 'ok')}", (
+                        resp.status_code == status
+                    )
+
+                return send
+
+            for n in (28, 64):
+                town = {"game": "wagons", "city": checkerboard_town(n)}
+                ok &= _timed(f"{n} × {n} checkerboard town", post("score", town, 200))
+            keys = {f"parks{i}": 1 for i in range(50_000)}
+            ok &= _timed("JSON tally of 50 000 keys", post("check", {"city": CITY, "tally": keys}, 422))
+            within = tally_within_limit()
+            check = post("check", {"city": CITY, "tally": within}, 200)
+            ok &= _timed(f"JSON tally of {len(within):,} keys (within the limit)", check)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    with tempfile.TemporaryDirectory() as tmp:
+        tally = Path(tmp) / "big.tally"
+        tally.write_text("".join(f"parks{i} 1\n" for i in range(70_000)))
+        cmd = [sys.executable, "-m", "api.cli", "check", "samples/example.city", "--tally", str(tally)]
+
+        def cli() -> tuple[str, bool]:
+            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+            return f"exit {done.returncode}: {done.stderr.strip()[:70]}", done.returncode == 2
+
+        ok &= _timed(f"sprawlscan check, {tally.stat().st_size / 1e3:.0f} kB text tally", cli)
+    return ok
+
+
 def main() -> int:
     from models.synth.scene import render_photo
 
@@ -213,6 +274,7 @@ def main() -> int:
             )
         ok &= cpu_bounds(Path(tmp))
     ok &= deadlines(render_photo(3).jpeg)
+    ok &= engine()
     print("all limits held" if ok else "A LIMIT WAS MISSED")
     return 0 if ok else 1
 
