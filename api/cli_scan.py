@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
-from api.cli_input import check_cards_option, in_file, photo_notes
+from api.cli_input import check_cards_option, in_file
 from api.cli_numbers import whole
-from api.flag_words import breakdown_in_flag_words
+from api.scan_score import score_scan
+from api.service import ScoreOptions
 from scoring.errors import InputError
 
 
@@ -51,7 +52,6 @@ def _deck(path: str) -> Any:
 
 def run_scan(args: argparse.Namespace) -> int:
     from scoring.city import format_city
-    from scoring.engine import score_city
     from vision.classify import ModelError
     from vision.pipeline import scan_image
 
@@ -74,29 +74,34 @@ def run_scan(args: argparse.Namespace) -> int:
     except ModelError as exc:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
-    city = replace(result.city, cards=cards) if cards else result.city
-    if expansions:  # added to any the scanner saw marks of
-        city = replace(city, expansions=tuple(dict.fromkeys([*city.expansions, *expansions])))
+    scored = score_scan(result, ScoreOptions(cards, expansions or None))
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
     if args.format == "city":
-        sys.stdout.write(format_city(city))
-        for warning in result.warnings:
-            print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+        sys.stdout.write(format_city(scored.breakdown.city))
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
         return 0
-    breakdown = photo_notes(breakdown_in_flag_words(score_city(city)))
-    if args.format == "json":
-        out = breakdown.to_json()
-        out.update(result.to_json())
-        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
-        return 0
-    from scoring.report import render_text
+    else:
+        from scoring.report import render_text
 
-    text = render_text(breakdown)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    for warning in result.warnings:
+        text = render_text(scored.breakdown)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(doubt_text(scored.doubt))
+    for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
     return 0
+
+
+def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
+    """The doubtful cells in plain words, one line each, for under the breakdown."""
+    if not doubt:
+        return ""
+    lines = ["", "Cells to check (the scan could have read them otherwise):"]
+    for d in doubt:
+        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in d["alternatives"])
+        lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
+    return "\n".join(lines) + "\n"
 
 
 def register(subparsers: Any) -> None:

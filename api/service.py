@@ -11,7 +11,7 @@ import re
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -351,19 +351,15 @@ def scan_and_score(
         scan = scan_image(data, cards=cards, overlay=True, timings=clock, deck=deck)
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
-    city: City = scan.city
-    if opts.cards is not None:
-        city = replace(city, cards=opts.cards)
-    if opts.expansions is not None:
-        city = replace(city, expansions=opts.expansions)
-    breakdown = _breakdown(city, replace(opts, cards=None, expansions=None))
-    result = breakdown.to_json()
+    from api.scan_score import score_scan
+
+    scored = score_scan(scan, opts)
     # The same shape as `sprawlscan scan --format json`.
-    result.update(scan.to_json())
+    result = scored.to_json()
     result["taught_deck"] = deck is not None
     result["timings"] = {stage: round(float(s), 4) for stage, s in scan.timings.items()}
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
-    return Scanned(result, breakdown.city, overlay)
+    return Scanned(result, scored.breakdown.city, overlay)
 
 
 def encode_jpeg(rgb: np.ndarray, long_side: int, quality: int = 85) -> bytes:

@@ -267,6 +267,15 @@ def _parse_cell(token: str, line: int, col: int) -> Cell:
     return Cell("block", zone, road, "*" in marks, "!" in marks)
 
 
+def parse_cell(token: str) -> Cell:
+    """One cell of the city format (``"R:EW"``, ``"P*"``, ``"."``); raises CityFormatError.
+
+    >>> parse_cell("r:ew").token()
+    'R:EW'
+    """
+    return _parse_cell(token, 1, 1)
+
+
 def parse_city(text: str | bytes) -> City:
     """Read a city from its text form; raise :class:`CityFormatError` naming line and column."""
     from scoring.city_headers import CityHeaders  # it reads the engine's names, which import this module

@@ -43,6 +43,8 @@ class CardReading:
     decoding: CardDecoding
     warnings: list[str]
     used: bool
+    # The readings the decoding was given (the classifier's, before any card settled a cell).
+    before: list[list[CellReading | None]] | None = None
 
 
 def evidence_grid(
@@ -78,7 +80,7 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
     """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
     cards: list[list[int | None]] = [[None] * len(row) for row in readings]
     if decoding.explained < MIN_EXPLAINED:
-        return CardReading(readings, cards, decoding, [], False)
+        return CardReading(readings, cards, decoding, [], False, readings)
     out = [list(row) for row in readings]
     doubtful = []
     # A Point of Interest card shows blocks without roads (this project's stand-in for it: its real look is
@@ -103,7 +105,7 @@ def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecod
             + ", ".join(f"@{r},{c}" for r, c in doubtful)
             + " (two readings fit almost equally well): please check"
         )
-    return CardReading(out, cards, decoding, warnings, True)
+    return CardReading(out, cards, decoding, warnings, True, readings)
 
 
 def _card_options_only(reading: CellReading, roadless: bool = False) -> CellReading:

@@ -12,6 +12,7 @@ from scoring.city import City, cell_name
 from vision.assemble import Assembled, assemble_city
 from vision.card_sources import CITY_SURE, ScoringCards
 from vision.city_as_cards import name_cells
+from vision.doubt import CellDoubt, find_doubts
 from vision.geometry import MIN_BLOCKS, Geometry
 from vision.locate import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
@@ -65,6 +66,9 @@ class ScanResult:
     # What the overlay and the cell outlines are drawn from (not part of the JSON).
     geometry: Geometry | None = field(default=None, repr=False)
     assembled: Assembled | None = field(default=None, repr=False)
+    # The cells that could be otherwise (vision.doubt); the JSON's "doubt" adds each alternative's total.
+    doubts: tuple[CellDoubt, ...] = ()
+    cards_read: CityCards | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
@@ -75,6 +79,7 @@ class ScanResult:
             "cards_source": self.scoring_cards.source if self.scoring_cards else None,
             "scoring_cards": self.scoring_cards.to_json() if self.scoring_cards else None,
             "warnings": [str(w) for w in self.warnings],
+            "doubt": [d.to_json() for d in self.doubts],
         }
 
 
@@ -106,8 +111,20 @@ def assemble_scan(
     card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *card_doubts, *assembled.warnings]
     sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
+    doubts = find_doubts(assembled, as_cards)
     return ScanResult(
-        assembled.city, cells, warnings, timings, None, placements, sure_city, scoring, geometry, assembled
+        assembled.city,
+        cells,
+        warnings,
+        timings,
+        None,
+        placements,
+        sure_city,
+        scoring,
+        geometry,
+        assembled,
+        doubts,
+        cards,
     )
 
 

@@ -1,0 +1,160 @@
+"""Which cells of a read city could reasonably be otherwise, and what else they could be.
+
+A wrong cell that nothing points at is the worst thing a scanner can give a player: the total is off and
+nobody knows where to look. Each source below is evidence a cell may be misread; a cell that any of them
+names becomes a :class:`CellDoubt` with its alternatives, best first. The scoring of each alternative is
+done by the caller, who knows the scoring cards and the expansions (:mod:`api.scan_score`).
+
+The sources, each measured on photos of the real cards (``make bench-real``):
+
+``classifier``  the classifier's own probability of the final reading is low;
+``cards``       the joint card decoding found a second explanation almost as good (its margin is small), or
+                it overruled the classifier's reading of the cell with little margin;
+``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
+                a pale block (a sports field, a pond) is read as table more than any other mistake;
+``unexplained`` a block that no card placement explains, in a city the cards otherwise explain.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.city import cell_name
+from vision.assemble import Assembled
+from vision.card_decoding import CellDecoding
+from vision.cells import CellReading
+from vision.city_as_cards import CardReading
+
+__all__ = ["CellDoubt", "find_doubts"]
+
+# Below this probability of its final reading a cell is in doubt (the classifier is over-confident on
+# real-art photos: measured wrong cells had final confidences up to ~0.95 where no other source named them).
+CLASSIFIER_DOUBT = 0.7
+# The card decoding's margin (nats) under which its explanation of a cell is in doubt.
+CARDS_DOUBT_MARGIN = 2.5
+# Alternatives shown per cell, and the least probability (relative to the answer) an alternative needs.
+MAX_ALTERNATIVES = 3
+ALTERNATIVE_SHARE = 0.02
+
+
+@dataclass(frozen=True)
+class CellDoubt:
+    """A cell (row, col of the city as read) whose reading could be otherwise.
+
+    ``reading`` is its label in the city format, ``alternatives`` the other labels it could be, likeliest
+    first, ``why`` says in plain words what raised the doubt and ``sources`` which sources named it.
+    """
+
+    row: int
+    col: int
+    reading: str
+    alternatives: tuple[str, ...]
+    why: str
+    sources: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return cell_name(self.row, self.col)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cell": self.name,
+            "row": self.row,
+            "col": self.col,
+            "reading": self.reading,
+            "alternatives": [{"label": label} for label in self.alternatives],
+            "why": self.why,
+            "sources": list(self.sources),
+        }
+
+
+def _label(zone: str | None, road: str | None) -> str:
+    if zone is None:
+        return "."
+    return zone if road is None else f"{zone}:{road}"
+
+
+def _ranked_labels(reading: CellReading | None) -> list[tuple[str, float]]:
+    """Every reading of the cell the classifier gave any weight, likeliest first (Wrecktar left out)."""
+    if reading is None:
+        return []
+    weights = dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
+    ranked = sorted(((p, _label(*zr)) for zr, p in weights.items() if zr[0] != "W"), reverse=True)
+    return [(label, float(p)) for p, label in ranked]
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """What the scan knows of one cell of the trimmed city (see :func:`_signals`)."""
+
+    label: str
+    confidence: float
+    before: CellReading | None
+    decoded: CellDecoding | None
+    enclosed: bool
+
+
+def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, str]]:
+    """The (source, plain-words reason) pairs that name this cell."""
+    out: list[tuple[str, str]] = []
+    if cell.confidence < CLASSIFIER_DOUBT:
+        out.append(("classifier", f"read with {cell.confidence:.0%} confidence"))
+    d = cell.decoded
+    if cards_used and d is not None and d.margin is not None and d.margin < CARDS_DOUBT_MARGIN:
+        out.append(("cards", f"the cards fit another reading almost as well (margin {d.margin:.1f})"))
+    before = cell.before
+    if cards_used and d is not None and before is not None and before.label != cell.label:
+        sure = 1.0 - math.exp(-d.margin) if d.margin is not None else None
+        if sure is None or d.margin < CARDS_DOUBT_MARGIN * 2:
+            out.append(("cards", f"the classifier read {before.label}; the cards say {cell.label}"))
+    if cell.enclosed and cell.label == ".":
+        out.append(("enclosed", "table read where blocks lie on all four sides"))
+    if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
+        out.append(("unexplained", "no card of the 18 shows this block here"))
+    return out
+
+
+def _alternatives(cell: _Cell) -> tuple[str, ...]:
+    ranked = _ranked_labels(cell.before)
+    top = ranked[0][1] if ranked else 1.0
+    alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
+    if cell.before is not None and cell.before.label != cell.label and cell.before.label not in alts:
+        alts.insert(0, cell.before.label)
+    if cell.label == "." and not any(a != "." for a in alts):
+        alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
+    return tuple(alts[:MAX_ALTERNATIVES])
+
+
+def _enclosed(assembled: Assembled, r: int, c: int) -> bool:
+    city = assembled.city
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if not (0 <= rr < city.n_rows and 0 <= cc < city.n_cols) or not city.grid[rr][cc].is_block:
+            return False
+    return True
+
+
+def find_doubts(assembled: Assembled, as_cards: CardReading) -> tuple[CellDoubt, ...]:
+    """The cells of ``assembled`` that could reasonably be otherwise, in reading order."""
+    r0, c0 = assembled.origin
+    before = as_cards.before
+    explained = as_cards.used and as_cards.decoding.explained >= 0.9
+    out = []
+    for r in range(assembled.city.n_rows):
+        for c in range(assembled.city.n_cols):
+            cell = _Cell(
+                assembled.labels[r][c],
+                float(assembled.confidence[r, c]),
+                before[r + r0][c + c0] if before is not None else None,
+                as_cards.decoding.cells.get((r + r0, c + c0)) if as_cards.used else None,
+                _enclosed(assembled, r, c),
+            )
+            signals = _signals(cell, as_cards.used, explained)
+            alts = _alternatives(cell) if signals else ()
+            if alts:
+                why = "; ".join(reason for _, reason in signals)
+                sources = tuple(dict.fromkeys(source for source, _ in signals))
+                out.append(CellDoubt(r, c, cell.label, alts, why, sources))
+    return tuple(out)
