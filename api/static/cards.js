@@ -1,4 +1,5 @@
-// Choices beside the city: Sprawlopolis scoring cards (tap one to read what it counts), expansions and
+// Choices beside the city: Sprawlopolis scoring cards (a tap puts one in the game or takes it out, and shows
+// what it counts), expansions and
 // their options; Circle the Wagons goal cards, scenario and the opponent's pile.
 import { $, el, emit } from "./dom.js";
 import { state } from "./state.js";
@@ -21,6 +22,28 @@ export function renderChips() {
 
 // What the cards in play count, in the project's words (from /api/v1/meta); the card tapped last first.
 let lastTapped = null;
+const IN_A_GAME = 3; // a Sprawlopolis game has exactly three scoring cards
+
+export function forgetCardInfo() {
+  lastTapped = null;
+  $("#cards-note").textContent = "";
+}
+
+// Tap: in the game or out again. A fourth card replaces the one that has been in the game longest, and
+// the note under the cards says which.
+function tapCard(n) {
+  let note = "";
+  if (state.cards.includes(n)) state.cards = state.cards.filter((x) => x !== n);
+  else if (state.cards.length >= IN_A_GAME) {
+    const [out, ...rest] = state.cards;
+    state.cards = [...rest, n];
+    note = `Card ${n} replaces card ${out}: a Sprawlopolis game has three scoring cards.`;
+  } else state.cards = [...state.cards, n];
+  state.cardsFrom = "given";
+  state.cardsPicked = true;
+  lastTapped = n;
+  $("#cards-note").textContent = note;
+}
 
 export function renderCardInfo() {
   const box = $("#card-info");
@@ -84,10 +107,10 @@ export function wireChoices() {
   $("#cards").addEventListener("click", (e) => {
     const b = e.target.closest("[data-card]");
     if (!b) return;
-    const n = Number(b.dataset.card);
-    state.cards = toggled(state.cards, n);
-    lastTapped = n;
-    b.setAttribute("aria-pressed", String(state.cards.includes(n)));
+    tapCard(Number(b.dataset.card));
+    for (const chip of $("#cards").querySelectorAll("[data-card]")) {
+      chip.setAttribute("aria-pressed", String(state.cards.includes(Number(chip.dataset.card))));
+    }
     renderCardInfo();
     emit("choices-changed");
   });

@@ -16,6 +16,8 @@ const SHELL = [
   "/static/grid.js",
   "/static/overlay.js",
   "/static/paint.js",
+  "/static/reset.js",
+  "/static/scan.js",
   "/static/state.js",
   "/static/storage.js",
   "/static/tally.js",
