@@ -119,10 +119,8 @@ def test_layout_coordinates_breakdown_link_and_paint(session: Session) -> None:
         "Math.max(...[...document.querySelectorAll('#grid .cell')].map(c => c.getBoundingClientRect().right))"
     )
     assert right <= width or width < 768
-    smallest = page.evaluate(
-        "Math.min(...[...document.querySelectorAll('#grid .cell')].map(c => c.getBoundingClientRect().height))"
-    )
-    assert smallest >= 44
+    heights = page.locator("#grid .cell").evaluate_all("cs => cs.map(c => c.getBoundingClientRect().height)")
+    assert min(heights) >= 44
 
     # Coordinates in the breakdown's own terms: column letters and row numbers.
     assert page.locator("#grid .coord.col").all_inner_texts() == list("ABCDEFGHI")
