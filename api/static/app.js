@@ -229,7 +229,7 @@ function restoreGame({ request, scanId }) {
   $(`input[name="game"][value="${game}"]`).checked = true;
   setGame(game);
   const o = request.options || {};
-  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: o["opponent-pile"] || "" });
+  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: [].concat(o["opponent-pile"] || []).join(" ") });
   else Object.assign(state, { cards: request.cards || [], cardsFrom: "saved", expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
   $("#variant").value = state.variant;
   state.scanId = scanId || null;

@@ -3,6 +3,7 @@
 // their options; Circle the Wagons goal cards, scenario and the opponent's pile.
 import { $, el, emit } from "./dom.js";
 import { state } from "./state.js";
+import { renderPile, wirePile } from "./pile.js";
 
 export function renderChips() {
   const meta = state.meta;
@@ -89,7 +90,9 @@ export function renderGoals() {
     if (goal.provenance !== "printed") {
       b.append(el("small", {
         class: "prov", text: goal.provenance,
-        title: goal.provenance === "reading" ? "the card text was not available: a reading of it" : "wording from a review",
+        title: goal.provenance === "reading"
+          ? "reading: the card's text was not available, so this is a reading of it"
+          : "review: the wording comes from a published review, not the printed card",
       }));
     }
     return b;
@@ -98,7 +101,8 @@ export function renderGoals() {
   sel.replaceChildren(new Option("none", ""));
   for (const s of w.scenarios) sel.append(new Option(s.name, s.id));
   sel.value = state.scenario;
-  $("#pile").value = state.pile;
+  $("#goal-legend").hidden = w.goals.every((g) => g.provenance === "printed");
+  renderPile();
 }
 
 const toggled = (list, x) => (list.includes(x) ? list.filter((y) => y !== x) : [...list, x]);
@@ -145,5 +149,5 @@ export function wireChoices() {
     renderGoals();
     emit("choices-changed");
   });
-  $("#pile").addEventListener("change", (e) => { state.pile = e.target.value; emit("choices-changed"); });
+  wirePile();
 }

@@ -16,6 +16,7 @@ const SHELL = [
   "/static/grid.js",
   "/static/overlay.js",
   "/static/paint.js",
+  "/static/pile.js",
   "/static/reset.js",
   "/static/scan.js",
   "/static/state.js",
