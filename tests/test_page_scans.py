@@ -38,10 +38,8 @@ def photo(tmp_path: Path) -> str:
     return str(path)
 
 
-def _upload(page: Page, photo: str, scan_id: str | None = None) -> None:
+def _upload(page: Page, photo: str) -> None:
     page.locator("#photo").set_input_files(photo)
-    if scan_id:
-        page.wait_for_function(f"document.querySelector('#overlay-svg .ov-cell') && '{scan_id}'")
 
 
 def _pressed(page: Page) -> list[int]:
@@ -74,7 +72,7 @@ def test_a_new_photo_reads_its_own_cards_and_says_where_they_came_from_next_to_t
         [
             FakeScan(CITY_A, [7, 12, 13], "backs", [warn]),
             FakeScan(CITY_B, [], None, []),
-            FakeScan(CITY_B, [1, 2, 3], "given", []),
+            FakeScan(CITY_A, [1, 2, 3], "given", []),
         ],
     )
     stub.install(session.page)
@@ -100,8 +98,11 @@ def test_a_new_photo_reads_its_own_cards_and_says_where_they_came_from_next_to_t
     # Cards the player picks for the next scan are sent with it and shown as theirs.
     for n in (1, 2, 3):
         page.locator(f'#cards [data-card="{n}"]').click()
-    _upload(page, photo)
     expect(page.locator("#cards-source")).to_have_text("Scoring cards 1, 2, 3: given by you.")
+    _upload(page, photo)
+    page.wait_for_function("() => window.__sentCards.length === 3")
+    expect(page.locator("#cards-source")).to_have_text("Scoring cards 1, 2, 3: given by you.")
+    expect(page.locator("#overlay-svg .ov-cell")).to_have_count(12)
     assert stub.sent_cards() == [None, None, "1 2 3"]
 
 
