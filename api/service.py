@@ -222,6 +222,7 @@ def metadata() -> dict[str, Any]:
     from scoring.base import VARIANTS
     from scoring.card_rules import card_list
     from scoring.wagons import GOAL_CARDS, GOALS, SCENARIO_CARDS, SCENARIOS, WILDEST_WEST
+    from scoring.wagons.cards import CARDS as WAGON_CARDS
 
     cards = {**GOAL_CARDS, WILDEST_WEST.id: WILDEST_WEST}
     return {
@@ -236,6 +237,12 @@ def metadata() -> dict[str, Any]:
             "scenarios": [
                 {"id": sid, "name": name, "goals": list(SCENARIO_CARDS[sid].goals)}
                 for sid, name in SCENARIOS.items()
+            ],
+            # The page shows an opponent's pile as each card's four territories (TL, TR, BL, BR), which a
+            # player can find on the table, not by this project's own card numbers.
+            "cards": [
+                {"number": n, "territories": [f"{t.terrain}/{t.icon}" for t in four]}
+                for n, four in WAGON_CARDS.items()
             ],
         },
     }
