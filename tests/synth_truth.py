@@ -13,10 +13,10 @@ import numpy as np
 from models.synth.scene import SynthPhoto
 from scoring.city import EMPTY, City, parse_city
 from vision.assemble import assemble_city
-from vision.cells import CellReading
+from vision.cells.reading import CellReading
+from vision.cells.topdown import TopDown
+from vision.lattice.rectify import project_points
 from vision.pipeline import WORK_LONG_SIDE
-from vision.rectify import project_points
-from vision.topdown import TopDown
 
 
 def visible_truth(p: SynthPhoto) -> City:

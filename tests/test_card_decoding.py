@@ -10,7 +10,7 @@ import pytest
 
 from scoring.city import City
 from scoring.placement import Play, simulate_play
-from vision.card_decoding import DOUBT_MARGIN, EMPTY_LABEL, CellEvidence, decode_cards
+from vision.cards.stacking import DOUBT_MARGIN, EMPTY_LABEL, CellEvidence, decode_cards
 
 Label = tuple[str | None, str | None]
 ZONE_ROADS: list[Label] = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")] + [
@@ -203,9 +203,9 @@ def test_an_empty_grid_and_cells_beyond_the_frame() -> None:
 
 
 def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -> None:
-    from vision.card_decoding import CardDecoding, CellDecoding
-    from vision.cells import CellReading
-    from vision.city_as_cards import apply_decoding
+    from vision.cards.city import apply_decoding
+    from vision.cards.stacking import CardDecoding, CellDecoding
+    from vision.cells.reading import CellReading
 
     readings = [
         [CellReading.from_options((("C", "NS", 0.6),)), CellReading.from_options((("I", "EW", 0.9),))]
@@ -222,9 +222,9 @@ def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -
 
 
 def test_a_cell_a_card_settles_in_doubt_keeps_only_readings_a_card_can_show() -> None:
-    from vision.card_decoding import CardDecoding, CellDecoding
-    from vision.cells import CellReading
-    from vision.city_as_cards import apply_decoding
+    from vision.cards.city import apply_decoding
+    from vision.cards.stacking import CardDecoding, CellDecoding
+    from vision.cells.reading import CellReading
 
     # The crop missed the road: "I" alone (no card has an industrial block without a road) and "empty"
     # lead the classifier's readings; the cards put card 10's I:NE there, in doubt.

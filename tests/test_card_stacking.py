@@ -12,10 +12,10 @@ import pytest
 
 from scoring.layouts import LAYOUTS
 from scoring.placement import Play, simulate_play
-from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
-from vision.card_pieces import ANCHOR, SURELY_EMPTY, Placement, candidate_pieces, quadrants
-from vision.card_program import UNEXPLAINED_COST, CardProgram
-from vision.card_stacking import best_stacking, stacking_cycle, two_cycles
+from vision.cards.branch import best_stacking, stacking_cycle, two_cycles
+from vision.cards.pieces import ANCHOR, SURELY_EMPTY, Placement, candidate_pieces, quadrants
+from vision.cards.program import UNEXPLAINED_COST, CardProgram
+from vision.cards.stacking import EMPTY_LABEL, CellEvidence, decode_cards
 
 STOP = 6.0  # nats: where the checks in the test stop
 LABELS = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")] + [("P", None)]
@@ -213,7 +213,7 @@ def test_a_check_stopped_early_never_reports_more_margin_than_there_is() -> None
 
 
 def test_a_second_decoding_of_the_same_grid_reuses_the_program_and_agrees_with_a_fresh_one() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import decode_program
 
     grid, play = _noisy_play(31, 15, misreads=5)
     program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
@@ -227,8 +227,8 @@ def test_a_second_decoding_of_the_same_grid_reuses_the_program_and_agrees_with_a
 
 
 def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.city_as_cards as city_as_cards
-    from vision.cells import CellReading
+    import vision.cards.city as city_as_cards
+    from vision.cells.reading import CellReading
 
     grid, play = _noisy_play(8, 15, misreads=2)
     built = []
@@ -267,7 +267,7 @@ def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> Non
 
 
 def test_the_best_card_left_out_is_found_as_solving_each_in_turn_finds_it() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import decode_program
 
     for seed in (7, 8, 10):
         grid, _ = _noisy_play(seed, 15, misreads=5)
@@ -296,7 +296,7 @@ def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_so
     early at the same bounds."""
     from dataclasses import replace
 
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import decode_program
 
     grid, play = _noisy_play(seed, 15, misreads=5)
     fast, slow = (
@@ -313,7 +313,7 @@ def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_so
 
 
 def test_a_decoding_told_a_second_one_may_follow_solves_the_left_out_cards_on_the_model_itself() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import decode_program
 
     grid, play = _noisy_play(8, 15, misreads=5)
     told, untold = (CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST) for _ in range(2))

@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 
 from scoring.placement import simulate_play
-from vision import classify
-from vision.cells import CellReading
-from vision.classify import (
+from vision.cells import classify
+from vision.cells.classify import (
     META_PATH,
     MODEL_PATH,
     classify_cells,
     get_classifier,
 )
-from vision.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
-from vision.lattice import PX_PER_MM, Lattice
+from vision.cells.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
+from vision.cells.reading import CellReading
+from vision.lattice.fit import PX_PER_MM, Lattice
 from vision.onnx_models import default_threads
 
 # Play seeds far from the training (1e6..) and held-out (9e6..) ranges of models/train.py.

@@ -7,13 +7,13 @@ from typing import cast
 
 import numpy as np
 
-from vision.card_pieces import quadrants
-from vision.cells import CellReading
-from vision.colour import lattice_box
-from vision.geometry import Geometry
-from vision.lattice import Lattice
+from vision.cards.pieces import quadrants
+from vision.cells.reading import CellReading
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
+from vision.city_geometry import Geometry
+from vision.lattice.fit import Lattice
 from vision.read_cards import decode_city
-from vision.topdown import TopDown
 from vision.unexplained import read_unexplained_again, unexplained_blocks
 
 Label = tuple[str | None, str | None]

@@ -32,14 +32,14 @@ from typing import TypeVar
 import numpy as np
 
 from vision.arbitrate import read_geometry
-from vision.card_sources import BackNumber
-from vision.cells import Classifier, read_lattice
-from vision.classify import get_classifier
-from vision.deck import TaughtDeck
-from vision.deck_use import use_deck
+from vision.backs.choose import BackNumber
+from vision.cells.classify import get_classifier
+from vision.cells.reading import Classifier, read_lattice
+from vision.city_geometry import Geometry
+from vision.deck.taught import TaughtDeck
+from vision.deck.use import use_deck
 from vision.decode import DecodedImage, decode_image
-from vision.geometry import Geometry
-from vision.locate import NoCityFound
+from vision.lattice.locate import NoCityFound
 from vision.overlay import overlay_base
 from vision.read_cards import decode_city, read_backs
 from vision.recolour import normalise_zone_colours

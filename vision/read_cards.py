@@ -13,13 +13,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.card_program import CITY_CARDS
-from vision.card_sources import BackNumber, ScoringCards, choose_scoring_cards
-from vision.cells import Grid
-from vision.city_as_cards import CardReading, read_as_cards
-from vision.geometry import Geometry, px_per_mm
-from vision.numbers import NumberModelError
-from vision.scorecards import find_scoring_cards
+from vision.backs.choose import BackNumber, ScoringCards, choose_scoring_cards
+from vision.backs.numerals import NumberModelError
+from vision.backs.read import find_scoring_cards
+from vision.cards.city import CardReading, read_as_cards
+from vision.cards.program import CITY_CARDS
+from vision.cells.reading import Grid
+from vision.city_geometry import Geometry, px_per_mm
 
 __all__ = ["CityCards", "decode_city", "read_backs"]
 

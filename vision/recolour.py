@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.cells import Classifier, Grid, read_lattice
-from vision.geometry import Geometry
-from vision.zone_colour import SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
+from vision.cells.reading import Classifier, Grid, read_lattice
+from vision.cells.zone_colour import SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
+from vision.city_geometry import Geometry
 
 __all__ = ["normalise_zone_colours"]
 

@@ -23,10 +23,10 @@ from dataclasses import replace
 import numpy as np
 
 from scoring.city import STEP
-from vision.card_program import Label
-from vision.card_sources import BackNumber
-from vision.cells import CellReading, Classifier, Grid, as_grid
-from vision.geometry import Geometry
+from vision.backs.choose import BackNumber
+from vision.cards.program import Label
+from vision.cells.reading import CellReading, Classifier, Grid, as_grid
+from vision.city_geometry import Geometry
 from vision.read_cards import CityCards, decode_city
 from vision.rereads import shifted_readings
 

@@ -104,8 +104,8 @@ def _time_decodings() -> list[float]:
     """Record the CPU seconds of every joint card decoding this process runs from now on: the program's
     building and its solving (the thread's own time: on a machine shared with other work the wall-clock
     time says more about the others)."""
-    import vision.card_decoding as card_decoding
-    from vision.card_program import CardProgram
+    import vision.cards.stacking as card_decoding
+    from vision.cards.program import CardProgram
 
     seconds: list[float] = []
     pending = [0.0]  # a program built, not yet solved
@@ -144,9 +144,9 @@ def _true_cards(truth: Any) -> tuple[dict[tuple[int, int], int], dict[tuple[int,
     blocks and swap them for free: a fair measure does not count those).
     """
     from scoring.layouts import LAYOUTS
-    from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
-    from vision.card_program import UNEXPLAINED_COST, CardProgram
-    from vision.card_stacking import best_stacking
+    from vision.cards.branch import best_stacking
+    from vision.cards.program import UNEXPLAINED_COST, CardProgram
+    from vision.cards.stacking import EMPTY_LABEL, CellEvidence, decode_cards
 
     grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
     for r, c, cell in truth.cells():

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.card_program import CardProgram
+from vision.cards.program import CardProgram
 
 __all__ = ["MAX_NODES", "best_stacking", "stacking_cycle", "two_cycles"]
 

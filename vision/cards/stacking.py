@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.layouts import LAYOUTS
-from vision.card_pieces import quadrants
-from vision.card_program import (
+from vision.cards.branch import best_stacking
+from vision.cards.pieces import quadrants
+from vision.cards.program import (
     CITY_CARDS,
     EMPTY_LABEL,
     UNEXPLAINED_COST,
@@ -36,7 +37,6 @@ from vision.card_program import (
     U,
     Y,
 )
-from vision.card_stacking import best_stacking
 
 __all__ = [
     "DOUBT_MARGIN",

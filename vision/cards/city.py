@@ -19,9 +19,9 @@ import numpy as np
 
 from scoring.city import cell_name
 from scoring.layouts import LAYOUTS
-from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_program
-from vision.card_program import UNEXPLAINED_COST, CardProgram
-from vision.cells import CellReading
+from vision.cards.program import UNEXPLAINED_COST, CardProgram
+from vision.cards.stacking import EMPTY_LABEL, CardDecoding, CellEvidence, decode_program
+from vision.cells.reading import CellReading
 
 __all__ = ["CardReading", "apply_decoding", "evidence_grid", "read_as_cards"]
 

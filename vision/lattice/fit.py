@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.cell_offsets import drift_offsets, segment_axis
-from vision.profiles import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
+from vision.lattice.offsets import drift_offsets, segment_axis
+from vision.lattice.periods import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
 
 PX_PER_MM = 2.0
 BLOCK_W_MM = 44.45

@@ -15,8 +15,8 @@ from typing import Protocol
 import numpy as np
 
 from scoring.city import EMPTY, Cell, block
-from vision.lattice import Lattice
-from vision.topdown import TopDown
+from vision.cells.topdown import TopDown
+from vision.lattice.fit import Lattice
 
 __all__ = ["Classifier", "CellReading", "Grid", "read_lattice"]
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.geometry import small_copy
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.locate import table_colours
-from vision.rectify import warp
-from vision.topdown import TopDown
+from vision.cells.topdown import TopDown
+from vision.city_geometry import small_copy
+from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
+from vision.lattice.locate import table_colours
+from vision.lattice.rectify import warp
 
 __all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
 

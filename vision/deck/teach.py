@@ -21,13 +21,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.cells import CellReading, Classifier, Grid, read_lattice
-from vision.deck import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
-from vision.deck_find import CARD_PX, find_cards
-from vision.deck_relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
-from vision.geometry import Geometry, geometry_for, small_copy
-from vision.lattice import Lattice
-from vision.rectify import project_points
+from vision.cells.reading import CellReading, Classifier, Grid, read_lattice
+from vision.city_geometry import Geometry, geometry_for, small_copy
+from vision.deck.outlines import CARD_PX, find_cards
+from vision.deck.relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
+from vision.deck.taught import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
+from vision.lattice.fit import Lattice
+from vision.lattice.rectify import project_points
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
@@ -60,7 +60,7 @@ class Teaching:
     def overlay(self, photo: int = 0, long_side: int = 1400) -> np.ndarray:
         """Photo ``photo`` (0-based) with each card found outlined and labelled (RGB, long side at most
         ``long_side``): :func:`vision.deck_overlay.draw_deck_overlay`."""
-        from vision.deck_overlay import draw_deck_overlay
+        from vision.deck.draw import draw_deck_overlay
 
         cards = [c for c in self.cards if c.photo == photo]
         return draw_deck_overlay(self.photos[photo], cards, long_side=long_side)
@@ -238,8 +238,8 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
 def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
     even touching), as :func:`_outline_cards` finds them (nothing doubtful)."""
-    from vision.locate import NoCityFound, locate_city
-    from vision.rectify import measure_periods
+    from vision.lattice.locate import NoCityFound, locate_city
+    from vision.lattice.rectify import measure_periods
 
     small, _ = small_copy(rgb)
     try:

@@ -17,12 +17,12 @@ import cv2
 import numpy as np
 
 from scoring.city import block, rotate_road
-from vision.cells import CellReading, Grid, read_lattice
-from vision.colour import lattice_box
-from vision.crops import SHRINK_BELOW, extract_crops
-from vision.lattice import Lattice
+from vision.cells.crops import SHRINK_BELOW, extract_crops
+from vision.cells.reading import CellReading, Grid, read_lattice
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
+from vision.lattice.fit import Lattice
 from vision.onnx_models import ProcessWide, load_model, softmax
-from vision.topdown import TopDown
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "cells.onnx"

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scoring.layouts import card_blocks
-from vision.deck import (
+from vision.deck.taught import (
     CARDS,
     EXTRA_KINDS,
     DeckFixError,
@@ -219,7 +219,7 @@ def _calibration(
     """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
     another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
     chance), and the slope makes a perfect match worth :data:`vision.deck_use.MAX_LLR` nats."""
-    from vision.deck_use import MAX_LLR, similarities_of, template_labels
+    from vision.deck.use import MAX_LLR, similarities_of, template_labels
 
     labels = template_labels()
     sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))

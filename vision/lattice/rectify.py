@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.locate import LineFamily, Located, NoCityFound
-from vision.profiles import (
+from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
+from vision.lattice.locate import LineFamily, Located, NoCityFound
+from vision.lattice.periods import (
     ColourJumps,
     estimate_period,
     folded_peak,

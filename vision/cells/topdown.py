@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.colour import apply_gains, white_gains
-from vision.zone_colour import ZoneMap, apply_zone_map
+from vision.cells.white_balance import apply_gains, white_gains
+from vision.cells.zone_colour import ZoneMap, apply_zone_map
 
 __all__ = ["TopDown"]
 

@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 from highspy._core import _Highs
 
-from vision.card_pieces import (
+from vision.cards.pieces import (
     EMPTY_LABEL,
     CellEvidence,
     Label,
@@ -36,8 +36,8 @@ from vision.card_pieces import (
     cell_table,
     quadrants,
 )
-from vision.card_rows import Layout, Rows, overlap_rows
-from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
+from vision.cards.rows import Layout, Rows, overlap_rows
+from vision.cards.solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.back_circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
-from vision.card_sources import BackNumber
-from vision.numbers import NUMBERS, circle_frame, circle_patch, get_reader
+from vision.backs.choose import BackNumber
+from vision.backs.circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
+from vision.backs.numerals import NUMBERS, circle_frame, circle_patch, get_reader
 
 __all__ = ["ScoringCardReading", "find_scoring_cards"]
 
