@@ -17,8 +17,10 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-__all__ = ["Loaded", "ProcessWide", "cpu_session", "default_threads", "load_model", "softmax"]
+__all__ = ["MODEL_DIR", "Loaded", "ProcessWide", "cpu_session", "default_threads", "load_model", "softmax"]
 
+# The shipped models live in models/ at the repository root, beside the training code.
+MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 T = TypeVar("T")
 
 

@@ -20,9 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.onnx_models import ProcessWide, load_model, softmax
+from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "numbers.onnx"
 META_PATH = MODEL_DIR / "numbers.json"
 

@@ -22,9 +22,8 @@ from vision.cells.reading import CellReading, Grid, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
 from vision.lattice.fit import Lattice
-from vision.onnx_models import ProcessWide, load_model, softmax
+from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "cells.onnx"
 META_PATH = MODEL_DIR / "cells.json"
 ROADS_WITH_NONE = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
