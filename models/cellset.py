@@ -42,7 +42,7 @@ KINDS = ("block", "hole", "ring")
 
 @dataclass
 class CellSet:
-    """Crops uint8 (N, H, W, 3) with zone, road and mark class indices (``vision.classify`` class lists)
+    """Crops uint8 (N, H, W, 3) with zone, road and mark class indices (``vision.cells.classify`` class lists)
     and the kind of cell each came from (:data:`KINDS`: a block or Wrecktar, an empty cell inside the grid,
     the outer ring)."""
 
@@ -154,7 +154,7 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         image = td.image
         if rng.random() < 0.5:
             image = _replace_table(rng, image, card_corners)
-        # The cast is taken out as at run time (vision.classify), from the city and its outer ring.
+        # The cast is taken out as at run time (vision.cells.classify), from the city and its outer ring.
         image = balance_whites(photo_effects(rng, image, strength), lattice_box(lat.padded(1, 1, 1, 1)))
         # A third of the ring each time keeps empty cells at about a quarter of the set.
         chosen = [p for p in ring if rng.random() < 0.3]

@@ -29,7 +29,7 @@ def visible_truth(p: SynthPhoto) -> City:
 class TruthClassifier:
     """Answers each cell centre with the true cell whose centre lies nearest in the photo (within a third
     of a block), turned by 180° when the view runs the other way round (the
-    :class:`vision.cells.Classifier` interface)."""
+    :class:`vision.cells.reading.Classifier` interface)."""
 
     def __init__(self, p: SynthPhoto, long_side: int = WORK_LONG_SIDE) -> None:
         self.photo = p

@@ -1,4 +1,4 @@
-"""White balance from the city's own whites (vision.colour)."""
+"""White balance from the city's own whites (vision.cells.white_balance)."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def test_no_engine_or_scanner_error_class_carries_a_status() -> None:
     import vision.decode
     import vision.lattice.locate
 
-    for module in (scoring.errors, vision.decode, vision.locate):
+    for module in (scoring.errors, vision.decode, vision.lattice.locate):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, InputError):
                 assert "status" not in vars(value), value

@@ -1,7 +1,7 @@
 """The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
 
 :func:`geometry_for` rectifies the photo for one pair of block periods and fits the lattice
-(:mod:`vision.rectify`, :mod:`vision.lattice`); :func:`with_lattice` moves a geometry to another lattice on
+(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another lattice on
 the same plane (warping the view again only when the lattice reaches beyond it).
 """
 
@@ -83,7 +83,7 @@ class Geometry:
 
 
 def small_copy(photo: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo at most :data:`vision.locate.LOCATE_LONG_SIDE` px on its long side, and its scale."""
+    """The photo at most :data:`vision.lattice.locate.LOCATE_LONG_SIDE` px on its long side, and its scale."""
     return fit_long_side(photo, LOCATE_LONG_SIDE)
 
 
@@ -128,7 +128,7 @@ def geometry_for(
 ) -> Geometry:
     """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
     lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
-    Raises :class:`~vision.locate.NoCityFound` when the result is not a plausible city."""
+    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city."""
     timings = {} if timings is None else timings
     scale = small.shape[1] / photo.shape[1]
     t = time.perf_counter()

@@ -1,5 +1,5 @@
 """The colour stage: the photo's zone colours mapped to where the classifier learned them, and the cells
-read again when the photo shifts them (the maths is :mod:`vision.zone_colour`)."""
+read again when the photo shifts them (the maths is :mod:`vision.cells.zone_colour`)."""
 
 from __future__ import annotations
 

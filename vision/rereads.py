@@ -3,7 +3,7 @@ shifted, and card-region cells read as empty searched for their block.
 
 Each function takes the geometry, the readings so far and the classifier, and returns the readings (and
 for :func:`grow_to_blocks` the geometry) with what the re-reads found; all re-reads see the view's own
-colours (:class:`vision.topdown.TopDown`), so a few cells read alone keep the city's white balance.
+colours (:class:`vision.cells.topdown.TopDown`), so a few cells read alone keep the city's white balance.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ STAGES = (
     "refine",
     "deck",
     "cards",
-    "decode cards",
+    "stacking",
     "unexplained",
     "assemble",
     "score",

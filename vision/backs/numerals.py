@@ -1,6 +1,6 @@
 """Read the number (1–18) printed in a scoring card's yellow circle.
 
-Two pieces, shared by the run time (:mod:`vision.scorecards`) and the training script
+Two pieces, shared by the run time (:mod:`vision.backs.read`) and the training script
 (``models/train_numbers.py``) so that both see exactly the same input:
 
 * :func:`circle_patch` samples the inside of the circle into a small upright grey patch, given where the

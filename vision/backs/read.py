@@ -4,7 +4,7 @@ A real scoring card's scoring side is off-white graph paper crossed near its
 top by a grey-brown title band 8 mm tall; a pale yellow circle 12 mm across sits on the band near the
 left end, with the card's number (1–18) in black, and the card's name runs along the band to its right.
 
-1. **Circles** by their shape: :mod:`vision.back_circles`.
+1. **Circles** by their shape: :mod:`vision.backs.circles`.
 2. **Which way is up.** Print, grid lines and card edges give the card's two axes around the circle
    (:func:`_lettering_angle`), hence four candidate ways up. In the right one the title band runs from
    the circle to the right, darker than the paper just above and below it; in the three others the strip
@@ -12,7 +12,7 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    contrast for each way up, section by section along the strip so that it must run on from the circle,
    is its prior.
 3. **The number.** The circle's inside is sampled into an upright patch per candidate
-   (:mod:`vision.numbers`) and classified; the classifier's "no upright number" class and the prior
+   (:mod:`vision.backs.numerals`) and classified; the classifier's "no upright number" class and the prior
    together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
 
 Circles on ``city_mask`` are skipped: the city's own yellow (cars, signs) is never a scoring card.
@@ -93,7 +93,7 @@ class ScoringCardReading:
         }
 
     def to_back_number(self) -> BackNumber:
-        """This reading as :func:`vision.card_sources.choose_scoring_cards` weighs it, with its JSON."""
+        """This reading as :func:`vision.backs.choose.choose_scoring_cards` weighs it, with its JSON."""
         return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
 
 

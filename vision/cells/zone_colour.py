@@ -1,6 +1,6 @@
 """Per-photo colour normalisation: move each zone's colour to where the classifier learned it.
 
-The white balance (:mod:`vision.colour`) takes out a cast that moves every colour alike. Real photos also
+The white balance (:mod:`vision.cells.white_balance`) takes out a cast that moves every colour alike. Real photos also
 carry a shift that depends on the zone (inks respond differently to light and print runs): under warm light
 commercial and industrial blocks sat about +9 b* above the cards' measured values, parks +6 and residential
 +1, so commercial landed where the renders put industrial. Within one photo the zones stay apart, though.

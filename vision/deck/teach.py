@@ -1,9 +1,9 @@
 """Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
 
-Each card is found on its own by its outline against the table (:mod:`vision.deck_find`), so wide or
+Each card is found on its own by its outline against the table (:mod:`vision.deck.outlines`), so wide or
 uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
 touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
-(:func:`vision.geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
+(:func:`vision.city_geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
 the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given
 to the cards as an assignment problem (each layout once, in the turn it fits better;
 :func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards
@@ -59,7 +59,7 @@ class Teaching:
 
     def overlay(self, photo: int = 0, long_side: int = 1400) -> np.ndarray:
         """Photo ``photo`` (0-based) with each card found outlined and labelled (RGB, long side at most
-        ``long_side``): :func:`vision.deck_overlay.draw_deck_overlay`."""
+        ``long_side``): :func:`vision.deck.draw.draw_deck_overlay`."""
         from vision.deck.draw import draw_deck_overlay
 
         cards = [c for c in self.cards if c.photo == photo]
@@ -167,7 +167,7 @@ def teach_deck(
     turn): one photo, or two or more for a big table, each card in one of them. ``extras`` name the
     expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18.
 
-    Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
+    Raises :class:`~vision.deck.taught.DeckError` naming the cards that are missing, doubled or unreadable, and the
     decoding errors of a scan for a file that is not a usable photo.
     """
     start = time.perf_counter()
@@ -220,7 +220,7 @@ def _score(fit: np.ndarray) -> float:
 
 
 def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
-    """The cards found one by one by their outlines (:mod:`vision.deck_find`), or None when none is found."""
+    """The cards found one by one by their outlines (:mod:`vision.deck.outlines`), or None when none is found."""
     mosaic = find_cards(rgb)
     if mosaic is None:
         return None

@@ -188,7 +188,7 @@ def fit_lattice(
     0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
     from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
     follow a smooth drift across the city and absorb hand placement of up to 4 mm
-    (:func:`vision.cell_offsets.drift_offsets`).
+    (:func:`vision.lattice.offsets.drift_offsets`).
     """
     h, w = mask.shape
     # The mask's extent from its row and column projections (the pixels' coordinates are not needed).

@@ -11,7 +11,7 @@ No markers lie on a real table, so the view is recovered from the cards themselv
    the colour change at its boundaries against its block middles (:func:`comb_score`). Blocks are
    1.4 : 1 and a tilt of at most ~35° distorts that by less than 1 / cos 35° ≈ 1.22, so the pair of
    periods is chosen among pairs with a plausible ratio, the longer one being the blocks' width; each
-   axis is then scaled to :data:`~vision.lattice.PX_PER_MM`. The comb still errs on some photos (small
+   axis is then scaled to :data:`~vision.lattice.fit.PX_PER_MM`. The comb still errs on some photos (small
    cities, steep tilts), so :meth:`Periods.hypotheses` also offers the distinct runners-up, and
    :func:`vision.pipeline.read_geometry` lets the cell classifier judge between them when the first
    lattice reads doubtfully.
