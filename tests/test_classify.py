@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scoring.placement import simulate_play
-from vision.cells.reading import classify
+from vision.cells import classify
 from vision.cells.classify import (
     META_PATH,
     MODEL_PATH,

@@ -1,8 +1,8 @@
 """The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
 
 :func:`geometry_for` rectifies the photo for one pair of block periods and fits the lattice
-(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another lattice on
-the same plane (warping the view again only when the lattice reaches beyond it).
+(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another
+lattice on the same plane (warping the view again only when the lattice reaches beyond it).
 """
 
 from __future__ import annotations

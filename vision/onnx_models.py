@@ -1,9 +1,9 @@
 """The shipped ONNX models at run time: loading one with its metadata, the CPU session, and one loaded
 instance per process.
 
-Both the cell classifier (:mod:`vision.cells.classify`) and the number reader (:mod:`vision.backs.numerals`) ship as an
-``.onnx`` file with a ``.json`` of what it was trained on; a missing or mismatched pair is a build problem,
-reported with the command that rebuilds it.
+Both the cell classifier (:mod:`vision.cells.classify`) and the number reader (:mod:`vision.backs.numerals`)
+ship as an ``.onnx`` file with a ``.json`` of what it was trained on; a missing or mismatched pair is a
+build problem, reported with the command that rebuilds it.
 """
 
 from __future__ import annotations

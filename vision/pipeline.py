@@ -5,8 +5,10 @@ Each stage is a module with one job, and its seconds go into ``ScanResult.timing
 
 ``decode``    bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (:mod:`vision.decode`);
 ``locate``    card region and the two line families on a small copy (:mod:`vision.lattice.locate`);
-``rectify``   the block periods, the homography to the top-down view and its warp (:mod:`vision.lattice.rectify`);
-``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice.fit`, :mod:`vision.city_geometry`);
+``rectify``   the block periods, the homography to the top-down view and its warp
+              (:mod:`vision.lattice.rectify`);
+``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice.fit`,
+              :mod:`vision.city_geometry`);
 ``classify``  the cell classifier on the first lattice (:mod:`vision.cells.classify`), which also judges it;
 ``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.arbitrate`);
 ``cards``     the scoring cards' backs beside the city (:mod:`vision.backs.read`), read while the cells
@@ -41,7 +43,7 @@ from vision.deck.use import use_deck
 from vision.decode import DecodedImage, decode_image
 from vision.lattice.locate import NoCityFound
 from vision.overlay import overlay_base
-from vision.read_cards import stack_city, read_backs
+from vision.read_cards import read_backs, stack_city
 from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay

@@ -362,8 +362,8 @@ class TopDown:
     - ``cells``: one :class:`CellTruth` per cell of the city grid (``city.n_rows × city.n_cols``, reading
       order), including empty cells, with exact pixel centres.
     - ``card_corners``: per placement (play order) a 4×2 float array of pixel corners TL, TR, BR, BL as laid.
-    - ``lattice``: the nominal :class:`~vision.lattice.fit.Lattice` in pixels with ``offsets[r, c]`` set to the
-      true centre minus the nominal one (zero for empty cells).
+    - ``lattice``: the nominal :class:`~vision.lattice.fit.Lattice` in pixels with
+      ``offsets[r, c]`` set to the true centre minus the nominal one (zero for empty cells).
     - ``table``: the table kind drawn.
     """
 

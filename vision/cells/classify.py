@@ -74,7 +74,8 @@ class CellClassifier:
         self.marks: tuple[str, ...] = tuple(self.meta.get("marks", ()))
         self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
         self.context = float(self.meta["context"])
-        # Models trained on crops of white-balanced cities (vision.cells.white_balance) want the same at run time.
+        # Models trained on crops of white-balanced cities (vision.cells.white_balance) want the same at run
+        # time.
         self.balanced = self.meta.get("white_balance") == "city whites"
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
@@ -275,10 +276,10 @@ def get_classifier() -> CellClassifier:
 def classify_cells(image: np.ndarray, lattice: Lattice, *, balance: bool = True) -> Grid:
     """Classify every cell of ``lattice`` in a top-down RGB uint8 view with the shipped model.
 
-    ``image`` is at ``vision.lattice.fit.PX_PER_MM`` with blocks wider than tall; its colour cast is measured on
-    the whites inside the lattice's box, unless ``balance=False`` says the colours are corrected already.
-    Returns ``lattice.rows`` lists of ``lattice.cols`` readings. Raises ``ValueError`` naming the problem
-    for a malformed image or lattice.
+    ``image`` is at ``vision.lattice.fit.PX_PER_MM`` with blocks wider than tall; its colour cast is measured
+    on the whites inside the lattice's box, unless ``balance=False`` says the colours are corrected already.
+    Returns ``lattice.rows`` lists of ``lattice.cols`` readings. Raises ``ValueError`` naming the problem for
+    a malformed image or lattice.
     """
     if not isinstance(lattice, Lattice):
         raise TypeError(f"expected a vision.lattice.fit.Lattice, got {type(lattice).__name__}")

@@ -1,8 +1,8 @@
 """The top-down view the cells are read from, with its colour correction measured once.
 
-Every read of one view sees the same colours: the city's white balance (:mod:`vision.cells.white_balance`) and, once
-fitted, the photo's zone-colour map (:mod:`vision.cells.zone_colour`); and the view is shrunk to the crops'
-resolution once per scale, not once per read.
+Every read of one view sees the same colours: the city's white balance (:mod:`vision.cells.white_balance`)
+and, once fitted, the photo's zone-colour map (:mod:`vision.cells.zone_colour`); and the view is shrunk to the
+crops' resolution once per scale, not once per read.
 """
 
 from __future__ import annotations

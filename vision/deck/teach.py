@@ -3,12 +3,12 @@
 Each card is found on its own by its outline against the table (:mod:`vision.deck.outlines`), so wide or
 uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
 touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
-(:func:`vision.city_geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
-the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given
-to the cards as an assignment problem (each layout once, in the turn it fits better;
-:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards
-showing the same layout, a card missing, or a layout the cards cannot settle between two places: the
-photo is refused with the cards named, never guessed.
+(:func:`vision.city_geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups
+are the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given to
+the cards as an assignment problem (each layout once, in the turn it fits better;
+:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards showing
+the same layout, a card missing, or a layout the cards cannot settle between two places: the photo is refused
+with the cards named, never guessed.
 """
 
 from __future__ import annotations
@@ -167,8 +167,8 @@ def teach_deck(
     turn): one photo, or two or more for a big table, each card in one of them. ``extras`` name the
     expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18.
 
-    Raises :class:`~vision.deck.taught.DeckError` naming the cards that are missing, doubled or unreadable, and the
-    decoding errors of a scan for a file that is not a usable photo.
+    Raises :class:`~vision.deck.taught.DeckError` naming the cards that are missing, doubled or unreadable,
+    and the decoding errors of a scan for a file that is not a usable photo.
     """
     start = time.perf_counter()
     photos = [photos] if isinstance(photos, bytes) else list(photos)
@@ -220,7 +220,8 @@ def _score(fit: np.ndarray) -> float:
 
 
 def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
-    """The cards found one by one by their outlines (:mod:`vision.deck.outlines`), or None when none is found."""
+    """The cards found one by one by their outlines (:mod:`vision.deck.outlines`), or None when none is
+    found."""
     mosaic = find_cards(rgb)
     if mosaic is None:
         return None
