@@ -19,7 +19,7 @@ from api.flag_words import flag_words
 from scoring.errors import InputError
 
 if TYPE_CHECKING:
-    from vision.cells.reading import Classifier
+    from vision.cells import Classifier
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
 SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games, cli_teach)

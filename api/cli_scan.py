@@ -43,7 +43,7 @@ def _write_overlay(path: str, rgb: Any) -> None:
 
 def _deck(path: str) -> Any:
     """The taught deck in ``path`` (``sprawlscan teach``); a bad file is an InputError naming it."""
-    from vision.deck.taught import MAX_FILE_BYTES, load_deck
+    from vision.deck import MAX_FILE_BYTES, load_deck
 
     with open(path, "rb") as fh:
         return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
@@ -52,7 +52,7 @@ def _deck(path: str) -> Any:
 def run_scan(args: argparse.Namespace) -> int:
     from scoring.city import format_city
     from scoring.engine import score_city
-    from vision.cells.classify import ModelError
+    from vision.cells import ModelError
     from vision.pipeline import scan_image
 
     name = "standard input" if args.photo == "-" else args.photo

@@ -23,7 +23,7 @@ from scoring.city import City, parse_city
 from scoring.errors import InputError
 
 if TYPE_CHECKING:
-    from vision.cells.reading import Classifier
+    from vision.cells import Classifier
 
 GAMES = ("sprawlopolis", "wagons")
 VARIANTS = ("standard", "easier", "harder")

@@ -21,9 +21,9 @@ from api.flag_words import flag_words
 from api.guards import RequestTimeout, error_response
 from api.service_errors import ServiceError
 from scoring.errors import InputError
-from vision.deck.taught import DeckError
+from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage
-from vision.lattice.locate import NoCityFound
+from vision.lattice import NoCityFound
 
 log = logging.getLogger("sprawlscan.api")
 

@@ -262,7 +262,7 @@ class Scanned:
 def scanner_available() -> bool:
     """Whether photos can be scanned in this process: the scanner's cell model loads."""
     import vision.pipeline  # noqa: F401  (the scanner itself, loaded once per process)
-    from vision.cells.classify import get_classifier
+    from vision.cells import get_classifier
 
     try:
         get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
@@ -319,7 +319,7 @@ def scan_and_score(
     left = left or threading.Event()
     if left.is_set():
         raise ScanCancelled("the client left before its scan started")
-    from vision.cells.classify import ModelError
+    from vision.cells import ModelError
     from vision.pipeline import scan_image
 
     try:

@@ -25,12 +25,10 @@ import numpy as np
 from models.augment import photo_effects, random_jitter, table_texture
 from scoring.city import Cell
 from scoring.placement import simulate_play
-from vision.cells.classify import MARKS
-from vision.cells.classify import ROADS_WITH_NONE as ROADS
-from vision.cells.classify import ZONES_WITH_EMPTY as ZONES
-from vision.cells.crops import CONTEXT, CROP_H, CROP_W, extract_crops
-from vision.cells.white_balance import balance_whites, lattice_box
-from vision.lattice.fit import PX_PER_MM
+from vision.cells import CONTEXT, CROP_H, CROP_W, MARKS, balance_whites, extract_crops, lattice_box
+from vision.cells import ROADS_WITH_NONE as ROADS
+from vision.cells import ZONES_WITH_EMPTY as ZONES
+from vision.lattice import PX_PER_MM
 
 if TYPE_CHECKING:
     from models.synth.art import TopDown

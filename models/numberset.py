@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.backs.numerals import NUMBERS, PATCH, circle_frame, circle_patch
+from vision.backs import NUMBERS, PATCH, circle_frame, circle_patch
 
 #: Bold sans faces looked for; those present are used (at least one must be).
 FONT_FILES = (

@@ -15,12 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards.city import evidence_grid
-from vision.cards.stacking import stack_cards
-from vision.cells.reading import Classifier, Grid, read_lattice
+from vision.cards import evidence_grid, stack_cards
+from vision.cells import Classifier, Grid, read_lattice
 from vision.city_geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
-from vision.lattice.locate import Located, NoCityFound, locate_city
-from vision.lattice.rectify import Periods, measure_periods
+from vision.lattice import Located, NoCityFound, Periods, locate_city, measure_periods
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.city import EMPTY, OPPOSITE, STEP, Cell, City, block, cell_name
-from vision.cells.reading import CellReading
+from vision.cells import CellReading
 
 LOW_CONFIDENCE = 0.8
 # A second reading is considered only when it is at least this likely relative to the first.

@@ -12,13 +12,24 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.cells.reading import CellReading, Grid
-from vision.cells.topdown import TopDown
-from vision.cells.white_balance import lattice_box
+from vision.cells import CellReading, Grid, TopDown, lattice_box
 from vision.decode import fit_long_side
-from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
-from vision.lattice.locate import LOCATE_LONG_SIDE, Located, NoCityFound
-from vision.lattice.rectify import Periods, Rectification, project_points, rectify_city, warp
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    LOCATE_LONG_SIDE,
+    PX_PER_MM,
+    Lattice,
+    LatticeFit,
+    Located,
+    NoCityFound,
+    Periods,
+    Rectification,
+    fit_lattice,
+    project_points,
+    rectify_city,
+    warp,
+)
 
 __all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
 

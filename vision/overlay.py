@@ -16,7 +16,7 @@ import numpy as np
 from scoring.city import STEP, ZONES, City
 from scoring.geometry import largest_groups, roads
 from vision.decode import fit_long_side
-from vision.lattice.rectify import project_points
+from vision.lattice import project_points
 
 if TYPE_CHECKING:
     from vision.assemble import Assembled

@@ -34,14 +34,12 @@ from typing import TypeVar
 import numpy as np
 
 from vision.arbitrate import read_geometry
-from vision.backs.choose import BackNumber
-from vision.cells.classify import get_classifier
-from vision.cells.reading import Classifier, read_lattice
+from vision.backs import BackNumber
+from vision.cells import Classifier, get_classifier, read_lattice
 from vision.city_geometry import Geometry
-from vision.deck.taught import TaughtDeck
-from vision.deck.use import use_deck
+from vision.deck import TaughtDeck, use_deck
 from vision.decode import DecodedImage, decode_image
-from vision.lattice.locate import NoCityFound
+from vision.lattice import NoCityFound
 from vision.overlay import overlay_base
 from vision.read_cards import read_backs, stack_city
 from vision.recolour import normalise_zone_colours

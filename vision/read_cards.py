@@ -13,12 +13,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.backs.choose import BackNumber, ScoringCards, choose_scoring_cards
-from vision.backs.numerals import NumberModelError
-from vision.backs.read import find_scoring_cards
-from vision.cards.city import CardReading, read_as_cards
-from vision.cards.program import CITY_CARDS
-from vision.cells.reading import Grid
+from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scoring_cards, find_scoring_cards
+from vision.cards import CITY_CARDS, CardReading, read_as_cards
+from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
 
 __all__ = ["CityCards", "stack_city", "read_backs"]

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.cells.reading import Classifier, Grid, read_lattice
-from vision.cells.zone_colour import SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
+from vision.cells import SURE_BLOCK, Classifier, Grid, cell_ab, fit_zone_map, read_lattice, worth_applying
 from vision.city_geometry import Geometry
 
 __all__ = ["normalise_zone_colours"]

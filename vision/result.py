@@ -10,10 +10,10 @@ import numpy as np
 
 from scoring.city import City, cell_name
 from vision.assemble import Assembled, assemble_city
-from vision.backs.choose import CITY_SURE, ScoringCards
-from vision.cards.city import name_cells
+from vision.backs import CITY_SURE, ScoringCards
+from vision.cards import name_cells
 from vision.city_geometry import MIN_BLOCKS, Geometry
-from vision.lattice.locate import NoCityFound
+from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
 

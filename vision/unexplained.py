@@ -23,9 +23,9 @@ from dataclasses import replace
 import numpy as np
 
 from scoring.city import STEP
-from vision.backs.choose import BackNumber
-from vision.cards.program import Label
-from vision.cells.reading import CellReading, Classifier, Grid, as_grid
+from vision.backs import BackNumber
+from vision.cards import Label
+from vision.cells import CellReading, Classifier, Grid, as_grid
 from vision.city_geometry import Geometry
 from vision.read_cards import CityCards, stack_city
 from vision.rereads import shifted_readings

@@ -24,7 +24,7 @@ from models.synth.draw import Pen, rounded_rect_mask
 from models.synth.tables import TABLE_KINDS, TableKind, render_table
 from scoring.city import EMPTY, Cell, City
 from scoring.placement import Placement, Play, card_cell
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 
 CARD_W = 2 * BLOCK_W  # 88.9 mm
 CARD_H = 2 * BLOCK_H  # 63.5 mm

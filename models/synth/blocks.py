@@ -15,7 +15,7 @@ import numpy as np
 from models.synth import palette as pal
 from models.synth.draw import Color, Pen, Point
 from scoring.city import Cell
-from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM
 
 BLOCK_W = BLOCK_W_MM  # the printed block, mm: one number for the renderer and the scanner
 BLOCK_H = BLOCK_H_MM

@@ -21,7 +21,7 @@ from scoring.city import cell_name
 from scoring.layouts import LAYOUTS
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
-from vision.cells.reading import CellReading
+from vision.cells import CellReading
 
 __all__ = ["CardReading", "apply_stacking", "evidence_grid", "read_as_cards"]
 

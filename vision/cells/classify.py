@@ -21,7 +21,7 @@ from vision.cells.crops import SHRINK_BELOW, extract_crops
 from vision.cells.reading import CellReading, Grid, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
 
 MODEL_PATH = MODEL_DIR / "cells.onnx"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 
 CROP_H = 40
 CROP_W = 56

@@ -17,7 +17,7 @@ import numpy as np
 
 from scoring.city import EMPTY, Cell, block
 from vision.cells.topdown import TopDown
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 
 __all__ = ["Classifier", "CellReading", "Grid", "read_lattice"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 
 # Pixels this bright in any channel are clipped (glare): their colour says nothing about the cast.
 CLIPPED = 250

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice.fit import Lattice
+from vision.lattice import Lattice
 
 __all__ = ["REFERENCE_AB", "ZoneMap", "apply_zone_map", "cell_ab", "fit_zone_map"]
 

@@ -17,11 +17,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cells.topdown import TopDown
+from vision.cells import TopDown
 from vision.city_geometry import small_copy
-from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.lattice.locate import table_colours
-from vision.lattice.rectify import warp
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 
 __all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from scoring.errors import InputError
 from scoring.layouts import LAYOUTS
-from vision.cells.crops import extract_crops
+from vision.cells import extract_crops
 
 __all__ = [
     "DECK_VERSION",

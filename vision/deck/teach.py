@@ -21,13 +21,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.cells.reading import CellReading, Classifier, Grid, read_lattice
+from vision.cells import CellReading, Classifier, Grid, read_lattice
 from vision.city_geometry import Geometry, geometry_for, small_copy
 from vision.deck.outlines import CARD_PX, find_cards
 from vision.deck.relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.deck.taught import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
-from vision.lattice.fit import Lattice
-from vision.lattice.rectify import project_points
+from vision.lattice import Lattice, project_points
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
@@ -239,8 +238,7 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
 def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
     even touching), as :func:`_outline_cards` finds them (nothing doubtful)."""
-    from vision.lattice.locate import NoCityFound, locate_city
-    from vision.lattice.rectify import measure_periods
+    from vision.lattice import NoCityFound, locate_city, measure_periods
 
     small, _ = small_copy(rgb)
     try:

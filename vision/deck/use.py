@@ -26,7 +26,7 @@ import numpy as np
 
 from scoring.city import block, rotate_road
 from scoring.layouts import LAYOUTS
-from vision.cells.reading import CellReading, Grid
+from vision.cells import CellReading, Grid
 from vision.city_geometry import Geometry
 from vision.deck.taught import CARDS, TaughtDeck, block_features, sliding_windows
 
