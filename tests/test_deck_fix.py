@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 
 from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from tests.conftest import assert_error
+from vision.deck.corrections import Correction, relabel
 from vision.deck.draw import draw_deck_overlay
-from vision.deck.relabel import Correction, relabel
 from vision.deck.taught import DeckError, DeckFileError, DeckFixError, load_deck
 from vision.deck.teach import teach_deck
 from vision.decode import fit_long_side

@@ -45,12 +45,19 @@ from vision.read_cards import read_backs, stack_city
 from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
+from vision.run import WORK_LONG_SIDE
 from vision.unexplained import read_unexplained_again
 
-__all__ = ["CityCell", "NoCityFound", "ScanResult", "scan_image", "scan_rgb", "shipped_classifier"]
+__all__ = [
+    "WORK_LONG_SIDE",
+    "CityCell",
+    "NoCityFound",
+    "ScanResult",
+    "scan_image",
+    "scan_rgb",
+    "shipped_classifier",
+]
 
-# 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
-WORK_LONG_SIDE = 2016
 # The backs (and the overlay's picture) are made on a thread of their own while the cells are read
 # (OpenCV and onnxruntime release the GIL, so the two overlap on a machine with two cores).
 _BACKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-backs")

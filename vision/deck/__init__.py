@@ -1,11 +1,11 @@
 """A player's taught deck: their own 18 cards' look, taught from photos and used in a scan.
 
 ``taught`` is the deck and its file, ``outlines`` finds the cards of a deck photo, ``teach`` makes a deck
-from photos, ``relabel`` corrects it, ``draw`` pictures it for the player, ``use`` reads it alongside the
+from photos, ``corrections`` relabels it, ``draw`` pictures it for the player, ``use`` reads it alongside the
 classifier in a scan. Other rooms use only the names below.
 """
 
-from vision.deck.relabel import (
+from vision.deck.corrections import (
     EXTRA_KINDS,
     card_from_meta,
     correction_from_json,

@@ -21,12 +21,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.cells import CellReading, Classifier, Grid, read_lattice
+from vision.cells import CellReading, Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry, geometry_for, small_copy
+from vision.deck.corrections import CardSeen, Correction, build_deck, card_labels, describe, place_name
+from vision.deck.draw import draw_deck_overlay
 from vision.deck.outlines import CARD_PX, find_cards
-from vision.deck.relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.deck.taught import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
-from vision.lattice import Lattice, project_points
+from vision.decode import decode_image
+from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points
+from vision.run import WORK_LONG_SIDE
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
@@ -59,7 +62,6 @@ class Teaching:
     def overlay(self, photo: int = 0, long_side: int = 1400) -> np.ndarray:
         """Photo ``photo`` (0-based) with each card found outlined and labelled (RGB, long side at most
         ``long_side``): :func:`vision.deck.draw.draw_deck_overlay`."""
-        from vision.deck.draw import draw_deck_overlay
 
         cards = [c for c in self.cards if c.photo == photo]
         return draw_deck_overlay(self.photos[photo], cards, long_side=long_side)
@@ -238,7 +240,6 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
 def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
     even touching), as :func:`_outline_cards` finds them (nothing doubtful)."""
-    from vision.lattice import NoCityFound, locate_city, measure_periods
 
     small, _ = small_copy(rgb)
     try:
@@ -274,10 +275,7 @@ def _read_photo(photo: bytes, name: str) -> tuple[np.ndarray, PhotoCards]:
     """The working copy of one deck photo and the cards found in it: each card by its own outline when
     the outlines explain every region of a card's size and read as cards, else the better of that and
     one lattice."""
-    from vision.decode import decode_image
-    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
-
-    classify = shipped_classifier()
+    classify = get_classifier()
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
     best = _outline_cards(rgb, classify)
     # Outlines that leave card-sized regions unexplained (cards touching) or cut a card badly (art in the
