@@ -49,8 +49,8 @@ class Geometry:
 
     ``photo`` is the working copy (upright RGB); ``view`` the top-down view it maps to; ``fit.lattice``
     covers the card region and ``lattice`` is that lattice grown by one ring of cells (or more, see
-    :mod:`vision.grow`); ``occupied`` marks ``lattice`` cells inside the card region and ``visible`` those
-    the photo shows whole (cells cut by its edge cannot be read).
+    :func:`vision.rereads.grow_to_blocks`); ``occupied`` marks ``lattice`` cells inside the card region
+    and ``visible`` those the photo shows whole (cells cut by its edge cannot be read).
     """
 
     photo: np.ndarray

@@ -29,6 +29,7 @@ import numpy as np
 from vision.backs.choose import BackNumber
 from vision.backs.circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
 from vision.backs.numerals import NUMBERS, circle_frame, circle_patch, get_reader
+from vision.cells import check_rgb_image
 
 __all__ = ["ScoringCardReading", "find_scoring_cards"]
 
@@ -95,16 +96,6 @@ class ScoringCardReading:
     def to_back_number(self) -> BackNumber:
         """This reading as :func:`vision.backs.choose.choose_scoring_cards` weighs it, with its JSON."""
         return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
-
-
-def _check_image(image: object) -> np.ndarray:
-    if not isinstance(image, np.ndarray):
-        raise TypeError(f"image must be a numpy array, got {type(image).__name__}")
-    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"image must be an RGB uint8 array (H, W, 3), got {image.dtype} {image.shape}")
-    if min(image.shape[:2]) < 16:
-        raise ValueError(f"image is too small to hold scoring cards: {image.shape[1]}×{image.shape[0]} px")
-    return image
 
 
 def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray]) -> np.ndarray:
@@ -229,7 +220,7 @@ def find_scoring_cards(
     Raises ``TypeError`` / ``ValueError`` for an image that is not RGB ``uint8``, a mask that is not 2-D or
     a scale that is not a positive number.
     """
-    image = _check_image(image)
+    image = check_rgb_image(image, 16, "to hold scoring cards")
     if city_mask is not None and np.ndim(city_mask) != 2:
         raise ValueError(f"city_mask must be a 2-D array, got shape {np.shape(city_mask)}")
     if px_per_mm is not None and not (np.isfinite(px_per_mm) and px_per_mm > 0):

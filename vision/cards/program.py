@@ -47,7 +47,7 @@ __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 # its neighbours too. A cell with an expansion mark (or next to one) belongs to a card we do not know and
 # costs nothing, or little, to leave as read.
 UNEXPLAINED_COST = 8.0
-# Two neighbouring blocks that no card explains earn this back (nats): see _Program.
+# Two neighbouring blocks that no card explains earn this back (nats): see CardProgram.
 UNKNOWN_CARD_BONUS = 2.0
 # Reading as table a cell the classifier read as a block costs this much on top of its log-probability.
 HOLE_COST = 2.0

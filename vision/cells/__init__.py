@@ -7,7 +7,15 @@ only the names below.
 """
 
 from vision.cells.classify import MARKS, ROADS_WITH_NONE, ZONES_WITH_EMPTY, ModelError, get_classifier
-from vision.cells.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
+from vision.cells.crops import (
+    CONTEXT,
+    CROP_H,
+    CROP_W,
+    CropJitter,
+    check_rgb_image,
+    extract_crops,
+    lattice_crops,
+)
 from vision.cells.reading import CellReading, Classifier, Grid, as_grid, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import balance_whites, lattice_box
@@ -17,6 +25,7 @@ __all__ = [
     "CONTEXT",
     "CROP_H",
     "CROP_W",
+    "check_rgb_image",
     "CellReading",
     "Classifier",
     "CropJitter",
