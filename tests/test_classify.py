@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -233,7 +232,7 @@ def test_the_model_sessions_threads_sleep_between_calls() -> None:
     # On two cores a spinning idle worker takes a core from the stages between the model's calls.
     from vision.onnx_models import cpu_session
 
-    session = cpu_session(Path(classify.__file__).resolve().parents[1] / "models" / "cells.onnx", 2)
+    session = cpu_session(MODEL_PATH, 2)
     options = session.get_session_options()
     assert options.intra_op_num_threads == 2
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"

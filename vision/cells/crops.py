@@ -48,7 +48,9 @@ def check_rgb_image(image: object, min_side: int, purpose: str) -> np.ndarray:
     if not isinstance(image, np.ndarray):
         raise TypeError(f"image must be a numpy array, got {type(image).__name__}")
     if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"image must be an RGB uint8 array (H, W, 3), got {image.dtype} {image.shape}")
+        raise ValueError(
+            f"image must be an RGB uint8 array of shape (H, W, 3), got {image.dtype}, shape {image.shape}"
+        )
     if min(image.shape[:2]) < min_side:
         raise ValueError(f"image is too small {purpose}: {image.shape[1]}×{image.shape[0]} px")
     return image
