@@ -52,7 +52,7 @@ def _deck(path: str) -> Any:
 def run_scan(args: argparse.Namespace) -> int:
     from scoring.city import format_city
     from scoring.engine import score_city
-    from vision.classify import ModelError
+    from vision.cells import ModelError
     from vision.pipeline import scan_image
 
     name = "standard input" if args.photo == "-" else args.photo

@@ -270,7 +270,7 @@ class Scanned:
 def scanner_available() -> bool:
     """Whether photos can be scanned in this process: the scanner's cell model loads."""
     import vision.pipeline  # noqa: F401  (the scanner itself, loaded once per process)
-    from vision.classify import get_classifier
+    from vision.cells import get_classifier
 
     try:
         get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
@@ -350,7 +350,7 @@ def scan_and_score(
     clock = StageClock(left or threading.Event(), deadline_s)
     if clock.left.is_set():
         raise ScanCancelled("the client left before its scan started")
-    from vision.classify import ModelError
+    from vision.cells import ModelError
     from vision.pipeline import scan_image
 
     try:

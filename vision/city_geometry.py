@@ -1,8 +1,8 @@
 """The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
 
 :func:`geometry_for` rectifies the photo for one pair of block periods and fits the lattice
-(:mod:`vision.rectify`, :mod:`vision.lattice`); :func:`with_lattice` moves a geometry to another lattice on
-the same plane (warping the view again only when the lattice reaches beyond it).
+(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another
+lattice on the same plane (warping the view again only when the lattice reaches beyond it).
 """
 
 from __future__ import annotations
@@ -12,13 +12,24 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.cells import CellReading, Grid
-from vision.colour import lattice_box
+from vision.cells import CellReading, Grid, TopDown, lattice_box
 from vision.decode import fit_long_side
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, Lattice, LatticeFit, fit_lattice
-from vision.locate import LOCATE_LONG_SIDE, Located, NoCityFound
-from vision.rectify import Periods, Rectification, project_points, rectify_city, warp
-from vision.topdown import TopDown
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    LOCATE_LONG_SIDE,
+    PX_PER_MM,
+    Lattice,
+    LatticeFit,
+    Located,
+    NoCityFound,
+    Periods,
+    Rectification,
+    fit_lattice,
+    project_points,
+    rectify_city,
+    warp,
+)
 
 __all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
 
@@ -38,8 +49,8 @@ class Geometry:
 
     ``photo`` is the working copy (upright RGB); ``view`` the top-down view it maps to; ``fit.lattice``
     covers the card region and ``lattice`` is that lattice grown by one ring of cells (or more, see
-    :mod:`vision.grow`); ``occupied`` marks ``lattice`` cells inside the card region and ``visible`` those
-    the photo shows whole (cells cut by its edge cannot be read).
+    :func:`vision.rereads.grow_to_blocks`); ``occupied`` marks ``lattice`` cells inside the card region
+    and ``visible`` those the photo shows whole (cells cut by its edge cannot be read).
     """
 
     photo: np.ndarray
@@ -83,7 +94,7 @@ class Geometry:
 
 
 def small_copy(photo: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo at most :data:`vision.locate.LOCATE_LONG_SIDE` px on its long side, and its scale."""
+    """The photo at most :data:`vision.lattice.locate.LOCATE_LONG_SIDE` px on its long side, and its scale."""
     return fit_long_side(photo, LOCATE_LONG_SIDE)
 
 
@@ -128,7 +139,7 @@ def geometry_for(
 ) -> Geometry:
     """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
     lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
-    Raises :class:`~vision.locate.NoCityFound` when the result is not a plausible city."""
+    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city."""
     timings = {} if timings is None else timings
     scale = small.shape[1] / photo.shape[1]
     t = time.perf_counter()

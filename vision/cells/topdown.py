@@ -1,8 +1,8 @@
 """The top-down view the cells are read from, with its colour correction measured once.
 
-Every read of one view sees the same colours: the city's white balance (:mod:`vision.colour`) and, once
-fitted, the photo's zone-colour map (:mod:`vision.zone_colour`); and the view is shrunk to the crops'
-resolution once per scale, not once per read.
+Every read of one view sees the same colours: the city's white balance (:mod:`vision.cells.white_balance`)
+and, once fitted, the photo's zone-colour map (:mod:`vision.cells.zone_colour`); and the view is shrunk to the
+crops' resolution once per scale, not once per read.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.colour import apply_gains, white_gains
-from vision.zone_colour import ZoneMap, apply_zone_map
+from vision.cells.white_balance import apply_gains, white_gains
+from vision.cells.zone_colour import ZoneMap, apply_zone_map
 
 __all__ = ["TopDown"]
 
 
 @dataclass(frozen=True)
 class TopDown:
-    """The rectified city (RGB at :data:`vision.lattice.PX_PER_MM`), the map from the photo to it, the
+    """The rectified city (RGB at :data:`vision.lattice.fit.PX_PER_MM`), the map from the photo to it, the
     box whose whites give the colour cast, and the photo's zone-colour map once one is fitted."""
 
     image: np.ndarray
@@ -64,7 +64,7 @@ class TopDown:
     @property
     def gains(self) -> np.ndarray:
         """The per-channel gains that make the whites in :attr:`white_box` grey (see
-        :func:`vision.colour.white_gains`), measured once."""
+        :func:`vision.cells.white_balance.white_gains`), measured once."""
         if "gains" not in self._cache:
             self._cache["gains"] = white_gains(self.image, self.white_box)
         return self._cache["gains"]

@@ -1,4 +1,4 @@
-"""The integer program behind :mod:`vision.card_decoding`: what a cell's reading says, what a card placed
+"""The integer program behind :mod:`vision.cards.stacking`: what a cell's reading says, what a card placed
 at a grid position shows, and the model HiGHS solves (through its own Python interface, ``highspy``).
 
 * a *placement* is one card, one turn, one grid position (its top-left block); ``x_p`` says it is used;
@@ -8,11 +8,11 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
 * each card is placed once at most and never lies on a cell read empty, a placed card shows at least one
   cell (it costs :data:`PLACEMENT_COST`, so a card that shows nothing is never placed), and two
   overlapping cards never both show a cell of their overlap (rows for cards at one place or side by side,
-  the only ones that can); :mod:`vision.card_stacking` finds the best solution that is a stacking;
+  the only ones that can); :mod:`vision.cards.branch` finds the best solution that is a stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
-The placements considered come from :mod:`vision.card_pieces`, the rows are built on arrays by
-:mod:`vision.card_rows`, and the HiGHS calls are in :mod:`vision.card_solves`. The model is built once
+The placements considered come from :mod:`vision.cards.pieces`, the rows are built on arrays by
+:mod:`vision.cards.rows`, and the HiGHS calls are in :mod:`vision.cards.solves`. The model is built once
 per grid and solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last
 basis.
 """
@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 from highspy._core import _Highs
 
-from vision.card_pieces import (
+from vision.cards.pieces import (
     EMPTY_LABEL,
     CellEvidence,
     Label,
@@ -36,8 +36,8 @@ from vision.card_pieces import (
     cell_table,
     quadrants,
 )
-from vision.card_rows import Layout, Rows, overlap_rows
-from vision.card_solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
+from vision.cards.rows import Layout, Rows, overlap_rows
+from vision.cards.solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -47,7 +47,7 @@ __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 # its neighbours too. A cell with an expansion mark (or next to one) belongs to a card we do not know and
 # costs nothing, or little, to leave as read.
 UNEXPLAINED_COST = 8.0
-# Two neighbouring blocks that no card explains earn this back (nats): see _Program.
+# Two neighbouring blocks that no card explains earn this back (nats): see CardProgram.
 UNKNOWN_CARD_BONUS = 2.0
 # Reading as table a cell the classifier read as a block costs this much on top of its log-probability.
 HOLE_COST = 2.0

@@ -6,8 +6,8 @@ quadrants lie under other cards (never on an empty cell), and the stacking has a
 lie on the other). Reading cell by cell ignores all of that, and on real art the classifier makes mistakes
 that break it: a curve read as straight in a block whose three neighbours on its card are read right. This
 module finds the most probable reading that obeys the structure, as a small integer program on HiGHS
-(:mod:`vision.card_program`, the placements it considers from :mod:`vision.card_pieces`) solved by a
-branch and bound on its relaxation (:mod:`vision.card_stacking`).
+(:mod:`vision.cards.program`, the placements it considers from :mod:`vision.cards.pieces`) solved by a
+branch and bound on its relaxation (:mod:`vision.cards.branch`).
 
 Cells the decoding changed, and those the classifier doubted, are checked by solving the relaxation once
 more with their label forbidden: when the next best explanation is less than :data:`DOUBT_MARGIN` nats
@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.layouts import LAYOUTS
-from vision.card_pieces import quadrants
-from vision.card_program import (
+from vision.cards.branch import best_stacking
+from vision.cards.pieces import quadrants
+from vision.cards.program import (
     CITY_CARDS,
     EMPTY_LABEL,
     UNEXPLAINED_COST,
@@ -36,17 +37,16 @@ from vision.card_program import (
     U,
     Y,
 )
-from vision.card_stacking import best_stacking
 
 __all__ = [
     "DOUBT_MARGIN",
     "EMPTY_LABEL",
-    "CardDecoding",
-    "CellDecoding",
+    "CardStacking",
+    "StackedCell",
     "CellEvidence",
     "Placement",
-    "decode_cards",
-    "decode_program",
+    "stack_cards",
+    "stack_program",
 ]
 
 # The next best explanation of a cell must be this much less probable (nats) for the cell not to be in doubt.
@@ -60,7 +60,7 @@ ENOUGH_MARGIN = 5.0
 
 
 @dataclass(frozen=True)
-class CellDecoding:
+class StackedCell:
     """How one visible cell was explained: ``source`` is ``"card"`` (``card`` shows ``label`` there),
     ``"empty"`` or ``"kept"`` (no card explains it: the classifier's reading stands). ``margin`` is how much
     less probable (nats) the best explanation with another label is, where it was checked."""
@@ -76,9 +76,9 @@ class CellDecoding:
 
 
 @dataclass(frozen=True)
-class CardDecoding:
+class CardStacking:
     placements: tuple[Placement, ...]
-    cells: Mapping[tuple[int, int], CellDecoding]
+    cells: Mapping[tuple[int, int], StackedCell]
     objective: float
     # Share of the visible blocks that a card explains.
     explained: float
@@ -99,8 +99,8 @@ class CardDecoding:
         return tuple(n for n in deck if n not in used)
 
 
-def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], CellDecoding]:
-    out: dict[tuple[int, int], CellDecoding] = {}
+def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], StackedCell]:
+    out: dict[tuple[int, int], StackedCell] = {}
     found = program.candidates
     for i in np.flatnonzero(x).tolist():
         kind = program.kind[i]
@@ -108,24 +108,24 @@ def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], CellD
             p = int(program.place_of[i])
             card = int(found.card[p])
             label = quadrants(card, bool(found.rotated[p]))[program.quad_of[i]][2]
-            out[program.cell(i)] = CellDecoding(label, "card", card)
+            out[program.cell(i)] = StackedCell(label, "card", card)
         elif kind == E:
-            out[program.cell(i)] = CellDecoding(EMPTY_LABEL, "empty")
+            out[program.cell(i)] = StackedCell(EMPTY_LABEL, "empty")
         elif kind == U:
             rc = program.cell(i)
             ev = program.grid[rc[0]][rc[1]]
             assert ev is not None
-            out[rc] = CellDecoding(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
+            out[rc] = StackedCell(EMPTY_LABEL if ev.wrecktar else ev.best_block[0], "kept")
     return out
 
 
-def decode_cards(
+def stack_cards(
     grid: Sequence[Sequence[CellEvidence | None]],
     *,
     exclude: Sequence[int] = (),
     unexplained_cost: float = UNEXPLAINED_COST,
     checks: bool = True,
-) -> CardDecoding:
+) -> CardStacking:
     """The most probable reading of ``grid`` as a stack of the known cards.
 
     Parameters
@@ -143,7 +143,7 @@ def decode_cards(
 
     Returns
     -------
-    CardDecoding
+    CardStacking
         The placements, and for every visible cell its label, its card and, where checked, its margin.
 
     Examples
@@ -158,19 +158,19 @@ def decode_cards(
     ...         [empty, sure("C", "NS"), sure("P"), empty],
     ...         [empty, misread, sure("R", "EW"), empty],
     ...         [empty] * 4]
-    >>> d = decode_cards(grid)
+    >>> d = stack_cards(grid)
     >>> d.placements
     (Placement(card=1, rotated=False, row=1, col=1),)
     >>> d.cells[(2, 1)].label, d.cells[(2, 1)].card
     (('I', 'NE'), 1)
     """
-    return decode_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
+    return stack_program(CardProgram(grid, list(LAYOUTS), unexplained_cost), exclude=exclude, checks=checks)
 
 
-def decode_program(
+def stack_program(
     program: CardProgram, *, exclude: Sequence[int] = (), checks: bool = True, again_if: Sequence[int] = ()
-) -> CardDecoding:
-    """:func:`decode_cards` on a program already built for the grid (with all 18 cards): a second
+) -> CardStacking:
+    """:func:`stack_cards` on a program already built for the grid (with all 18 cards): a second
     decoding of the same grid, with other cards excluded, starts from where the first left HiGHS.
 
     ``again_if``: cards that, placed, mean the caller will decode the program again (the scoring cards
@@ -180,12 +180,12 @@ def decode_program(
     decoding is the same.
     """
     if not program.visible:
-        return CardDecoding((), {}, 0.0, 0.0)
+        return CardStacking((), {}, 0.0, 0.0)
     excluded = program.card_vars(exclude)
     solved = best_stacking(program, forbid=excluded)
     if solved is None:  # nothing feasible within the limits: every cell as read
-        cells = {rc: CellDecoding(program.grid[rc[0]][rc[1]].best[0], "kept") for rc in program.visible}  # type: ignore[union-attr]
-        return CardDecoding((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
+        cells = {rc: StackedCell(program.grid[rc[0]][rc[1]].best[0], "kept") for rc in program.visible}  # type: ignore[union-attr]
+        return CardStacking((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
     objective, x, rounds = solved
     cells = _explain(program, x)
     found = program.candidates
@@ -221,7 +221,7 @@ def decode_program(
         bound = program.relaxed_best(forbid, stop_below=objective - ENOUGH_MARGIN)
         margins[rc] = float("inf") if bound is None else max(0.0, objective - bound)
     cells = {
-        rc: CellDecoding(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
+        rc: StackedCell(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
         for rc, d in cells.items()
     }
     missing_margin = None
@@ -236,4 +236,4 @@ def decode_program(
         rc for rc, d in cells.items() if d.label != EMPTY_LABEL and not program.grid[rc[0]][rc[1]].wrecktar
     ]  # type: ignore[union-attr]
     explained = sum(cells[rc].source == "card" for rc in blocks) / max(1, len(blocks))
-    return CardDecoding(placements, cells, objective, explained, rounds, len(margins), (), missing_margin)
+    return CardStacking(placements, cells, objective, explained, rounds, len(margins), (), missing_margin)

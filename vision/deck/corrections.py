@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scoring.layouts import card_blocks
-from vision.deck import (
+from vision.deck.taught import (
     CARDS,
     EXTRA_KINDS,
     DeckFixError,
@@ -218,8 +218,8 @@ def _calibration(
 ) -> tuple[float, float]:
     """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
     another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
-    chance), and the slope makes a perfect match worth :data:`vision.deck_use.MAX_LLR` nats."""
-    from vision.deck_use import MAX_LLR, similarities_of, template_labels
+    chance), and the slope makes a perfect match worth :data:`vision.deck.use.MAX_LLR` nats."""
+    from vision.deck.use import MAX_LLR, similarities_of, template_labels
 
     labels = template_labels()
     sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
@@ -266,7 +266,7 @@ def problems_of(seen: Sequence[CardSeen]) -> list[str]:
 def relabel(deck: TaughtDeck, corrections: Iterable[Correction], name: str = "taught deck") -> TaughtDeck:
     """``deck`` with the cards at the corrections' places taken for what the player said, rebuilt.
 
-    Raises :class:`~vision.deck.DeckFixError` for a deck that kept no cards (a version-1 file), a place
+    Raises :class:`~vision.deck.taught.DeckFixError` for a deck that kept no cards (a version-1 file), a place
     with no card, and a result with one of the 18 doubled or missing (naming them)."""
     if not deck.seen or deck.patches is None:
         raise DeckFixError(

@@ -5,7 +5,7 @@ A placement (one card, one turn, its top-left block at one cell) is worth a vari
 explain something: it lies inside the lattice, no cell it covers is surely table, and the classifier read
 at least one of its blocks at :data:`ANCHOR` or more. Of its four quadrants only those whose label is
 read at least as probably as leaving the cell unexplained become pieces (``y`` variables) of the program
-(:mod:`vision.card_program`). Done on arrays (cells × labels) rather than cell by cell: the decoding runs
+(:mod:`vision.cards.program`). Done on arrays (cells × labels) rather than cell by cell: the decoding runs
 on every scan, and this is most of its building time.
 """
 

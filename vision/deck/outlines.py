@@ -1,13 +1,13 @@
 """Find the cards of a deck photo one by one: each card's outline against the table, not one lattice.
 
-The player lays the 18 cards in a grid, but by hand: the gaps between them are wide or narrow, uneven, and
-a card may lie a little askew. So each card is found on its own, as a region of the photo unlike the table
-(the table's colours are those of the photo's border, as :mod:`vision.locate` estimates them), cut from
-its neighbours by the gaps and fitted with a quadrilateral; its own four corners map it to a top-down
-card at the scanner's scale, whatever the perspective and the gap. The cards are then set side by side in
-one top-down *mosaic* (a :class:`~vision.topdown.TopDown` view whose white balance is measured over all of
-them), so the classifier and the deck's block patches read them as they read a city; and their places in
-the grid (card row and column) come from their centres along the deck's two axes.
+The player lays the 18 cards in a grid, but by hand: the gaps between them are wide or narrow, uneven, and a
+card may lie a little askew. So each card is found on its own, as a region of the photo unlike the table (the
+table's colours are those of the photo's border, as :mod:`vision.lattice.locate` estimates them), cut from its
+neighbours by the gaps and fitted with a quadrilateral; its own four corners map it to a top-down card at the
+scanner's scale, whatever the perspective and the gap. The cards are then set side by side in one top-down
+*mosaic* (a :class:`~vision.cells.topdown.TopDown` view whose white balance is measured over all of them), so
+the classifier and the deck's block patches read them as they read a city; and their places in the grid (card
+row and column) come from their centres along the deck's two axes.
 """
 
 from __future__ import annotations
@@ -17,11 +17,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.geometry import small_copy
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.locate import table_colours
-from vision.rectify import warp
-from vision.topdown import TopDown
+from vision.cells import TopDown
+from vision.city_geometry import small_copy
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 
 __all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
 
@@ -29,9 +27,9 @@ __all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
 # (the classifier's crops reach a little beyond a block).
 CARD_PX = (2 * PX_PER_MM * BLOCK_W_MM, 2 * PX_PER_MM * BLOCK_H_MM)
 MARGIN_PX = 24
-# Colour distance from the table (Lab, lightness weighed less: shading changes it most) above which a
-# pixel is card; the same cue and weights as vision.locate's card mask, without its closing, which would
-# bridge the gaps between the cards.
+# Colour distance from the table (Lab, lightness weighed less: shading changes it most) above which a pixel is
+# card; the same cue and weights as vision.lattice.locate's card mask, without its closing, which would bridge
+# the gaps between the cards.
 CARD_DISTANCE = 18.0
 LAB_WEIGHTS = np.array([0.25, 1.0, 1.0], np.float32)
 # Regions of a card's area within these factors of the median region are cards; larger ones are cards

@@ -17,14 +17,13 @@ import cv2
 import numpy as np
 
 from scoring.city import block, rotate_road
-from vision.cells import CellReading, Grid, read_lattice
-from vision.colour import lattice_box
-from vision.crops import SHRINK_BELOW, extract_crops
+from vision.cells.crops import SHRINK_BELOW, extract_crops
+from vision.cells.reading import CellReading, Grid, read_lattice
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
 from vision.lattice import Lattice
-from vision.onnx_models import ProcessWide, load_model, softmax
-from vision.topdown import TopDown
+from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "cells.onnx"
 META_PATH = MODEL_DIR / "cells.json"
 ROADS_WITH_NONE = ("none", "NS", "NE", "NW", "SE", "SW", "EW")
@@ -75,7 +74,8 @@ class CellClassifier:
         self.marks: tuple[str, ...] = tuple(self.meta.get("marks", ()))
         self.input_h, self.input_w = (int(v) for v in self.meta["input_size"])
         self.context = float(self.meta["context"])
-        # Models trained on crops of white-balanced cities (vision.colour) want the same at run time.
+        # Models trained on crops of white-balanced cities (vision.cells.white_balance) want the same at run
+        # time.
         self.balanced = self.meta.get("white_balance") == "city whites"
         self.mean = np.asarray(self.meta["normalisation"]["mean"], np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(self.meta["normalisation"]["std"], np.float32).reshape(1, 3, 1, 1)
@@ -106,15 +106,15 @@ class CellClassifier:
 
     def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
         """Read the cells centred at ``centres`` (N × 2, view pixels) of a view whose blocks measure
-        ``pitch`` px (the :class:`~vision.cells.Classifier` interface).
+        ``pitch`` px (the :class:`~vision.cells.reading.Classifier` interface).
 
         The crops are cut from the view shrunk once to about the crops' resolution (the same area
-        averaging :func:`vision.crops.extract_crops` applies) and colour-corrected as the model learned:
+        averaging :func:`vision.cells.crops.extract_crops` applies) and colour-corrected as the model learned:
         white-balanced on the city's own whites, when the model was trained so."""
         centres = np.asarray(centres, np.float64).reshape(-1, 2)
         if len(centres) == 0:
             return []
-        # Shrunk as vision.crops.extract_crops would for every read, but once per view.
+        # Shrunk as vision.cells.crops.extract_crops would for every read, but once per view.
         factor = min(1.0, self.input_h / (self.context * pitch[1]))
         source = view.colours(factor if factor < SHRINK_BELOW else 1.0, corrected=self.balanced)
         fx = source.shape[1] / view.image.shape[1]
@@ -176,7 +176,7 @@ class CellClassifier:
         return z, r, m
 
     def predict(self, crops: np.ndarray) -> list[CellReading]:
-        """One :class:`~vision.cells.CellReading` per crop: the most probable legal (zone, road) pair,
+        """One :class:`~vision.cells.reading.CellReading` per crop: the most probable legal (zone, road) pair,
         and for a block its most probable mark."""
         pz, pr, pm = self.probabilities(crops)
         # Joint probability of every legal pair, assuming the heads are independent given the crop.
@@ -276,13 +276,13 @@ def get_classifier() -> CellClassifier:
 def classify_cells(image: np.ndarray, lattice: Lattice, *, balance: bool = True) -> Grid:
     """Classify every cell of ``lattice`` in a top-down RGB uint8 view with the shipped model.
 
-    ``image`` is at ``vision.lattice.PX_PER_MM`` with blocks wider than tall; its colour cast is measured on
-    the whites inside the lattice's box, unless ``balance=False`` says the colours are corrected already.
-    Returns ``lattice.rows`` lists of ``lattice.cols`` readings. Raises ``ValueError`` naming the problem
-    for a malformed image or lattice.
+    ``image`` is at ``vision.lattice.fit.PX_PER_MM`` with blocks wider than tall; its colour cast is measured
+    on the whites inside the lattice's box, unless ``balance=False`` says the colours are corrected already.
+    Returns ``lattice.rows`` lists of ``lattice.cols`` readings. Raises ``ValueError`` naming the problem for
+    a malformed image or lattice.
     """
     if not isinstance(lattice, Lattice):
-        raise TypeError(f"expected a vision.lattice.Lattice, got {type(lattice).__name__}")
+        raise TypeError(f"expected a vision.lattice.fit.Lattice, got {type(lattice).__name__}")
     clf = get_classifier()
     view = TopDown(image, np.eye(3), lattice_box(lattice), ready=not balance)
     return read_lattice(clf, view, lattice)

@@ -1,14 +1,14 @@
 """Teach the scanner a deck: one photo of the player's 18 cards face up in a grid → a :class:`TaughtDeck`.
 
-Each card is found on its own by its outline against the table (:mod:`vision.deck_find`), so wide or
+Each card is found on its own by its outline against the table (:mod:`vision.deck.outlines`), so wide or
 uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
 touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
-(:func:`vision.geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups are
-the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given
-to the cards as an assignment problem (each layout once, in the turn it fits better;
-:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards
-showing the same layout, a card missing, or a layout the cards cannot settle between two places: the
-photo is refused with the cards named, never guessed.
+(:func:`vision.city_geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups
+are the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given to
+the cards as an assignment problem (each layout once, in the turn it fits better;
+:func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards showing
+the same layout, a card missing, or a layout the cards cannot settle between two places: the photo is refused
+with the cards named, never guessed.
 """
 
 from __future__ import annotations
@@ -21,13 +21,15 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.cells import CellReading, Classifier, Grid, read_lattice
-from vision.deck import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
-from vision.deck_find import CARD_PX, find_cards
-from vision.deck_relabel import CardSeen, Correction, build_deck, card_labels, describe, place_name
-from vision.geometry import Geometry, geometry_for, small_copy
-from vision.lattice import Lattice
-from vision.rectify import project_points
+from vision.cells import CellReading, Classifier, Grid, get_classifier, read_lattice
+from vision.city_geometry import Geometry, geometry_for, small_copy
+from vision.deck.corrections import CardSeen, Correction, build_deck, card_labels, describe, place_name
+from vision.deck.draw import draw_deck_overlay
+from vision.deck.outlines import CARD_PX, find_cards
+from vision.deck.taught import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
+from vision.decode import decode_image
+from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points
+from vision.run import WORK_LONG_SIDE
 
 __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
@@ -59,8 +61,7 @@ class Teaching:
 
     def overlay(self, photo: int = 0, long_side: int = 1400) -> np.ndarray:
         """Photo ``photo`` (0-based) with each card found outlined and labelled (RGB, long side at most
-        ``long_side``): :func:`vision.deck_overlay.draw_deck_overlay`."""
-        from vision.deck_overlay import draw_deck_overlay
+        ``long_side``): :func:`vision.deck.draw.draw_deck_overlay`."""
 
         cards = [c for c in self.cards if c.photo == photo]
         return draw_deck_overlay(self.photos[photo], cards, long_side=long_side)
@@ -167,8 +168,8 @@ def teach_deck(
     turn): one photo, or two or more for a big table, each card in one of them. ``extras`` name the
     expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18.
 
-    Raises :class:`~vision.deck.DeckError` naming the cards that are missing, doubled or unreadable, and the
-    decoding errors of a scan for a file that is not a usable photo.
+    Raises :class:`~vision.deck.taught.DeckError` naming the cards that are missing, doubled or unreadable,
+    and the decoding errors of a scan for a file that is not a usable photo.
     """
     start = time.perf_counter()
     photos = [photos] if isinstance(photos, bytes) else list(photos)
@@ -220,7 +221,8 @@ def _score(fit: np.ndarray) -> float:
 
 
 def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
-    """The cards found one by one by their outlines (:mod:`vision.deck_find`), or None when none is found."""
+    """The cards found one by one by their outlines (:mod:`vision.deck.outlines`), or None when none is
+    found."""
     mosaic = find_cards(rgb)
     if mosaic is None:
         return None
@@ -238,8 +240,6 @@ def _outline_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
 def _lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     """The cards found as 2 × 2 groups of one block lattice fitted to the whole grid (cards close together,
     even touching), as :func:`_outline_cards` finds them (nothing doubtful)."""
-    from vision.locate import NoCityFound, locate_city
-    from vision.rectify import measure_periods
 
     small, _ = small_copy(rgb)
     try:
@@ -275,10 +275,7 @@ def _read_photo(photo: bytes, name: str) -> tuple[np.ndarray, PhotoCards]:
     """The working copy of one deck photo and the cards found in it: each card by its own outline when
     the outlines explain every region of a card's size and read as cards, else the better of that and
     one lattice."""
-    from vision.decode import decode_image
-    from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
-
-    classify = shipped_classifier()
+    classify = get_classifier()
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
     best = _outline_cards(rgb, classify)
     # Outlines that leave card-sized regions unexplained (cards touching) or cut a card badly (art in the

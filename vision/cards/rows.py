@@ -1,8 +1,8 @@
-"""The rows of the card program (:mod:`vision.card_program`), built on arrays as one sparse matrix.
+"""The rows of the card program (:mod:`vision.cards.program`), built on arrays as one sparse matrix.
 
 A scan builds its program on every photo, and a city has some two thousand variables and rows: the rows
 are made group by group from index arrays (no loop over placements), in the order the program gives them
-to HiGHS (see :meth:`vision.card_program.CardProgram.base_rows`).
+to HiGHS (see :meth:`vision.cards.program.CardProgram.base_rows`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Layout:
 
 def overlap_rows(rows: Rows, layout: Layout) -> None:
     """Add the rows that no two cards lie on each other (see
-    :meth:`vision.card_program.CardProgram.overlap_rows` for what they say), place by place in the order
+    :meth:`vision.cards.program.CardProgram.overlap_rows` for what they say), place by place in the order
     the places first appear among the placements, and at each place: one card at most (where several
     may lie there), no card on a cell read empty (TL, TR, BL, BR), then the place to the right and the
     one below, each with its two crossed rows."""

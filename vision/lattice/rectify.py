@@ -11,9 +11,9 @@ No markers lie on a real table, so the view is recovered from the cards themselv
    the colour change at its boundaries against its block middles (:func:`comb_score`). Blocks are
    1.4 : 1 and a tilt of at most ~35° distorts that by less than 1 / cos 35° ≈ 1.22, so the pair of
    periods is chosen among pairs with a plausible ratio, the longer one being the blocks' width; each
-   axis is then scaled to :data:`~vision.lattice.PX_PER_MM`. The comb still errs on some photos (small
+   axis is then scaled to :data:`~vision.lattice.fit.PX_PER_MM`. The comb still errs on some photos (small
    cities, steep tilts), so :meth:`Periods.hypotheses` also offers the distinct runners-up, and
-   :func:`vision.pipeline.read_geometry` lets the cell classifier judge between them when the first
+   :func:`vision.arbitrate.read_geometry` lets the cell classifier judge between them when the first
    lattice reads doubtfully.
 3. **Quarter turn.** Of the two turns that keep blocks wider than tall, the one closest to the photo's
    own up direction is used (a city is the same city turned by 180°).
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
-from vision.locate import LineFamily, Located, NoCityFound
-from vision.profiles import (
+from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
+from vision.lattice.locate import LineFamily, Located, NoCityFound
+from vision.lattice.periods import (
     ColourJumps,
     estimate_period,
     folded_peak,

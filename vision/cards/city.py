@@ -2,7 +2,7 @@
 
 :func:`evidence_grid` turns the classifier's per-cell distributions into :class:`CellEvidence` (only the
 cells whose reading counts; the rest are known empty, and cells beyond the photo's frame unknown), and
-:func:`apply_decoding` writes the decoding back into the per-cell readings that :mod:`vision.assemble`
+:func:`apply_stacking` writes the decoding back into the per-cell readings that :mod:`vision.assemble`
 builds the city from, with the warnings a player needs. A decoding that explains too little of the city
 (a test grid, a game with cards we do not know) is not used: the cell-by-cell reading stands.
 """
@@ -19,11 +19,11 @@ import numpy as np
 
 from scoring.city import cell_name
 from scoring.layouts import LAYOUTS
-from vision.card_decoding import EMPTY_LABEL, CardDecoding, CellEvidence, decode_program
-from vision.card_program import UNEXPLAINED_COST, CardProgram
+from vision.cards.program import UNEXPLAINED_COST, CardProgram
+from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
 from vision.cells import CellReading
 
-__all__ = ["CardReading", "apply_decoding", "evidence_grid", "read_as_cards"]
+__all__ = ["CardReading", "apply_stacking", "evidence_grid", "read_as_cards"]
 
 # A decoding is used only when cards explain at least this share of the visible blocks.
 MIN_EXPLAINED = 0.8
@@ -40,7 +40,7 @@ class CardReading:
 
     readings: list[list[CellReading | None]]
     cards: list[list[int | None]]
-    decoding: CardDecoding
+    decoding: CardStacking
     warnings: list[str]
     used: bool
 
@@ -74,7 +74,7 @@ def _from_label(pred: CellReading) -> CellEvidence:
     return CellEvidence({label: 0.0}, wrecktar=pred.kind == "wrecktar")
 
 
-def apply_decoding(readings: list[list[CellReading | None]], decoding: CardDecoding) -> CardReading:
+def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStacking) -> CardReading:
     """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
     cards: list[list[int | None]] = [[None] * len(row) for row in readings]
     if decoding.explained < MIN_EXPLAINED:
@@ -142,18 +142,18 @@ def read_as_cards(
     exclude: Sequence[int] = (),
     again_if: Sequence[int] = (),
 ) -> CardReading:
-    """Decode the lattice's readings as cards (see :mod:`vision.card_decoding`) and apply the result.
+    """Decode the lattice's readings as cards (see :mod:`vision.cards.stacking`) and apply the result.
 
     A scan decodes its city once on its own and, when that used a scoring card, again without the
     scoring cards: the second decoding of the same evidence reuses the first one's program (built once,
     solved again from where HiGHS left off), kept per thread for the last grid decoded; ``again_if`` are
-    the cards that, placed, bring that second decoding (see :func:`vision.card_decoding.decode_program`).
+    the cards that, placed, bring that second decoding (see :func:`vision.cards.stacking.stack_program`).
     """
     grid = evidence_grid(predictions, counts, visible)
     program = getattr(_LAST, "program", None)
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-    return apply_decoding(readings, decode_program(program, exclude=exclude, again_if=again_if))
+    return apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
 
 
 def name_cells(text: str, origin: tuple[int, int]) -> str:

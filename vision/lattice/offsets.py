@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from vision.lattice import Lattice
+    from vision.lattice.fit import Lattice
 
 __all__ = ["cell_offsets", "drift_offsets", "segment_axis"]
 

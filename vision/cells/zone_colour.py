@@ -1,13 +1,13 @@
 """Per-photo colour normalisation: move each zone's colour to where the classifier learned it.
 
-The white balance (:mod:`vision.colour`) takes out a cast that moves every colour alike. Real photos also
-carry a shift that depends on the zone (inks respond differently to light and print runs): under warm light
-commercial and industrial blocks sat about +9 b* above the cards' measured values, parks +6 and residential
-+1, so commercial landed where the renders put industrial. Within one photo the zones stay apart, though.
-So the photo's own blocks say where its zones lie: the median a*b* of every cell read as a block is
-clustered into the four zones (k-means started from the classifier's first reading), the four cluster
-centres are matched to the zones' reference colours, and an affine map of a*b* (lightness untouched) that
-takes one to the other is fitted and applied to the whole top-down view before the cells are read again.
+The white balance (:mod:`vision.cells.white_balance`) takes out a cast that moves every colour alike. Real
+photos also carry a shift that depends on the zone (inks respond differently to light and print runs): under
+warm light commercial and industrial blocks sat about +9 b* above the cards' measured values, parks +6 and
+residential +1, so commercial landed where the renders put industrial. Within one photo the zones stay apart,
+though. So the photo's own blocks say where its zones lie: the median a*b* of every cell read as a block is
+clustered into the four zones (k-means started from the classifier's first reading), the four cluster centres
+are matched to the zones' reference colours, and an affine map of a*b* (lightness untouched) that takes one to
+the other is fitted and applied to the whole top-down view before the cells are read again.
 """
 
 from __future__ import annotations

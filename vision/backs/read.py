@@ -4,7 +4,7 @@ A real scoring card's scoring side is off-white graph paper crossed near its
 top by a grey-brown title band 8 mm tall; a pale yellow circle 12 mm across sits on the band near the
 left end, with the card's number (1–18) in black, and the card's name runs along the band to its right.
 
-1. **Circles** by their shape: :mod:`vision.back_circles`.
+1. **Circles** by their shape: :mod:`vision.backs.circles`.
 2. **Which way is up.** Print, grid lines and card edges give the card's two axes around the circle
    (:func:`_lettering_angle`), hence four candidate ways up. In the right one the title band runs from
    the circle to the right, darker than the paper just above and below it; in the three others the strip
@@ -12,7 +12,7 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    contrast for each way up, section by section along the strip so that it must run on from the circle,
    is its prior.
 3. **The number.** The circle's inside is sampled into an upright patch per candidate
-   (:mod:`vision.numbers`) and classified; the classifier's "no upright number" class and the prior
+   (:mod:`vision.backs.numerals`) and classified; the classifier's "no upright number" class and the prior
    together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
 
 Circles on ``city_mask`` are skipped: the city's own yellow (cars, signs) is never a scoring card.
@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.back_circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
-from vision.card_sources import BackNumber
-from vision.numbers import NUMBERS, circle_frame, circle_patch, get_reader
+from vision.backs.choose import BackNumber
+from vision.backs.circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
+from vision.backs.numerals import NUMBERS, circle_frame, circle_patch, get_reader
+from vision.cells import check_rgb_image
 
 __all__ = ["ScoringCardReading", "find_scoring_cards"]
 
@@ -93,18 +94,8 @@ class ScoringCardReading:
         }
 
     def to_back_number(self) -> BackNumber:
-        """This reading as :func:`vision.card_sources.choose_scoring_cards` weighs it, with its JSON."""
+        """This reading as :func:`vision.backs.choose.choose_scoring_cards` weighs it, with its JSON."""
         return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
-
-
-def _check_image(image: object) -> np.ndarray:
-    if not isinstance(image, np.ndarray):
-        raise TypeError(f"image must be a numpy array, got {type(image).__name__}")
-    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"image must be an RGB uint8 array (H, W, 3), got {image.dtype} {image.shape}")
-    if min(image.shape[:2]) < 16:
-        raise ValueError(f"image is too small to hold scoring cards: {image.shape[1]}×{image.shape[0]} px")
-    return image
 
 
 def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray]) -> np.ndarray:
@@ -229,7 +220,7 @@ def find_scoring_cards(
     Raises ``TypeError`` / ``ValueError`` for an image that is not RGB ``uint8``, a mask that is not 2-D or
     a scale that is not a positive number.
     """
-    image = _check_image(image)
+    image = check_rgb_image(image, 16, "to hold scoring cards")
     if city_mask is not None and np.ndim(city_mask) != 2:
         raise ValueError(f"city_mask must be a 2-D array, got shape {np.shape(city_mask)}")
     if px_per_mm is not None and not (np.isfinite(px_per_mm) and px_per_mm > 0):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.deck_relabel import CardSeen
+from vision.deck.corrections import CardSeen
 from vision.overlay import CARD_BOX, halo_text, overlay_base
 
 __all__ = ["draw_deck_overlay"]

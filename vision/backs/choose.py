@@ -1,15 +1,15 @@
 """Which three scoring cards a game used, from the two readings a photo gives.
 
-The numbers printed on the scoring cards' backs (:mod:`vision.scorecards`) are one reading. The city is
+The numbers printed on the scoring cards' backs (:mod:`vision.backs.read`) are one reading. The city is
 the other: it is built from 15 of the 18 known cards, so a city decoded as known cards
-(:mod:`vision.card_decoding`) names the three it lacks, which are the scoring cards. When both agree the
+(:mod:`vision.cards.stacking`) names the three it lacks, which are the scoring cards. When both agree the
 result says so (``source == "both"``); when only one exists it is used; when they disagree the more
 certain one is used and a warning names the cards in doubt. A player is asked only for what is still
 unknown.
 
 Examples
 --------
->>> from vision.card_sources import BackNumber, choose_scoring_cards
+>>> from vision.backs.choose import BackNumber, choose_scoring_cards
 >>> backs = [BackNumber(12, 0.94), BackNumber(14, 0.91)]  # the third back was not read
 >>> chosen = choose_scoring_cards(backs, from_city=(12, 14, 15), city_certainty=0.9)
 >>> chosen.cards, chosen.source, chosen.warnings

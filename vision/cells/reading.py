@@ -3,7 +3,8 @@
 :class:`CellReading` is the single type for a cell's reading from the classifier to the city: the classifier
 makes it, the re-reads replace it, the card decoding settles it and :mod:`vision.assemble` builds the city
 from it. :class:`Classifier` is what the pipeline needs of a reader (the shipped ONNX model in
-:mod:`vision.classify`, or a stand-in in tests): read the cells centred at given points of a top-down view.
+:mod:`vision.cells.classify`, or a stand-in in tests): read the cells centred at given points of a top-down
+view.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Protocol
 import numpy as np
 
 from scoring.city import EMPTY, Cell, block
+from vision.cells.topdown import TopDown
 from vision.lattice import Lattice
-from vision.topdown import TopDown
 
 __all__ = ["Classifier", "CellReading", "Grid", "read_lattice"]
 

@@ -1,4 +1,4 @@
-"""The HiGHS calls of the card program (:mod:`vision.card_program`): a model with the options it is solved
+"""The HiGHS calls of the card program (:mod:`vision.cards.program`): a model with the options it is solved
 with, and its relaxation solved with bounds changed for one solve, stopped early, or with one more row.
 
 Every solve starts from the basis the last one left (only bounds change in between, or a row is added

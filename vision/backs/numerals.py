@@ -1,6 +1,6 @@
 """Read the number (1–18) printed in a scoring card's yellow circle.
 
-Two pieces, shared by the run time (:mod:`vision.scorecards`) and the training script
+Two pieces, shared by the run time (:mod:`vision.backs.read`) and the training script
 (``models/train_numbers.py``) so that both see exactly the same input:
 
 * :func:`circle_patch` samples the inside of the circle into a small upright grey patch, given where the
@@ -20,9 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.onnx_models import ProcessWide, load_model, softmax
+from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_PATH = MODEL_DIR / "numbers.onnx"
 META_PATH = MODEL_DIR / "numbers.json"
 

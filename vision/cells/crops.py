@@ -42,15 +42,18 @@ class CropJitter:
     persp: np.ndarray | None = None
 
 
-def _check_image(image: np.ndarray) -> None:
+def check_rgb_image(image: object, min_side: int, purpose: str) -> np.ndarray:
+    """``image`` itself when it is an RGB uint8 array (H, W, 3) with both sides at least ``min_side``
+    px; else ``TypeError``/``ValueError`` saying what is wrong, and that it is too small ``purpose``."""
     if not isinstance(image, np.ndarray):
-        raise TypeError(f"expected a numpy array image, got {type(image).__name__}")
-    if image.dtype != np.uint8:
-        raise ValueError(f"expected a uint8 RGB image, got dtype {image.dtype}")
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"expected an RGB image of shape (H, W, 3), got shape {image.shape}")
-    if image.shape[0] < 2 or image.shape[1] < 2:
-        raise ValueError(f"image too small to crop cells from: shape {image.shape}")
+        raise TypeError(f"image must be a numpy array, got {type(image).__name__}")
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(
+            f"image must be an RGB uint8 array of shape (H, W, 3), got {image.dtype}, shape {image.shape}"
+        )
+    if min(image.shape[:2]) < min_side:
+        raise ValueError(f"image is too small {purpose}: {image.shape[1]}×{image.shape[0]} px")
+    return image
 
 
 def _window_corners(
@@ -87,7 +90,7 @@ def extract_crops(
     optionally one jitter per centre. Returns a uint8 array (N, size[0], size[1], 3). Windows that run off
     the image are filled by replicating the border pixels.
     """
-    _check_image(image)
+    check_rgb_image(image, 2, "to crop cells from")
     if pitch_x <= 0 or pitch_y <= 0 or not np.isfinite([pitch_x, pitch_y]).all():
         raise ValueError(f"pitch must be positive and finite, got ({pitch_x}, {pitch_y})")
     pts = np.asarray(centers, dtype=np.float64).reshape(-1, 2)

@@ -8,7 +8,7 @@ photo's brighter light or other cast does not matter), at :data:`PROTO_SIZE` px.
 cuts the same patch from any rectified view, a little larger so that the comparison can slide over the
 hand-placement error (:data:`SLIDE` px each way).
 
-The deck also keeps what a correction needs without the photo (:mod:`vision.deck_relabel`): each card
+The deck also keeps what a correction needs without the photo (:mod:`vision.deck.corrections`): each card
 found in the photo (``seen``: its place, the number and turn it was given or the expansion it was named,
 the classifier's four labels and its outline) with its four blocks' patches as they lay; and the
 prototypes of the expansion cards the player named (``extras``, with the labels they teach).
@@ -35,7 +35,7 @@ import numpy as np
 
 from scoring.errors import InputError
 from scoring.layouts import LAYOUTS
-from vision.crops import extract_crops
+from vision.cells import extract_crops
 
 __all__ = [
     "DECK_VERSION",
@@ -102,7 +102,7 @@ class TaughtDeck:
 
     ``extras`` are the prototypes of the blocks of the expansion cards the player named, as they lay in
     the photo, ``extra_labels`` what each teaches; ``seen`` (JSON-ready dicts, see
-    :class:`vision.deck_relabel.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
+    :class:`vision.deck.corrections.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
     they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file."""
 
     prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm

@@ -1,4 +1,4 @@
-"""The best reading of a :class:`~vision.card_program.CardProgram` that is a stacking of real cards.
+"""The best reading of a :class:`~vision.cards.program.CardProgram` that is a stacking of real cards.
 
 The program's rows already keep any two cards from lying on each other (two cards can do so only where they
 overlap in two cells or more: at one place, or at places side by side; see
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.card_program import CardProgram
+from vision.cards.program import CardProgram
 
 __all__ = ["MAX_NODES", "best_stacking", "stacking_cycle", "two_cycles"]
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.cell_offsets import drift_offsets, segment_axis
-from vision.profiles import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
+from vision.lattice.offsets import drift_offsets, segment_axis
+from vision.lattice.periods import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
 
 PX_PER_MM = 2.0
 BLOCK_W_MM = 44.45
@@ -188,7 +188,7 @@ def fit_lattice(
     0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
     from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
     follow a smooth drift across the city and absorb hand placement of up to 4 mm
-    (:func:`vision.cell_offsets.drift_offsets`).
+    (:func:`vision.lattice.offsets.drift_offsets`).
     """
     h, w = mask.shape
     # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
