@@ -19,7 +19,7 @@ from typing import Any
 from api.cli_input import check_cards_option, in_file
 from api.cli_numbers import whole
 from api.scan_score import score_scan
-from api.service import ScoreOptions
+from api.score_options import ScoreOptions
 from scoring.errors import InputError
 
 
@@ -52,7 +52,7 @@ def _deck(path: str) -> Any:
 
 def run_scan(args: argparse.Namespace) -> int:
     from scoring.city import format_city
-    from vision.classify import ModelError
+    from vision.cells import ModelError
     from vision.pipeline import scan_image
 
     name = "standard input" if args.photo == "-" else args.photo

@@ -43,7 +43,7 @@ def _print(args: argparse.Namespace, path: str, cards: list[Any], grid: str, sum
 
 
 def _extras(texts: list[str]) -> list[Any]:
-    from vision.deck_relabel import EXTRA_KINDS, parse_correction
+    from vision.deck import EXTRA_KINDS, parse_correction
 
     extras = [parse_correction(t) for t in texts]
     for text, extra in zip(texts, extras, strict=True):
@@ -61,7 +61,7 @@ def overlay_paths(path: str, photos: int) -> list[str]:
 def run_teach(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.deck_teach import teach_deck
+    from vision.deck import teach_deck
     from vision.decode import MAX_FILE_BYTES
     from vision.result import OVERLAY_LONG_SIDE
 
@@ -94,7 +94,7 @@ def _read_deck(path: str) -> Any:
 
 
 def run_deck(args: argparse.Namespace) -> int:
-    from vision.deck_relabel import card_from_meta, describe, parse_correction, relabel
+    from vision.deck import card_from_meta, describe, parse_correction, relabel
 
     deck = _read_deck(args.deck)
     if args.action == "fix":

@@ -23,7 +23,7 @@ from api.service_errors import ServiceError
 from scoring.errors import InputError
 from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage
-from vision.locate import NoCityFound
+from vision.lattice import NoCityFound
 
 log = logging.getLogger("sprawlscan.api")
 

@@ -54,7 +54,7 @@ class BadDeckRequest(ServiceError):
 
 def _corrections(items: object, where: str, *, extras_only: bool = False) -> list[Any]:
     """The corrections in a JSON list (``extras_only``: each must name an expansion card)."""
-    from vision.deck_relabel import correction_from_json
+    from vision.deck import correction_from_json
 
     if not isinstance(items, list) or len(items) > MAX_CORRECTIONS:
         raise BadDeckRequest(f"{where} must be a list of at most {MAX_CORRECTIONS} corrections")
@@ -169,7 +169,7 @@ def deck_router(
 
 def _teach(photos: list[bytes], extras: list[Any]) -> Any:
     try:
-        from vision.deck_teach import teach_deck
+        from vision.deck import teach_deck
     except ImportError as exc:
         raise ScannerUnavailable("the photo scanner is not available in this build") from exc
     names = ["deck photo"] if len(photos) == 1 else [f"deck photo {k + 1}" for k in range(len(photos))]
@@ -187,8 +187,7 @@ def _overlays(teaching: Any, long_side: int) -> list[str]:
 
 def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]], str]:
     """The stored deck corrected: its file, its cards and their grid."""
-    from vision.deck import load_deck
-    from vision.deck_relabel import card_from_meta, describe, relabel
+    from vision.deck import card_from_meta, describe, load_deck, relabel
 
     name = "the device's taught deck"
     deck = relabel(load_deck(data, name=name), fixes, name=name)

@@ -13,7 +13,7 @@ from typing import Any
 
 from api.cli_input import photo_notes
 from api.flag_words import breakdown_in_flag_words
-from api.service import ScoreOptions
+from api.score_options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, cell_names, parse_cell
 from scoring.engine import score_city

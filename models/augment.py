@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.crops import CropJitter
+from vision.cells import CropJitter
 
 TABLE_KINDS = ("blue_cloth", "wood", "white", "dark", "grey", "felt", "plain")
 

@@ -25,11 +25,9 @@ import numpy as np
 from models.augment import photo_effects, random_jitter, table_texture
 from scoring.city import Cell
 from scoring.placement import simulate_play
-from vision.classify import MARKS
-from vision.classify import ROADS_WITH_NONE as ROADS
-from vision.classify import ZONES_WITH_EMPTY as ZONES
-from vision.colour import balance_whites, lattice_box
-from vision.crops import CONTEXT, CROP_H, CROP_W, extract_crops
+from vision.cells import CONTEXT, CROP_H, CROP_W, MARKS, balance_whites, extract_crops, lattice_box
+from vision.cells import ROADS_WITH_NONE as ROADS
+from vision.cells import ZONES_WITH_EMPTY as ZONES
 from vision.lattice import PX_PER_MM
 
 if TYPE_CHECKING:
@@ -42,7 +40,7 @@ KINDS = ("block", "hole", "ring")
 
 @dataclass
 class CellSet:
-    """Crops uint8 (N, H, W, 3) with zone, road and mark class indices (``vision.classify`` class lists)
+    """Crops uint8 (N, H, W, 3) with zone, road and mark class indices (``vision.cells.classify`` class lists)
     and the kind of cell each came from (:data:`KINDS`: a block or Wrecktar, an empty cell inside the grid,
     the outer ring)."""
 
@@ -154,7 +152,7 @@ def render_cells(seed: int, variants: int, strength: float = 1.0) -> CellSet:
         image = td.image
         if rng.random() < 0.5:
             image = _replace_table(rng, image, card_corners)
-        # The cast is taken out as at run time (vision.classify), from the city and its outer ring.
+        # The cast is taken out as at run time (vision.cells.classify), from the city and its outer ring.
         image = balance_whites(photo_effects(rng, image, strength), lattice_box(lat.padded(1, 1, 1, 1)))
         # A third of the ring each time keeps empty cells at about a quarter of the set.
         chosen = [p for p in ring if rng.random() < 0.3]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vision.classify import MARKS
-from vision.classify import ROADS_WITH_NONE as ROADS
-from vision.classify import ZONES_WITH_EMPTY as ZONES
+from vision.cells import MARKS
+from vision.cells import ROADS_WITH_NONE as ROADS
+from vision.cells import ZONES_WITH_EMPTY as ZONES
 
 __all__ = ["MARKS", "ROADS", "ZONES", "CellNet"]
 

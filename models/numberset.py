@@ -5,7 +5,7 @@ machine (bold and regular sans, mono and serif cuts of DejaVu and Liberation) or
 fonts drawn thick, set glyph by glyph with random weight, widths, spacing and slant (sometimes with a
 procedurally drawn 1), squeezed to a random width, in a yellow disc with a dark rim on off-white paper;
 then turned, foreshortened, lit unevenly, colour-cast, blurred, shrunk to the size a phone sees, noised
-and JPEG-compressed. The patch is taken back out with :func:`vision.numbers.circle_patch` from a
+and JPEG-compressed. The patch is taken back out with :func:`vision.backs.numerals.circle_patch` from a
 deliberately imperfect estimate of the circle (centre, size, squash and "up" all a little off), exactly
 as the run time does it. :data:`UNSEEN_FONT` is never used for training: it measures how a new typeface
 is read.
@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.numbers import NUMBERS, PATCH, circle_frame, circle_patch
+from vision.backs import NUMBERS, PATCH, circle_frame, circle_patch
 
 #: Bold sans faces looked for; those present are used (at least one must be).
 FONT_FILES = (

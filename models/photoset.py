@@ -24,8 +24,7 @@ import numpy as np
 
 from models.cellset import CellSet, cache_path, cached, cell_labels, concat
 from scoring.city import parse_city
-from vision.colour import balance_whites, lattice_box
-from vision.crops import CONTEXT, CROP_H, CROP_W, lattice_crops
+from vision.cells import CONTEXT, CROP_H, CROP_W, balance_whites, lattice_box, lattice_crops
 
 if TYPE_CHECKING:
     from models.synth.scene import SynthPhoto
@@ -53,9 +52,8 @@ def photo_cells(seed: int) -> CellSet:
     """The labelled crops of :func:`training_photo` ``seed`` (empty when the pipeline finds no city)."""
     from vision.arbitrate import read_geometry
     from vision.decode import decode_image
-    from vision.locate import NoCityFound
+    from vision.lattice import NoCityFound, project_points
     from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
-    from vision.rectify import project_points
 
     photo = training_photo(seed)
     truth = photo.truth

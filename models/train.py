@@ -29,7 +29,7 @@ from torch import nn
 from models.cellset import KINDS, CellSet, concat, load_or_build
 from models.export import export_onnx
 from models.net import MARKS, ROADS, ZONES, CellNet
-from vision.crops import CONTEXT, CROP_H, CROP_W
+from vision.cells import CONTEXT, CROP_H, CROP_W
 
 HERE = Path(__file__).resolve().parent
 DATA_DIR = HERE.parent / "data"

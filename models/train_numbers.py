@@ -25,7 +25,7 @@ from torch import nn
 
 from models.export import export_onnx
 from models.numberset import UNSEEN_FONT, font_names, make_set
-from vision.numbers import N_CLASSES, NUMBERS, PATCH, REACH, normalise
+from vision.backs import N_CLASSES, NUMBERS, PATCH, REACH, normalise
 
 HERE = Path(__file__).resolve().parent
 

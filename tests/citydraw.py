@@ -16,7 +16,7 @@ import numpy as np
 
 from scoring.city import City
 from scoring.placement import Play, card_cell, simulate_play
-from vision.lattice import BLOCK_H_MM, BLOCK_W_MM
+from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM
 
 ZONE_RGB = {"R": (170, 133, 106), "C": (123, 143, 158), "I": (148, 144, 147), "P": (151, 186, 135)}
 MID = {"N": (0.5, 0.0), "S": (0.5, 1.0), "E": (1.0, 0.5), "W": (0.0, 0.5)}

@@ -13,10 +13,10 @@ import numpy as np
 from models.synth.scene import SynthPhoto
 from scoring.city import EMPTY, City, parse_city
 from vision.assemble import assemble_city
-from vision.cells import CellReading
+from vision.cells.reading import CellReading
+from vision.cells.topdown import TopDown
+from vision.lattice.rectify import project_points
 from vision.pipeline import WORK_LONG_SIDE
-from vision.rectify import project_points
-from vision.topdown import TopDown
 
 
 def visible_truth(p: SynthPhoto) -> City:
@@ -29,7 +29,7 @@ def visible_truth(p: SynthPhoto) -> City:
 class TruthClassifier:
     """Answers each cell centre with the true cell whose centre lies nearest in the photo (within a third
     of a block), turned by 180° when the view runs the other way round (the
-    :class:`vision.cells.Classifier` interface)."""
+    :class:`vision.cells.reading.Classifier` interface)."""
 
     def __init__(self, p: SynthPhoto, long_side: int = WORK_LONG_SIDE) -> None:
         self.photo = p

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import back_circles
-from vision.back_circles import MIN_INSIDE, MIN_RESPONSE, SECTORS, _along, _percentile, _response
+from vision.backs import circles as back_circles
+from vision.backs.circles import MIN_INSIDE, MIN_RESPONSE, SECTORS, _along, _percentile, _response
 
 
 def _dense_response(yellow: np.ndarray, r: float) -> np.ndarray:

@@ -10,7 +10,7 @@ import pytest
 
 from scoring.city import City
 from scoring.placement import Play, simulate_play
-from vision.card_decoding import DOUBT_MARGIN, EMPTY_LABEL, CellEvidence, decode_cards
+from vision.cards.stacking import DOUBT_MARGIN, EMPTY_LABEL, CellEvidence, stack_cards
 
 Label = tuple[str | None, str | None]
 ZONE_ROADS: list[Label] = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")] + [
@@ -77,7 +77,7 @@ def _top_cards(play: Play) -> dict[tuple[int, int], int]:
 @pytest.mark.parametrize("seed", [3, 11, 29])
 def test_a_city_read_right_is_explained_by_its_own_cards(seed: int) -> None:
     play = _play(seed)
-    decoding = decode_cards(_grid(play.city))
+    decoding = stack_cards(_grid(play.city))
     assert _labels(decoding) == _truth(play.city)
     assert decoding.explained == 1.0 and not decoding.doubtful
     assert len(decoding.placements) <= 15
@@ -99,7 +99,7 @@ def test_one_misread_cell_is_corrected_by_its_card(seed: int) -> None:
     zone, road = truth[rc]
     wrong: Label = ({"C": "I", "I": "C", "R": "I", "P": "R"}[zone or "P"], road)
     # With the scoring cards known (a card left over might otherwise show exactly the misreading there).
-    decoding = decode_cards(_grid(play.city, misread={rc: (wrong, 0.85)}), exclude=play.scoring_cards)
+    decoding = stack_cards(_grid(play.city, misread={rc: (wrong, 0.85)}), exclude=play.scoring_cards)
     assert _labels(decoding)[rc] == truth[rc]
     assert _labels(decoding) == truth
 
@@ -121,7 +121,7 @@ def test_an_ambiguous_pair_is_reported_not_guessed() -> None:
     for (r, c), label in lay.items():
         grid[r + 1][c + 1] = _evidence(label, 0.95, rng)
     grid[2][2] = CellEvidence({("R", "EW"): math.log(0.48), ("C", "EW"): math.log(0.48), EMPTY_LABEL: -9.0})
-    decoding = decode_cards(grid)
+    decoding = stack_cards(grid)
     assert (2, 2) in decoding.doubtful
     assert decoding.cells[(2, 2)].label in {("R", "EW"), ("C", "EW")}
     # Its neighbours are settled.
@@ -130,7 +130,7 @@ def test_an_ambiguous_pair_is_reported_not_guessed() -> None:
 
 def test_a_five_card_city_reads_as_five_cards() -> None:
     play = _play(5, n_cards=5)
-    decoding = decode_cards(_grid(play.city))
+    decoding = stack_cards(_grid(play.city))
     assert _labels(decoding) == _truth(play.city)
     assert len(decoding.placements) <= 5
 
@@ -139,7 +139,7 @@ def test_wrecktar_cells_stay_wrecktar_and_the_rest_is_decoded() -> None:
     play = _play(7, wrecktar=True)
     assert any(cell.kind == "wrecktar" for _, _, cell in play.city.cells())
     rc = next((r, c) for r, c, cell in play.city.blocks() if cell.road and (r, c) in _top_cards(play))
-    decoding = decode_cards(_grid(play.city, misread={rc: ((play.city.cell(*rc).zone, "NS"), 0.8)}))
+    decoding = stack_cards(_grid(play.city, misread={rc: ((play.city.cell(*rc).zone, "NS"), 0.8)}))
     wreck = {(r + 1, c + 1) for r, c, cell in play.city.cells() if cell.kind == "wrecktar"}
     assert all(decoding.cells[w].source == "kept" and decoding.cells[w].card is None for w in wreck)
     assert _labels(decoding) == _truth(play.city)  # the misread road corrected, Wrecktar's cells not blocks
@@ -160,7 +160,7 @@ def test_an_unknown_extra_card_is_left_as_read() -> None:
     for (r, c), (zone, road) in zip(spots, extra, strict=True):
         rows[r][c] = block(zone, road)
     bigger = City(tuple(tuple(r) for r in rows))
-    decoding = decode_cards(_grid(bigger))
+    decoding = stack_cards(_grid(bigger))
     labels = _labels(decoding)
     assert all(labels[s] == e for s, e in zip(spots, extra, strict=True))
     assert all(decoding.cells[(r + 1, c + 1)].source == "kept" for r, c in spots)
@@ -175,7 +175,7 @@ def test_the_cards_missing_from_a_whole_city_are_its_scoring_cards_when_certain(
         play = _play(seed)
         if len(set(_top_cards(play).values())) != 15:
             continue
-        decoding = decode_cards(_grid(play.city))
+        decoding = stack_cards(_grid(play.city))
         if decoding.missing_margin is not None and decoding.missing_margin >= DOUBT_MARGIN:
             certain += 1
             assert sorted(decoding.missing_cards()) == sorted(play.scoring_cards)
@@ -184,36 +184,36 @@ def test_the_cards_missing_from_a_whole_city_are_its_scoring_cards_when_certain(
 
 def test_known_scoring_cards_are_not_placed() -> None:
     play = _play(17)
-    decoding = decode_cards(_grid(play.city), exclude=play.scoring_cards)
+    decoding = stack_cards(_grid(play.city), exclude=play.scoring_cards)
     assert not {p.card for p in decoding.placements} & set(play.scoring_cards)
     assert _labels(decoding) == _truth(play.city)
 
 
 def test_an_empty_grid_and_cells_beyond_the_frame() -> None:
-    assert decode_cards([]).placements == ()
+    assert stack_cards([]).placements == ()
     # A card half beyond the photo's frame (None cells), showing P and C:NS on top (cards 4 and 17 both
     # do), the second read as C:EW, which no card shows beside a park: the visible half is read as a card.
     empty = _evidence(EMPTY_LABEL, 0.97)
     park = _evidence(("P", None))
     misread = CellEvidence({("C", "EW"): math.log(0.7), ("C", "NS"): math.log(0.2), EMPTY_LABEL: -9.0})
     grid: list[list[CellEvidence | None]] = [[empty] * 4, [empty, park, misread, empty], [None] * 4]
-    decoding = decode_cards(grid)
+    decoding = stack_cards(grid)
     assert decoding.cells[(1, 2)].label == ("C", "NS") and decoding.cells[(1, 2)].card in {4, 17}
     assert [(p.row, p.col) for p in decoding.placements] == [(1, 1)]
 
 
 def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -> None:
-    from vision.card_decoding import CardDecoding, CellDecoding
-    from vision.cells import CellReading
-    from vision.city_as_cards import apply_decoding
+    from vision.cards.city import apply_stacking
+    from vision.cards.stacking import CardStacking, StackedCell
+    from vision.cells.reading import CellReading
 
     readings = [
         [CellReading.from_options((("C", "NS", 0.6),)), CellReading.from_options((("I", "EW", 0.9),))]
     ]
-    cells = {(0, 0): CellDecoding(("I", "NS"), "card", 8, 0.4), (0, 1): CellDecoding(("I", "EW"), "kept")}
-    weak = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=0.5))
+    cells = {(0, 0): StackedCell(("I", "NS"), "card", 8, 0.4), (0, 1): StackedCell(("I", "EW"), "kept")}
+    weak = apply_stacking(readings, CardStacking((), cells, 0.0, explained=0.5))
     assert not weak.used and weak.readings == readings and weak.warnings == []
-    strong = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=0.9))
+    strong = apply_stacking(readings, CardStacking((), cells, 0.0, explained=0.9))
     assert strong.used and strong.readings[0][0].best[:2] == ("I", "NS") and strong.cards[0][0] == 8
     assert strong.readings[0][1] is readings[0][1]  # kept as read
     assert strong.warnings == [
@@ -222,23 +222,23 @@ def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -
 
 
 def test_a_cell_a_card_settles_in_doubt_keeps_only_readings_a_card_can_show() -> None:
-    from vision.card_decoding import CardDecoding, CellDecoding
-    from vision.cells import CellReading
-    from vision.city_as_cards import apply_decoding
+    from vision.cards.city import apply_stacking
+    from vision.cards.stacking import CardStacking, StackedCell
+    from vision.cells.reading import CellReading
 
     # The crop missed the road: "I" alone (no card has an industrial block without a road) and "empty"
     # lead the classifier's readings; the cards put card 10's I:NE there, in doubt.
     options = (("I", None, 0.55), (None, None, 0.14), ("I", "NE", 0.07), ("I", "NS", 0.05))
     readings = [[CellReading.from_options(options)]]
-    cells = {(0, 0): CellDecoding(("I", "NE"), "card", 10, 0.2)}
-    settled = apply_decoding(readings, CardDecoding((), cells, 0.0, explained=1.0)).readings[0][0]
+    cells = {(0, 0): StackedCell(("I", "NE"), "card", 10, 0.2)}
+    settled = apply_stacking(readings, CardStacking((), cells, 0.0, explained=1.0)).readings[0][0]
     assert settled is not None and settled.label == "I:NE"
     # The road repair may still swap in another road, but never the table or a roadless block.
     assert [o[:2] for o in settled.alternatives] == [("I", "NE"), ("I", "NS")]
     # Beside a Point of Interest (its card's other blocks carry no road) the roadless reading stays.
     poi = CellReading("R", None, 0.9, "R*", (("R", None, 0.9),), poi=True)
-    beside = {**cells, (0, 1): CellDecoding(("R", None), "kept")}
-    settled = apply_decoding([[readings[0][0], poi]], CardDecoding((), beside, 0.0, explained=1.0)).readings[
+    beside = {**cells, (0, 1): StackedCell(("R", None), "kept")}
+    settled = apply_stacking([[readings[0][0], poi]], CardStacking((), beside, 0.0, explained=1.0)).readings[
         0
     ][0]
     assert settled is not None and [o[:2] for o in settled.alternatives] == [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.card_sources import BackNumber, choose_scoring_cards
+from vision.backs.choose import BackNumber, choose_scoring_cards
 
 
 def backs(*numbers: int | None, confidence: float = 0.93) -> list[BackNumber]:

@@ -12,10 +12,10 @@ import pytest
 
 from scoring.layouts import LAYOUTS
 from scoring.placement import Play, simulate_play
-from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
-from vision.card_pieces import ANCHOR, SURELY_EMPTY, Placement, candidate_pieces, quadrants
-from vision.card_program import UNEXPLAINED_COST, CardProgram
-from vision.card_stacking import best_stacking, stacking_cycle, two_cycles
+from vision.cards.branch import best_stacking, stacking_cycle, two_cycles
+from vision.cards.pieces import ANCHOR, SURELY_EMPTY, Placement, candidate_pieces, quadrants
+from vision.cards.program import UNEXPLAINED_COST, CardProgram
+from vision.cards.stacking import EMPTY_LABEL, CellEvidence, stack_cards
 
 STOP = 6.0  # nats: where the checks in the test stop
 LABELS = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")] + [("P", None)]
@@ -179,7 +179,7 @@ def test_two_cards_at_one_place_are_never_both_placed() -> None:
     grid: list[list[CellEvidence | None]] = [[empty] * 4 for _ in range(4)]
     for dr, dc, label in (*top, *bottom):
         grid[1 + dr][1 + dc] = CellEvidence({label: math.log(0.9), EMPTY_LABEL: math.log(0.01)})
-    decoding = decode_cards(grid)
+    decoding = stack_cards(grid)
     places = [(p.row, p.col) for p in decoding.placements]
     assert len(places) == len(set(places))
     program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
@@ -213,13 +213,13 @@ def test_a_check_stopped_early_never_reports_more_margin_than_there_is() -> None
 
 
 def test_a_second_decoding_of_the_same_grid_reuses_the_program_and_agrees_with_a_fresh_one() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import stack_program
 
     grid, play = _noisy_play(31, 15, misreads=5)
     program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-    first = decode_program(program)
-    again = decode_program(program, exclude=play.scoring_cards)
-    fresh = decode_cards(grid, exclude=play.scoring_cards)
+    first = stack_program(program)
+    again = stack_program(program, exclude=play.scoring_cards)
+    fresh = stack_cards(grid, exclude=play.scoring_cards)
     assert not {p.card for p in again.placements} & set(play.scoring_cards)
     assert again.objective == pytest.approx(fresh.objective, abs=1e-6)
     assert {rc: d.label for rc, d in again.cells.items()} == {rc: d.label for rc, d in fresh.cells.items()}
@@ -227,8 +227,8 @@ def test_a_second_decoding_of_the_same_grid_reuses_the_program_and_agrees_with_a
 
 
 def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.city_as_cards as city_as_cards
-    from vision.cells import CellReading
+    import vision.cards.city as city_as_cards
+    from vision.cells.reading import CellReading
 
     grid, play = _noisy_play(8, 15, misreads=2)
     built = []
@@ -246,7 +246,7 @@ def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.M
     first = city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1))
     second = city_as_cards.read_as_cards(readings, [], np.ones(1), np.ones(1), exclude=play.scoring_cards)
     assert len(built) == 1
-    fresh = decode_cards(grid, exclude=play.scoring_cards)
+    fresh = stack_cards(grid, exclude=play.scoring_cards)
     assert second.decoding.objective == pytest.approx(fresh.objective)
     other = [list(row) for row in grid]
     other[1][1] = CellEvidence({("P", None): 0.0})
@@ -258,8 +258,8 @@ def test_the_scan_builds_one_program_for_its_two_decodings(monkeypatch: pytest.M
 
 def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> None:
     grid = _noisy_city_grid(12, 15, misreads=4)
-    full = decode_cards(grid)
-    quick = decode_cards(grid, checks=False)
+    full = stack_cards(grid)
+    quick = stack_cards(grid, checks=False)
     assert full.checks > 0 and quick.checks == 0
     assert quick.placements == full.placements and quick.explained == full.explained
     assert {rc: d.label for rc, d in quick.cells.items()} == {rc: d.label for rc, d in full.cells.items()}
@@ -267,15 +267,15 @@ def test_a_decoding_without_checks_reads_the_same_and_claims_no_margins() -> Non
 
 
 def test_the_best_card_left_out_is_found_as_solving_each_in_turn_finds_it() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import stack_program
 
     for seed in (7, 8, 10):
         grid, _ = _noisy_play(seed, 15, misreads=5)
         program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-        decoding = decode_program(program, checks=False)
+        decoding = stack_program(program, checks=False)
         left_out = [n for n in LAYOUTS if n not in {p.card for p in decoding.placements}]
         one_by_one = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-        decode_program(one_by_one, checks=False)
+        stack_program(one_by_one, checks=False)
         bounds = [b for n in left_out if (b := one_by_one.best_using(n)) is not None]
         assert program.best_using_any(left_out) == pytest.approx(max(bounds), abs=1e-7)
 
@@ -296,31 +296,31 @@ def test_a_second_decoding_takes_the_path_it_took_when_each_left_out_card_was_so
     early at the same bounds."""
     from dataclasses import replace
 
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import stack_program
 
     grid, play = _noisy_play(seed, 15, misreads=5)
     fast, slow = (
         CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST),
         _OneByOne(grid, list(LAYOUTS), UNEXPLAINED_COST),
     )
-    first, first_slow = decode_program(fast), decode_program(slow)
+    first, first_slow = stack_program(fast), stack_program(slow)
     assert first.missing_margin is not None and fast._owed
     assert first.missing_margin == pytest.approx(first_slow.missing_margin, abs=1e-7)
     assert replace(first, missing_margin=None) == replace(first_slow, missing_margin=None)
-    second = decode_program(fast, exclude=play.scoring_cards)
+    second = stack_program(fast, exclude=play.scoring_cards)
     assert not fast._owed
-    assert second == decode_program(slow, exclude=play.scoring_cards)
+    assert second == stack_program(slow, exclude=play.scoring_cards)
 
 
 def test_a_decoding_told_a_second_one_may_follow_solves_the_left_out_cards_on_the_model_itself() -> None:
-    from vision.card_decoding import decode_program
+    from vision.cards.stacking import stack_program
 
     grid, play = _noisy_play(8, 15, misreads=5)
     told, untold = (CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST) for _ in range(2))
-    first = decode_program(told, again_if=play.scoring_cards)
+    first = stack_program(told, again_if=play.scoring_cards)
     assert {p.card for p in first.placements} & set(play.scoring_cards)  # a second decoding will follow
     assert not told._owed
-    assert first.missing_margin == pytest.approx(decode_program(untold).missing_margin, abs=1e-7)
+    assert first.missing_margin == pytest.approx(stack_program(untold).missing_margin, abs=1e-7)
     assert untold._owed
-    second = decode_program(told, exclude=play.scoring_cards)
-    assert second == decode_program(untold, exclude=play.scoring_cards)
+    second = stack_program(told, exclude=play.scoring_cards)
+    assert second == stack_program(untold, exclude=play.scoring_cards)

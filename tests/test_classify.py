@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from scoring.placement import simulate_play
-from vision import classify
-from vision.cells import CellReading
-from vision.classify import (
+from vision.cells import classify
+from vision.cells.classify import (
     META_PATH,
     MODEL_PATH,
     classify_cells,
     get_classifier,
 )
-from vision.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
-from vision.lattice import PX_PER_MM, Lattice
+from vision.cells.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
+from vision.cells.reading import CellReading
+from vision.lattice.fit import PX_PER_MM, Lattice
 from vision.onnx_models import default_threads
 
 # Play seeds far from the training (1e6..) and held-out (9e6..) ranges of models/train.py.
@@ -233,7 +232,7 @@ def test_the_model_sessions_threads_sleep_between_calls() -> None:
     # On two cores a spinning idle worker takes a core from the stages between the model's calls.
     from vision.onnx_models import cpu_session
 
-    session = cpu_session(Path(classify.__file__).resolve().parents[1] / "models" / "cells.onnx", 2)
+    session = cpu_session(MODEL_PATH, 2)
     options = session.get_session_options()
     assert options.intra_op_num_threads == 2
     assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"

@@ -1,12 +1,12 @@
-"""White balance from the city's own whites (vision.colour)."""
+"""White balance from the city's own whites (vision.cells.white_balance)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.colour import apply_gains, balance_whites, lattice_box, white_gains
-from vision.lattice import Lattice
+from vision.cells.white_balance import apply_gains, balance_whites, lattice_box, white_gains
+from vision.lattice.fit import Lattice
 
 
 def _city_like(seed: int = 0) -> np.ndarray:

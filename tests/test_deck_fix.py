@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 
 from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from tests.conftest import assert_error
-from vision.deck import DeckError, DeckFileError, DeckFixError, load_deck
-from vision.deck_overlay import draw_deck_overlay
-from vision.deck_relabel import Correction, relabel
-from vision.deck_teach import teach_deck
+from vision.deck.corrections import Correction, relabel
+from vision.deck.draw import draw_deck_overlay
+from vision.deck.taught import DeckError, DeckFileError, DeckFixError, load_deck
+from vision.deck.teach import teach_deck
 from vision.decode import fit_long_side
 from vision.evaluate import compare_cities
 from vision.pipeline import scan_image
@@ -334,8 +334,8 @@ def test_the_service_names_an_expansion_card_draws_and_corrects_the_deck(client,
 
 
 def test_taught_expansion_evidence_raises_wrecktar_and_sets_a_mark() -> None:
-    from vision.cells import CellReading
-    from vision.deck_use import reweighted, template_labels
+    from vision.cells.reading import CellReading
+    from vision.deck.use import reweighted, template_labels
 
     dist = {("R", "EW"): 0.6, ("P", None): 0.3, ("W", None): 0.05, (None, None): 0.05}
     pred = CellReading("R", "EW", 0.6, "R:EW", (("R", "EW", 0.6), ("P", None, 0.3)), distribution=dist)

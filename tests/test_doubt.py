@@ -10,13 +10,12 @@ import numpy as np
 import pytest
 
 from api.scan_score import score_scan
-from api.service import ScoreOptions
+from api.score_options import ScoreOptions
 from scoring.city import parse_cell, parse_city
 from scoring.engine import score_city
 from vision.assemble import assemble_city
-from vision.card_decoding import CardDecoding, CellDecoding
+from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cells import CellReading
-from vision.city_as_cards import CardReading
 from vision.doubt import find_doubts
 from vision.result import ScanResult
 
@@ -35,7 +34,7 @@ def _readings(text: str, sure: float = 0.97) -> list[list[CellReading]]:
 
 
 def _no_cards(readings: list[list[CellReading]]) -> CardReading:
-    decoding = CardDecoding((), {}, 0.0, 0.0)
+    decoding = CardStacking((), {}, 0.0, 0.0)
     return CardReading(readings, [[None] * len(r) for r in readings], decoding, [], False, readings)
 
 
@@ -63,9 +62,9 @@ def test_a_cell_the_cards_overruled_with_little_margin_is_doubted() -> None:
     before = _readings("R:EW  C:EW\nP     I:NS\n")
     after = [list(row) for row in before]
     after[0][1] = CellReading.certain("I", "EW", 0.9)
-    cells = {(0, 1): CellDecoding(("I", "EW"), "card", 4, margin=1.0)}
+    cells = {(0, 1): StackedCell(("I", "EW"), "card", 4, margin=1.0)}
     as_cards = CardReading(
-        after, [[None, 4], [None, None]], CardDecoding((), cells, 0.0, 1.0), [], True, before
+        after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), [], True, before
     )
     (doubt,) = find_doubts(assemble_city(after), as_cards)
     assert doubt.name == "B1" and doubt.reading == "I:EW" and "C:EW" in doubt.alternatives

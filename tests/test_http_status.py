@@ -18,7 +18,7 @@ from vision.decode import (
     TruncatedImage,
     UnsupportedImage,
 )
-from vision.locate import NoCityFound
+from vision.lattice.locate import NoCityFound
 
 
 @pytest.mark.parametrize(
@@ -55,9 +55,9 @@ def test_a_subclass_of_a_listed_error_gets_its_status() -> None:
 def test_no_engine_or_scanner_error_class_carries_a_status() -> None:
     import scoring.errors
     import vision.decode
-    import vision.locate
+    import vision.lattice.locate
 
-    for module in (scoring.errors, vision.decode, vision.locate):
+    for module in (scoring.errors, vision.decode, vision.lattice.locate):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, InputError):
                 assert "status" not in vars(value), value

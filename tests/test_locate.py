@@ -15,23 +15,23 @@ from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of, same_city
 from vision.arbitrate import lattice_evidence, read_geometry
 from vision.assemble import assemble_city
-from vision.cell_offsets import cell_offsets, drift_offsets
-from vision.cells import CellReading, read_lattice
-from vision.colour import lattice_box
-from vision.geometry import Geometry
-from vision.lattice import (
+from vision.cells.reading import CellReading, read_lattice
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
+from vision.city_geometry import Geometry
+from vision.lattice.fit import (
     BLOCK_H_MM,
     BLOCK_W_MM,
     PX_PER_MM,
     Lattice,
     occupied_cells,
 )
-from vision.locate import NoCityFound, locate_city
+from vision.lattice.locate import NoCityFound, locate_city
+from vision.lattice.offsets import cell_offsets, drift_offsets
+from vision.lattice.periods import estimate_period, folded_peak, position_profile
+from vision.lattice.rectify import Periods, project_points
 from vision.pipeline import scan_rgb, shipped_classifier
-from vision.profiles import estimate_period, folded_peak, position_profile
-from vision.rectify import Periods, project_points
 from vision.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
-from vision.topdown import TopDown
 
 
 class MmTruthClassifier:

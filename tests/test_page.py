@@ -108,16 +108,19 @@ def test_layout_coordinates_breakdown_link_and_paint(session: Session) -> None:
     expected = _post(session.server + "/api/v1/score", {"city": DEMO})
     expect(page.locator("#total")).to_have_text(str(expected["total"]))
 
-    # No sideways scroll, and the whole 9-column grid inside its card (no inner scrolling either).
+    # No sideways scroll of the page; the 9-column grid whole inside its card from a tablet up. On a phone
+    # its cells keep a finger's width (44 px) and the grid scrolls inside its own box instead.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     wrap = page.evaluate(
         "(() => { const w = document.querySelector('.grid-wrap'); return [w.scrollWidth, w.clientWidth]; })()"
     )
-    assert wrap[0] <= wrap[1], f"the grid is cut off at {width}px: {wrap}"
+    assert wrap[0] <= wrap[1] or width < 768, f"the grid is cut off at {width}px: {wrap}"
     right = page.evaluate(
         "Math.max(...[...document.querySelectorAll('#grid .cell')].map(c => c.getBoundingClientRect().right))"
     )
-    assert right <= width
+    assert right <= width or width < 768
+    heights = page.locator("#grid .cell").evaluate_all("cs => cs.map(c => c.getBoundingClientRect().height)")
+    assert min(heights) >= 44
 
     # Coordinates in the breakdown's own terms: column letters and row numbers.
     assert page.locator("#grid .coord.col").all_inner_texts() == list("ABCDEFGHI")

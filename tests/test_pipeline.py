@@ -22,10 +22,10 @@ from scoring.city import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
 from vision.arbitrate import read_geometry
 from vision.assemble import assemble_city
-from vision.cells import Grid, read_lattice
+from vision.cells.reading import Grid, read_lattice
+from vision.city_geometry import Geometry, with_lattice
 from vision.decode import NotAnImage, TruncatedImage, decode_image
-from vision.geometry import Geometry, with_lattice
-from vision.lattice import Lattice
+from vision.lattice.fit import Lattice
 from vision.pipeline import NoCityFound, scan_image, shipped_classifier
 from vision.rereads import grow_to_blocks
 from vision.result import OVERLAY_LONG_SIDE

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.locate import _angle_below, _nearest_distance
-from vision.profiles import ColourJumps
-from vision.rectify import _lab_around
+from vision.lattice.locate import _angle_below, _nearest_distance
+from vision.lattice.periods import ColourJumps
+from vision.lattice.rectify import _lab_around
 
 
 def _plain_profile(jumps: ColourJumps, reach: int) -> np.ndarray:

@@ -16,8 +16,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from models.synth.scene import render_photo
-from vision.card_sources import ScoringCards, choose_scoring_cards
-from vision.numbers import (
+from vision.backs.choose import ScoringCards, choose_scoring_cards
+from vision.backs.numerals import (
     PATCH,
     NumberModelError,
     NumberReader,
@@ -26,7 +26,7 @@ from vision.numbers import (
     get_reader,
     use_reader,
 )
-from vision.scorecards import ScoringCardReading, find_scoring_cards
+from vision.backs.read import ScoringCardReading, find_scoring_cards
 
 CARD_MM = (88.9, 63.5)
 

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from scoring.placement import simulate_play
-from vision.cells import CellReading, read_lattice
-from vision.classify import get_classifier
-from vision.colour import lattice_box
-from vision.lattice import PX_PER_MM, Lattice
-from vision.topdown import TopDown
-from vision.zone_colour import ZoneMap
+from vision.cells.classify import get_classifier
+from vision.cells.reading import CellReading, read_lattice
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
+from vision.cells.zone_colour import ZoneMap
+from vision.lattice.fit import PX_PER_MM, Lattice
 
 
 def _rendered_view(seed: int) -> tuple[TopDown, Lattice]:

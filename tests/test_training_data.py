@@ -9,10 +9,10 @@ import pytest
 
 from models.photoset import FAR, NEAR, photo_cells, training_photo
 from scoring.city import parse_city
-from vision.classify import MARKS
-from vision.classify import ROADS_WITH_NONE as ROADS
-from vision.classify import ZONES_WITH_EMPTY as ZONES
-from vision.crops import CROP_H, CROP_W
+from vision.cells.classify import MARKS
+from vision.cells.classify import ROADS_WITH_NONE as ROADS
+from vision.cells.classify import ZONES_WITH_EMPTY as ZONES
+from vision.cells.crops import CROP_H, CROP_W
 
 SEED = 70_000_002  # a whole city in the frame (checked below), read exactly by the pipeline
 

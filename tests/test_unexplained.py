@@ -7,13 +7,13 @@ from typing import cast
 
 import numpy as np
 
-from vision.card_pieces import quadrants
-from vision.cells import CellReading
-from vision.colour import lattice_box
-from vision.geometry import Geometry
-from vision.lattice import Lattice
-from vision.read_cards import decode_city
-from vision.topdown import TopDown
+from vision.cards.pieces import quadrants
+from vision.cells.reading import CellReading
+from vision.cells.topdown import TopDown
+from vision.cells.white_balance import lattice_box
+from vision.city_geometry import Geometry
+from vision.lattice.fit import Lattice
+from vision.read_cards import stack_city
 from vision.unexplained import read_unexplained_again, unexplained_blocks
 
 Label = tuple[str | None, str | None]
@@ -111,7 +111,7 @@ def test_a_lone_block_read_off_its_card_is_found_by_the_wider_search() -> None:
     classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0}, 0.25)
     readings = classify.lattice_readings()
     geometry = _geometry(lattice)
-    first = decode_city(geometry, readings, [], None)
+    first = stack_city(geometry, readings, [], None)
     assert readings[1][3].label == "I" and unexplained_blocks(first, readings) == [(1, 3)]
     classify.calls = 0
 
@@ -132,7 +132,7 @@ def test_a_block_the_decoding_calls_table_is_searched_too() -> None:
     classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0}, 0.25, table=0.2)
     readings = classify.lattice_readings()
     geometry = _geometry(lattice)
-    first = decode_city(geometry, readings, [], None)
+    first = stack_city(geometry, readings, [], None)
     assert first.as_cards.decoding.cells[(1, 3)].source == "empty" and readings[1][3].kind == "block"
     assert unexplained_blocks(first, readings) == [(1, 3)]
     classify.calls = 0
@@ -149,7 +149,7 @@ def test_a_block_the_decoding_calls_table_is_found_by_the_wider_search() -> None
     classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0}, 0.25, table=0.2)
     readings = classify.lattice_readings()
     geometry = _geometry(lattice, beyond=((1, 4), (2, 3), (2, 4)))
-    first = decode_city(geometry, readings, [], None)
+    first = stack_city(geometry, readings, [], None)
     assert first.as_cards.decoding.cells[(1, 3)].source == "empty"
     assert unexplained_blocks(first, readings) == [(1, 3)]
     again = read_unexplained_again(geometry, readings, first, classify, [], None)
@@ -165,7 +165,7 @@ def test_a_block_no_position_explains_leaves_the_decoding_as_it_was() -> None:
     classify = OffsetClassifier(lattice, truth, {}, 0.0)
     readings = classify.lattice_readings()
     geometry = _geometry(lattice)
-    first = decode_city(geometry, readings, [], None)
+    first = stack_city(geometry, readings, [], None)
     assert unexplained_blocks(first, readings) == [(1, 3)]
     classify.calls = 0
     assert read_unexplained_again(geometry, readings, first, classify, [], None) is first
@@ -179,7 +179,7 @@ def test_neighbouring_unexplained_blocks_are_a_card_we_do_not_know_and_are_not_s
     classify = OffsetClassifier(lattice, truth, {(1, 3): -1.0, (2, 3): -1.0}, 0.25)
     readings = classify.lattice_readings()
     geometry = _geometry(lattice)
-    first = decode_city(geometry, readings, [], None)
+    first = stack_city(geometry, readings, [], None)
     kept = sorted(rc for rc, d in first.as_cards.decoding.cells.items() if d.source == "kept")
     assert kept == [(1, 3), (2, 3)] and unexplained_blocks(first, readings) == []
     classify.calls = 0

@@ -10,10 +10,10 @@ import pytest
 
 from models.synth.art import render_city_topdown
 from scoring.placement import simulate_play
-from vision.classify import classify_cells
-from vision.colour import balance_whites, lattice_box
-from vision.lattice import PX_PER_MM, Lattice
-from vision.zone_colour import REFERENCE_AB, apply_zone_map, cell_ab, fit_zone_map, worth_applying
+from vision.cells.classify import classify_cells
+from vision.cells.white_balance import balance_whites, lattice_box
+from vision.cells.zone_colour import REFERENCE_AB, apply_zone_map, cell_ab, fit_zone_map, worth_applying
+from vision.lattice.fit import PX_PER_MM, Lattice
 
 # b* shift per zone measured in a real photo under warm light, after the white balance (real-cards.md).
 WARM_INKS = {"R": 1.0, "C": 9.5, "I": 9.5, "P": 6.0}

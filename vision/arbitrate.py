@@ -1,6 +1,6 @@
 """Which lattice is the city's: the block periods judged by how well the classifier reads the cells.
 
-The rectification ranks pairs of block periods by the card edges alone (:mod:`vision.rectify`), and a
+The rectification ranks pairs of block periods by the card edges alone (:mod:`vision.lattice.rectify`), and a
 city of many aligned cards also shows half and double periods. The first pair's lattice is read; when the
 reading is doubtful, the other hypotheses are fitted and read too, and the :class:`Verdict` names the
 lattice whose :class:`Evidence` is best. On real art the classifier doubts every cell a little, so a
@@ -15,12 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.card_decoding import decode_cards
+from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
-from vision.city_as_cards import evidence_grid
-from vision.geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
-from vision.locate import Located, NoCityFound, locate_city
-from vision.rectify import Periods, measure_periods
+from vision.city_geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
+from vision.lattice import Located, NoCityFound, Periods, locate_city, measure_periods
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
 
@@ -84,16 +82,16 @@ def lattice_evidence(geometry: Geometry, readings: Grid) -> Evidence:
 
 def cards_confirm(geometry: Geometry, readings: Grid) -> bool:
     """Whether the known cards explain a lattice's reading (:data:`CARDS_CONFIRM` of its blocks, and at
-    least :data:`vision.geometry.MIN_BLOCKS` of them)."""
+    least :data:`vision.city_geometry.MIN_BLOCKS` of them)."""
     grid = evidence_grid(readings, geometry.counts(readings), geometry.visible)
-    decoding = decode_cards(grid, checks=False)  # only how much the cards explain is asked
+    decoding = stack_cards(grid, checks=False)  # only how much the cards explain is asked
     shown = sum(d.source == "card" for d in decoding.cells.values())
     return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 
 
 def read_geometry(photo: np.ndarray, judge: Classifier, timings: dict[str, float] | None = None) -> Verdict:
     """Locate, rectify and fit the lattice on an upright RGB photo, judged by ``judge`` (see
-    :func:`judge_lattice`). Raises :class:`~vision.locate.NoCityFound`."""
+    :func:`judge_lattice`). Raises :class:`~vision.lattice.locate.NoCityFound`."""
     timings = {} if timings is None else timings
     t = time.perf_counter()
     small, _ = small_copy(photo)
@@ -117,7 +115,7 @@ def judge_lattice(
     log-confidence below :data:`DOUBTFUL_EVIDENCE`, and the cards do not explain it) or the lattice is
     refused (too few cells), up to :data:`MAX_HYPOTHESES` - 1 other pairs (halves, doubles, runners-up)
     are fitted and read too, and the best :class:`Evidence` score wins (an alternative only with at least
-    :data:`~vision.geometry.MIN_BLOCKS` blocks read confidently)."""
+    :data:`~vision.city_geometry.MIN_BLOCKS` blocks read confidently)."""
     best: Verdict | None = None
     start = time.perf_counter()
     refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was

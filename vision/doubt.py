@@ -23,9 +23,8 @@ from typing import Any
 
 from scoring.city import cell_name
 from vision.assemble import Assembled
-from vision.card_decoding import CellDecoding
+from vision.cards import CardReading, StackedCell
 from vision.cells import CellReading
-from vision.city_as_cards import CardReading
 
 __all__ = ["CellDoubt", "find_doubts"]
 
@@ -92,7 +91,7 @@ class _Cell:
     label: str
     confidence: float
     before: CellReading | None
-    decoded: CellDecoding | None
+    decoded: StackedCell | None
     enclosed: bool
 
 

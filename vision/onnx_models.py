@@ -1,9 +1,9 @@
 """The shipped ONNX models at run time: loading one with its metadata, the CPU session, and one loaded
 instance per process.
 
-Both the cell classifier (:mod:`vision.classify`) and the number reader (:mod:`vision.numbers`) ship as an
-``.onnx`` file with a ``.json`` of what it was trained on; a missing or mismatched pair is a build problem,
-reported with the command that rebuilds it.
+Both the cell classifier (:mod:`vision.cells.classify`) and the number reader (:mod:`vision.backs.numerals`)
+ship as an ``.onnx`` file with a ``.json`` of what it was trained on; a missing or mismatched pair is a
+build problem, reported with the command that rebuilds it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-__all__ = ["Loaded", "ProcessWide", "cpu_session", "default_threads", "load_model", "softmax"]
+__all__ = ["MODEL_DIR", "Loaded", "ProcessWide", "cpu_session", "default_threads", "load_model", "softmax"]
 
+# The shipped models live in models/ at the repository root, beside the training code.
+MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
 T = TypeVar("T")
 
 

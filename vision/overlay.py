@@ -20,11 +20,11 @@ import numpy as np
 from scoring.city import STEP, ZONES, Cell, City, cell_name
 from scoring.geometry import largest_groups, roads
 from vision.decode import fit_long_side
-from vision.rectify import project_points
+from vision.lattice import project_points
 
 if TYPE_CHECKING:
     from vision.assemble import Assembled
-    from vision.geometry import Geometry
+    from vision.city_geometry import Geometry
 
 ZONE_BGR = {"R": (60, 120, 235), "C": (220, 150, 60), "I": (150, 150, 150), "P": (70, 190, 70)}
 ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}

@@ -4,17 +4,19 @@ command line, the web service and the benchmarks.
 Each stage is a module with one job, and its seconds go into ``ScanResult.timings`` under its name:
 
 ``decode``    bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (:mod:`vision.decode`);
-``locate``    card region and the two line families on a small copy (:mod:`vision.locate`);
-``rectify``   the block periods, the homography to the top-down view and its warp (:mod:`vision.rectify`);
-``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice`, :mod:`vision.geometry`);
-``classify``  the cell classifier on the first lattice (:mod:`vision.classify`), which also judges it;
+``locate``    card region and the two line families on a small copy (:mod:`vision.lattice.locate`);
+``rectify``   the block periods, the homography to the top-down view and its warp
+              (:mod:`vision.lattice.rectify`);
+``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice.fit`,
+              :mod:`vision.city_geometry`);
+``classify``  the cell classifier on the first lattice (:mod:`vision.cells.classify`), which also judges it;
 ``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.arbitrate`);
-``cards``     the scoring cards' backs beside the city (:mod:`vision.scorecards`), read while the cells
+``cards``     the scoring cards' backs beside the city (:mod:`vision.backs.read`), read while the cells
               are read again (unless the cards are given);
 ``grow``, ``colour``, ``refine``  cells read again: the lattice grown towards blocks beyond the card
               region, the photo's zone colours mapped to the classifier's (:mod:`vision.recolour`), and
               doubtful or lost cells read a little shifted (:mod:`vision.rereads`);
-``decode cards``  the city as a stack of the 18 known cards and the scoring cards chosen
+``stacking``  the city as a stack of the 18 known cards and the scoring cards chosen
               (:mod:`vision.read_cards`);
 ``unexplained``  a lone block no card explains (or that the decoding calls table) read over a wider
               search, and the city decoded again when the cards then explain more
@@ -32,25 +34,30 @@ from typing import TypeVar
 import numpy as np
 
 from vision.arbitrate import read_geometry
-from vision.card_sources import BackNumber
-from vision.cells import Classifier, read_lattice
-from vision.classify import get_classifier
-from vision.deck import TaughtDeck
-from vision.deck_use import use_deck
+from vision.backs import BackNumber
+from vision.cells import Classifier, get_classifier, read_lattice
+from vision.city_geometry import Geometry
+from vision.deck import TaughtDeck, use_deck
 from vision.decode import DecodedImage, decode_image
-from vision.geometry import Geometry
-from vision.locate import NoCityFound
+from vision.lattice import NoCityFound
 from vision.overlay import overlay_base
-from vision.read_cards import decode_city, read_backs
+from vision.read_cards import read_backs, stack_city
 from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
+from vision.run import WORK_LONG_SIDE
 from vision.unexplained import read_unexplained_again
 
-__all__ = ["CityCell", "NoCityFound", "ScanResult", "scan_image", "scan_rgb", "shipped_classifier"]
+__all__ = [
+    "WORK_LONG_SIDE",
+    "CityCell",
+    "NoCityFound",
+    "ScanResult",
+    "scan_image",
+    "scan_rgb",
+    "shipped_classifier",
+]
 
-# 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
-WORK_LONG_SIDE = 2016
 # The backs (and the overlay's picture) are made on a thread of their own while the cells are read
 # (OpenCV and onnxruntime release the GIL, so the two overlap on a machine with two cores).
 _BACKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-backs")
@@ -104,7 +111,7 @@ def scan_rgb(
     back_warnings: list[str] = []
     if backs is not None:
         found, back_warnings, timings["cards"] = backs.result()
-    city_cards = _timed(timings, "decode cards", decode_city, geometry, readings, found, cards)
+    city_cards = _timed(timings, "stacking", stack_city, geometry, readings, found, cards)
     city_cards = _timed(
         timings, "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
     )
@@ -134,7 +141,7 @@ def scan_image(
     and ``judge`` the one that judges the lattice (by default the classifier itself; tests and
     benchmarks). ``timings`` receives each stage's seconds as the stage ends (a caller's mapping may stop
     the scan there by raising). ``deck``, a taught deck, is read alongside the classifier
-    (:mod:`vision.deck_use`); without one the scan is as before.
+    (:mod:`vision.deck.use`); without one the scan is as before.
     Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """

@@ -1,7 +1,7 @@
 """The cards stage: the scoring cards' backs beside the city, and the city read as the known cards.
 
-The city is decoded on its own first (:mod:`vision.city_as_cards`), so that its three missing cards are a
-reading independent of the backs; the backs and that reading are weighed (:mod:`vision.card_sources`);
+The city is decoded on its own first (:mod:`vision.cards.city`), so that its three missing cards are a
+reading independent of the backs; the backs and that reading are weighed (:mod:`vision.backs.choose`);
 and the city is decoded again without the chosen scoring cards only when it used one of them (had it not,
 the result would be the same).
 """
@@ -13,15 +13,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.card_program import CITY_CARDS
-from vision.card_sources import BackNumber, ScoringCards, choose_scoring_cards
+from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scoring_cards, find_scoring_cards
+from vision.cards import CITY_CARDS, CardReading, read_as_cards
 from vision.cells import Grid
-from vision.city_as_cards import CardReading, read_as_cards
-from vision.geometry import Geometry, px_per_mm
-from vision.numbers import NumberModelError
-from vision.scorecards import find_scoring_cards
+from vision.city_geometry import Geometry, px_per_mm
 
-__all__ = ["CityCards", "decode_city", "read_backs"]
+__all__ = ["CityCards", "stack_city", "read_backs"]
 
 #: How much worse (log-probability) the city must be explained without the cards three backs name before
 #: it counts as contradicting them: twice the decoding's own doubt margin.
@@ -41,7 +38,7 @@ class CityCards:
 
 
 def read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
-    """The numbers on the scoring cards' backs beside the city (:mod:`vision.scorecards`), and warnings."""
+    """The numbers on the scoring cards' backs beside the city (:mod:`vision.backs.read`), and warnings."""
     try:
         found = find_scoring_cards(
             geometry.photo, city_mask=geometry.located.mask, px_per_mm=px_per_mm(geometry)
@@ -51,7 +48,7 @@ def read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
     return [r.to_back_number() for r in found], []
 
 
-def decode_city(
+def stack_city(
     geometry: Geometry,
     readings: Grid,
     backs: Sequence[BackNumber],
@@ -82,7 +79,7 @@ def decode_city(
 def missing_cards(as_cards: CardReading) -> tuple[tuple[int, ...] | None, float]:
     """The three cards no placement uses, when the decoding placed 15 distinct known cards, and how sure
     that is (0–1, from how much worse the city is explained with another card among the fifteen; below
-    0.82 the decoding itself says "in doubt", see vision.card_decoding.DOUBT_MARGIN)."""
+    0.82 the decoding itself says "in doubt", see vision.cards.stacking.DOUBT_MARGIN)."""
     decoding = as_cards.decoding
     if not as_cards.used or len(decoding.placements) != CITY_CARDS or decoding.missing_margin is None:
         return None, 0.0

@@ -1,13 +1,12 @@
 """The colour stage: the photo's zone colours mapped to where the classifier learned them, and the cells
-read again when the photo shifts them (the maths is :mod:`vision.zone_colour`)."""
+read again when the photo shifts them (the maths is :mod:`vision.cells.zone_colour`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from vision.cells import Classifier, Grid, read_lattice
-from vision.geometry import Geometry
-from vision.zone_colour import SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
+from vision.cells import SURE_BLOCK, Classifier, Grid, cell_ab, fit_zone_map, read_lattice, worth_applying
+from vision.city_geometry import Geometry
 
 __all__ = ["normalise_zone_colours"]
 

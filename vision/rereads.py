@@ -3,7 +3,7 @@ shifted, and card-region cells read as empty searched for their block.
 
 Each function takes the geometry, the readings so far and the classifier, and returns the readings (and
 for :func:`grow_to_blocks` the geometry) with what the re-reads found; all re-reads see the view's own
-colours (:class:`vision.topdown.TopDown`), so a few cells read alone keep the city's white balance.
+colours (:class:`vision.cells.topdown.TopDown`), so a few cells read alone keep the city's white balance.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.cells import CellReading, Classifier, Grid, as_grid, read_lattice
-from vision.geometry import Geometry, with_lattice
+from vision.city_geometry import Geometry, with_lattice
 
 __all__ = ["find_lost_blocks", "grow_to_blocks", "refine_doubtful", "shifted_readings"]
 

@@ -10,11 +10,11 @@ import numpy as np
 
 from scoring.city import City, cell_name
 from vision.assemble import Assembled, assemble_city
-from vision.card_sources import CITY_SURE, ScoringCards
-from vision.city_as_cards import name_cells
+from vision.backs import CITY_SURE, ScoringCards
+from vision.cards import name_cells
+from vision.city_geometry import MIN_BLOCKS, Geometry
 from vision.doubt import CellDoubt, find_doubts
-from vision.geometry import MIN_BLOCKS, Geometry
-from vision.locate import NoCityFound
+from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
 
@@ -61,7 +61,7 @@ class ScanResult:
     placements: list[dict[str, Any]] = field(default_factory=list)
     # The three cards missing from a city decoded as 15 known cards: a reading of the scoring cards.
     cards_from_city: tuple[int, ...] | None = None
-    # The scoring cards chosen from the backs, the city and the player (see vision.card_sources).
+    # The scoring cards chosen from the backs, the city and the player (see vision.backs.choose).
     scoring_cards: ScoringCards | None = None
     # What the overlay and the cell outlines are drawn from (not part of the JSON).
     geometry: Geometry | None = field(default=None, repr=False)
@@ -87,7 +87,7 @@ def assemble_scan(
     geometry: Geometry, cards: CityCards, extra_warnings: list[str], timings: dict[str, float]
 ) -> ScanResult:
     """Build the city from the settled readings (road consistency, warnings) and the scan's result.
-    Raises :class:`~vision.locate.NoCityFound` when fewer than MIN_BLOCKS blocks were read."""
+    Raises :class:`~vision.lattice.locate.NoCityFound` when fewer than MIN_BLOCKS blocks were read."""
     as_cards, scoring = cards.as_cards, cards.scoring
     assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
     blocks = sum(1 for _ in assembled.city.blocks())

@@ -23,11 +23,11 @@ from dataclasses import replace
 import numpy as np
 
 from scoring.city import STEP
-from vision.card_program import Label
-from vision.card_sources import BackNumber
+from vision.backs import BackNumber
+from vision.cards import Label
 from vision.cells import CellReading, Classifier, Grid, as_grid
-from vision.geometry import Geometry
-from vision.read_cards import CityCards, decode_city
+from vision.city_geometry import Geometry
+from vision.read_cards import CityCards, stack_city
 from vision.rereads import shifted_readings
 
 __all__ = ["SEARCH_STEP", "SEARCH_X", "SEARCH_Y", "read_unexplained_again", "unexplained_blocks"]
@@ -67,7 +67,7 @@ def read_unexplained_again(
     again = as_grid(readings)
     for (r, c), seen in zip(cells, shifted_readings(geometry, cells, shifts, classify), strict=True):
         again[r][c] = best_over_positions(again[r][c], seen)
-    redone = decode_city(geometry, again, backs, given)
+    redone = stack_city(geometry, again, backs, given)
     fewer = redone.as_cards.used and len(_unexplained(redone, readings)) < len(before)
     return redone if fewer and _labels(redone, cells) == _labels(city, cells) else city
 

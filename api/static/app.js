@@ -8,17 +8,15 @@ import { cityText, isGoalId, key, scoreBody, state } from "./state.js";
 import { flashCells, renderGrid, wireGrid, paintCell } from "./grid.js";
 import { renderPalette, wirePalette } from "./paint.js";
 import { openEditor, wireEditor } from "./editor.js";
-import { hidePhoto, renderOverlay, showPhoto, wireOverlay } from "./overlay.js";
+import { hidePhoto, renderOverlay, wireOverlay } from "./overlay.js";
 import { renderBreakdown, showError, wireBreakdown } from "./breakdown.js";
 import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
 import { checkTally } from "./tally.js";
-import { uploadPhoto } from "./upload.js";
-import { clearDraft, loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
+import { dropPhotoCards, forgetScan, renderProvenance, renderWarnings, scan } from "./scan.js";
+import { forgetGame } from "./reset.js";
+import { loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
 // Each further part of the page (e.g. a game history) is its own module, imported here and listed in sw.js.
-
-// Cells read with less confidence than this are outlined so the player checks them first.
-const UNSURE_BELOW = 0.8;
 
 const WORDS = {
   sprawlopolis: {
@@ -49,6 +47,7 @@ async function rescore() {
     if (seq !== state.seq) return;
     adoptCanonicalGrid(bd.city);
     renderBreakdown(bd);
+    renderProvenance();
     renderCity();
     announceScore(bd);
   } catch (err) {
@@ -70,7 +69,7 @@ function adoptCity(text) {
   state.rows = parsed.rows;
   state.interstate = parsed.interstate;
   state.headers = parsed.headers;
-  if (parsed.cards && parsed.cards.length) state.cards = parsed.cards;
+  if (parsed.cards && parsed.cards.length) { state.cards = parsed.cards; state.cardsFrom = "text"; }
   if (parsed.expansions) state.expansions = parsed.expansions;
   if (parsed.goals) state.goals = parsed.goals;
   if (parsed.scenario !== undefined) state.scenario = parsed.scenario;
@@ -80,52 +79,18 @@ function adoptCity(text) {
   if (state.game === "wagons") renderGoals(); else renderChips();
 }
 
-// Where the scan's scoring cards came from, in words (the scan JSON's cards_source).
-const CARDS_SOURCE = {
-  both: "read from their backs, and the city agrees",
-  backs: "read from their backs",
-  city: "taken from the city (the three cards it does not use)",
-  given: "as you gave them",
-};
-
-function renderCardsSource(data) {
-  const node = $("#cards-source");
-  if (!node) return;
-  const cards = data.scoring_cards && data.scoring_cards.cards;
-  node.hidden = !(cards && data.cards_source);
-  if (!node.hidden) node.textContent = `Scoring cards ${cards.join(", ")}: ${CARDS_SOURCE[data.cards_source]}.`;
-}
-
-function renderWarnings(warnings) {
-  $("#warnings").replaceChildren(...(warnings || []).map((w) => {
-    const li = document.createElement("li");
-    li.textContent = pageWords(typeof w === "string" ? w : (w.message || JSON.stringify(w)));
-    return li;
-  }));
-}
-
-async function scan(file) {
-  let answer;
-  try {
-    answer = await uploadPhoto(file);
-  } catch (err) {
-    showError(err);
-    return;
-  }
-  const { data, photoUrl } = answer;
-  state.scanId = data.scan_id;
-  state.unsure = new Set((data.cells || []).filter((c) => c.confidence < UNSURE_BELOW).map((c) => key(c.row, c.col)));
+// A scan's answer on the page: its city, its cards (set by scan.js), the score with where the cards came
+// from and the scan's warnings beside it.
+function adoptScan(data) {
   adoptCity(data.city);
   state.scanned = new Map(state.rows.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
-  if (data.cards && data.cards.length) { state.cards = data.cards; renderChips(); }
-  renderWarnings(data.warnings);
-  renderCardsSource(data);
-  showPhoto(photoUrl || data.overlay, data.cells);
+  renderChips();
   renderBreakdown(data);
+  renderProvenance();
+  renderWarnings();
   renderCity();
   announceScore(data);
   saveDraft({ tally: $("#tally").value });
-  $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
 }
 
 function editGrid(action) {
@@ -192,7 +157,7 @@ function wire() {
   for (const input of [$("#photo"), $("#photo-library")]) {
     input.addEventListener("change", (e) => {
       const file = e.target.files && e.target.files[0];
-      if (file) scan(file);
+      if (file) scan(file, adoptScan).then(renderChips);
       e.target.value = "";
     });
   }
@@ -235,10 +200,8 @@ function wire() {
     rescore();
   });
   $("#score-text").addEventListener("click", () => {
-    state.scanId = null;
-    state.scanned = null;
-    state.unsure.clear();
-    hidePhoto();
+    forgetScan();
+    dropPhotoCards();
     adoptCity($("#city-text").value);
     if (!state.rows.length) { showError(new Error("The text holds no rows of cells.")); return; }
     rescore();
@@ -248,7 +211,7 @@ function wire() {
     $("#city-h").scrollIntoView({ block: "start", behavior: scrollBehaviour() });
   });
   $("#empty-grid").addEventListener("click", startEmptyGrid);
-  $("#start-over").addEventListener("click", () => { clearDraft(); setGame(state.game); });
+  $("#start-over").addEventListener("click", () => { forgetGame(); setGame(state.game); });
   $("#check").addEventListener("click", checkTally);
   $("#tally").addEventListener("change", () => saveDraft({ tally: $("#tally").value }));
   for (const radio of $$('input[name="game"]')) radio.addEventListener("change", (e) => setGame(e.target.value));
@@ -266,8 +229,8 @@ function restoreGame({ request, scanId }) {
   $(`input[name="game"][value="${game}"]`).checked = true;
   setGame(game);
   const o = request.options || {};
-  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: o["opponent-pile"] || "" });
-  else Object.assign(state, { cards: request.cards || [], expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
+  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: [].concat(o["opponent-pile"] || []).join(" ") });
+  else Object.assign(state, { cards: request.cards || [], cardsFrom: "saved", expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
   $("#variant").value = state.variant;
   state.scanId = scanId || null;
   adoptCity(request.city);
@@ -293,7 +256,7 @@ async function init() {
   }
   const draft = loadDraft();
   if (draft && draft.rows.length) {
-    for (const f of ["rows", "interstate", "headers", "cards", "expansions", "options", "variant", "goals", "scenario", "pile"]) {
+    for (const f of ["rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile"]) {
       if (draft[f] !== undefined) state[f] = draft[f];
     }
     $(`input[name="game"][value="${draft.game === "wagons" ? "wagons" : "sprawlopolis"}"]`).checked = true;

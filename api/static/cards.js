@@ -1,7 +1,9 @@
-// Choices beside the city: Sprawlopolis scoring cards (tap one to read what it counts), expansions and
+// Choices beside the city: Sprawlopolis scoring cards (a tap puts one in the game or takes it out, and shows
+// what it counts), expansions and
 // their options; Circle the Wagons goal cards, scenario and the opponent's pile.
 import { $, el, emit } from "./dom.js";
 import { state } from "./state.js";
+import { renderPile, wirePile } from "./pile.js";
 
 export function renderChips() {
   const meta = state.meta;
@@ -21,6 +23,28 @@ export function renderChips() {
 
 // What the cards in play count, in the project's words (from /api/v1/meta); the card tapped last first.
 let lastTapped = null;
+const IN_A_GAME = 3; // a Sprawlopolis game has exactly three scoring cards
+
+export function forgetCardInfo() {
+  lastTapped = null;
+  $("#cards-note").textContent = "";
+}
+
+// Tap: in the game or out again. A fourth card replaces the one that has been in the game longest, and
+// the note under the cards says which.
+function tapCard(n) {
+  let note = "";
+  if (state.cards.includes(n)) state.cards = state.cards.filter((x) => x !== n);
+  else if (state.cards.length >= IN_A_GAME) {
+    const [out, ...rest] = state.cards;
+    state.cards = [...rest, n];
+    note = `Card ${n} replaces card ${out}: a Sprawlopolis game has three scoring cards.`;
+  } else state.cards = [...state.cards, n];
+  state.cardsFrom = "given";
+  state.cardsPicked = true;
+  lastTapped = n;
+  $("#cards-note").textContent = note;
+}
 
 export function renderCardInfo() {
   const box = $("#card-info");
@@ -66,7 +90,9 @@ export function renderGoals() {
     if (goal.provenance !== "printed") {
       b.append(el("small", {
         class: "prov", text: goal.provenance,
-        title: goal.provenance === "reading" ? "the card text was not available: a reading of it" : "wording from a review",
+        title: goal.provenance === "reading"
+          ? "reading: the card's text was not available, so this is a reading of it"
+          : "review: the wording comes from a published review, not the printed card",
       }));
     }
     return b;
@@ -75,7 +101,8 @@ export function renderGoals() {
   sel.replaceChildren(new Option("none", ""));
   for (const s of w.scenarios) sel.append(new Option(s.name, s.id));
   sel.value = state.scenario;
-  $("#pile").value = state.pile;
+  $("#goal-legend").hidden = w.goals.every((g) => g.provenance === "printed");
+  renderPile();
 }
 
 const toggled = (list, x) => (list.includes(x) ? list.filter((y) => y !== x) : [...list, x]);
@@ -84,10 +111,10 @@ export function wireChoices() {
   $("#cards").addEventListener("click", (e) => {
     const b = e.target.closest("[data-card]");
     if (!b) return;
-    const n = Number(b.dataset.card);
-    state.cards = toggled(state.cards, n);
-    lastTapped = n;
-    b.setAttribute("aria-pressed", String(state.cards.includes(n)));
+    tapCard(Number(b.dataset.card));
+    for (const chip of $("#cards").querySelectorAll("[data-card]")) {
+      chip.setAttribute("aria-pressed", String(state.cards.includes(Number(chip.dataset.card))));
+    }
     renderCardInfo();
     emit("choices-changed");
   });
@@ -122,5 +149,5 @@ export function wireChoices() {
     renderGoals();
     emit("choices-changed");
   });
-  $("#pile").addEventListener("change", (e) => { state.pile = e.target.value; emit("choices-changed"); });
+  wirePile();
 }

@@ -260,6 +260,13 @@ async function onReady() {
 
 document.addEventListener("sprawlscan:scored", (e) => onScored(e.detail));
 document.addEventListener("sprawlscan:ready", onReady);
+// "Start over": the last game is not brought back by the next reload either.
+document.addEventListener("sprawlscan:start-over", () => {
+  current = null;
+  savedAs = null;
+  try { localStorage.removeItem(CURRENT_KEY); } catch { /* nothing kept */ }
+  $("#save-game").hidden = true;
+});
 document.addEventListener("DOMContentLoaded", () => {
   $("#save-game").addEventListener("submit", saveGame);
   $("#history").addEventListener("click", onHistoryClick);

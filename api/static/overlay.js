@@ -7,7 +7,9 @@ import { key, state } from "./state.js";
 
 const ZOOMS = [1, 1.5, 2, 3, 4];
 let zoom = 1;
-let size = { w: 1000, h: 750 }; // the SVG's coordinate space: the photo's aspect
+// The SVG's coordinate space: the photo's aspect, w × h, with a margin m round it where the column letters
+// and row numbers of a city photographed close to the photo's edge still show.
+let size = { w: 1000, h: 750, m: 80 };
 
 // Unit square point (u along the row, v down the column) -> photo point, bilinear over the cell's corners.
 function at(quad, u, v) {
@@ -49,7 +51,7 @@ export function renderOverlay() {
   const svg = $("#overlay-svg");
   if (!svg || !state.outlines) return;
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${size.w} ${size.h}`);
+  svg.setAttribute("viewBox", `${-size.m} ${-size.m} ${size.w + 2 * size.m} ${size.h + 2 * size.m}`);
   const unit = Math.hypot(size.w, size.h) / 1000;
   state.rows.forEach((row, r) => row.forEach((token, c) => {
     const quad = state.outlines.get(key(r, c));
@@ -157,7 +159,8 @@ export async function showPhoto(src, cells) {
   const shown = k ? (await turned(img, k)) || src : src;
   const view = $("#overlay");
   view.onload = () => {
-    size = { w: 1000, h: Math.round((1000 * view.naturalHeight) / view.naturalWidth) };
+    size = { w: 1000, h: Math.round((1000 * view.naturalHeight) / view.naturalWidth), m: 80 };
+    placePhoto();
     renderOverlay();
     fitCity();
     emit("photo-shown");
@@ -168,17 +171,39 @@ export async function showPhoto(src, cells) {
   setZoom(1);
 }
 
-// Zoom so that the city (its cells' outlines, with a margin for the labels) fills the view.
+// The stage is the photo with the margin round it: the photo sits inside, the SVG covers both.
+function placePhoto() {
+  const { w, h, m } = size;
+  $("#overlay-stage").style.aspectRatio = `${w + 2 * m} / ${h + 2 * m}`;
+  Object.assign($("#overlay").style, {
+    left: `${(100 * m) / (w + 2 * m)}%`, top: `${(100 * m) / (h + 2 * m)}%`,
+    width: `${(100 * w) / (w + 2 * m)}%`, height: `${(100 * h) / (h + 2 * m)}%`,
+  });
+}
+
+// The city's extent as fractions of the stage: its cells, and its letters and numbers with room round them.
+function cityBox() {
+  const { w, h, m } = size;
+  const pts = [];
+  for (const [k, quad] of state.outlines) {
+    pts.push(...quad.map(([x, y]) => [x * w, y * h]));
+    const [r, c] = k.split(",").map(Number);
+    if (r === 0) pts.push(at(quad, 0.5, -0.8), at(quad, -0.1, -0.8), at(quad, 1.1, -0.8));
+    if (c === 0) pts.push(at(quad, -0.6, 0.5), at(quad, -0.6, -0.1), at(quad, -0.6, 1.1));
+  }
+  const xs = pts.map((p) => (p[0] + m) / (w + 2 * m));
+  const ys = pts.map((p) => (p[1] + m) / (h + 2 * m));
+  return [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+}
+
+// Zoom so that the city with its labels fills the view, and scroll it into the middle.
 function fitCity() {
   if (!state.outlines || !state.outlines.size) return;
-  const pts = [...state.outlines.values()].flat();
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const [x0, x1, y0, y1] = cityBox();
   const view = $("#overlay-view");
-  const aspect = size.h / size.w; // stage height per unit of stage width
-  const fitW = 0.9 / (x1 - x0);
-  const fitH = (0.9 * view.clientHeight) / (view.clientWidth * aspect * (y1 - y0) || 1);
+  const aspect = (size.h + 2 * size.m) / (size.w + 2 * size.m); // stage height per unit of stage width
+  const fitW = 0.96 / (x1 - x0);
+  const fitH = (0.96 * view.clientHeight) / (view.clientWidth * aspect * (y1 - y0) || 1);
   const z = Math.max(1, Math.min(ZOOMS[ZOOMS.length - 1], fitW, fitH));
   setZoom(z);
   const stage = $("#overlay-stage").getBoundingClientRect();

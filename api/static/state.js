@@ -10,6 +10,10 @@ export const state = {
   interstate: null,  // rows above the interstate line, or null
   headers: [],       // other "key: value" header lines of the scanned or typed city, kept as they were
   cards: [],
+  cardsFrom: null,   // where the cards came from: "backs" | "city" | "both" (a scan), "given" (the player),
+                     // "text" (the typed city's cards line), "saved" (a saved game), or null
+  cardsPicked: false, // the player picked cards since the last scan: the next photo is sent with them
+  warnings: [],      // the last scan's warnings
   expansions: [],
   options: {},
   variant: "",

@@ -3,7 +3,7 @@
 import { state } from "./state.js";
 
 const KEY = "sprawlscan:draft:v1";
-const FIELDS = ["game", "rows", "interstate", "headers", "cards", "expansions", "options", "variant", "goals", "scenario", "pile"];
+const FIELDS = ["game", "rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile"];
 
 export function saveDraft(extra = {}) {
   try {

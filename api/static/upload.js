@@ -30,7 +30,8 @@ export async function shrinkPhoto(file, longSide) {
 function formFor(image, name) {
   const form = new FormData();
   form.append("image", image, name);
-  if (state.cards.length) form.append("cards", state.cards.join(" "));
+  // Only cards the player picked for this photo: a new photo reads its own (never the last photo's).
+  if (state.cardsPicked && state.cards.length) form.append("cards", state.cards.join(" "));
   if (state.expansions.length) form.append("expansions", state.expansions.join(" "));
   if (state.variant) form.append("variant", state.variant);
   if (Object.keys(state.options).length) form.append("options", JSON.stringify(state.options));

@@ -6,7 +6,7 @@ shadows along covering edges) and returns the exact centre of every lattice cell
 training source of the cell classifier.
 
 Coordinates: an image pixel (i, j) has its centre at (x=i, y=j); card-local millimetres map to card-image
-pixels by ``px = mm * ppm``. The lattice in the top-down image is the one of :mod:`vision.lattice`: blocks
+pixels by ``px = mm * ppm``. The lattice in the top-down image is the one of :mod:`vision.lattice.fit`: blocks
 wider than tall, lattice rows along the image y axis.
 """
 
@@ -362,8 +362,8 @@ class TopDown:
     - ``cells``: one :class:`CellTruth` per cell of the city grid (``city.n_rows × city.n_cols``, reading
       order), including empty cells, with exact pixel centres.
     - ``card_corners``: per placement (play order) a 4×2 float array of pixel corners TL, TR, BR, BL as laid.
-    - ``lattice``: the nominal :class:`~vision.lattice.Lattice` in pixels with ``offsets[r, c]`` set to the
-      true centre minus the nominal one (zero for empty cells).
+    - ``lattice``: the nominal :class:`~vision.lattice.fit.Lattice` in pixels with
+      ``offsets[r, c]`` set to the true centre minus the nominal one (zero for empty cells).
     - ``table``: the table kind drawn.
     """
 

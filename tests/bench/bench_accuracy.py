@@ -49,7 +49,7 @@ TARGETS = {"cells": 0.995, "cities": 0.95, "scores": 0.95}
 def classifier_only(n_cities: int) -> dict[str, Any]:
     """Accuracy of the shipped model on held-out top-down crops from ``n_cities`` rendered cities."""
     from models.cellset import KINDS, load_or_build
-    from vision.classify import ZONES_WITH_EMPTY, get_classifier
+    from vision.cells.classify import ZONES_WITH_EMPTY, get_classifier
 
     data = load_or_build(DATA, "bench", range(CROP_SEED_BASE, CROP_SEED_BASE + n_cities), 2)
     clf = get_classifier()

@@ -32,7 +32,7 @@ def _read(job: tuple[Path, str, str | None]) -> dict[str, Any]:
     """Scan one city photo, with the taught deck at ``deck_path`` or without one."""
     from scoring.city import parse_city
     from scoring.errors import InputError
-    from vision.deck import load_deck
+    from vision.deck.taught import load_deck
     from vision.decode import decode_image
     from vision.evaluate import compare_cities
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_deck: skipped, no real-art development set with deck photos at {args.devset}")
         return 0
     from scoring.errors import InputError
-    from vision.deck_teach import teach_deck
+    from vision.deck.teach import teach_deck
 
     names = sorted(m["name"] for m in json.loads(meta_path.read_text()))
     decks = (

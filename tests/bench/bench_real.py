@@ -87,7 +87,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "cards": read is not None and sorted(read.cards) == sorted(truth.cards),
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
-        "decode_seconds": timings.get("decode cards", 0.0) + timings.get("unexplained", 0.0),
+        "decode_seconds": timings.get("stacking", 0.0) + timings.get("unexplained", 0.0),
         "decode_cpu": decode_cpu,
         "error": error,
         "same_card": same_card,
@@ -104,13 +104,13 @@ def _time_decodings() -> list[float]:
     """Record the CPU seconds of every joint card decoding this process runs from now on: the program's
     building and its solving (the thread's own time: on a machine shared with other work the wall-clock
     time says more about the others)."""
-    import vision.card_decoding as card_decoding
-    from vision.card_program import CardProgram
+    import vision.cards.stacking as card_decoding
+    from vision.cards.program import CardProgram
 
     seconds: list[float] = []
     pending = [0.0]  # a program built, not yet solved
     build = getattr(CardProgram.__init__, "__wrapped__", CardProgram.__init__)
-    decode = getattr(card_decoding.decode_program, "__wrapped__", card_decoding.decode_program)
+    decode = getattr(card_decoding.stack_program, "__wrapped__", card_decoding.stack_program)
 
     def timed_build(self: Any, *args: Any, **kwargs: Any) -> None:
         t = time.thread_time()
@@ -129,8 +129,8 @@ def _time_decodings() -> list[float]:
     timed_decode.__wrapped__ = decode  # type: ignore[attr-defined]
     CardProgram.__init__ = timed_build  # type: ignore[method-assign]
     for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("vision.") and hasattr(module, "decode_program"):
-            module.decode_program = timed_decode  # type: ignore[attr-defined]
+        if getattr(module, "__name__", "").startswith("vision.") and hasattr(module, "stack_program"):
+            module.stack_program = timed_decode  # type: ignore[attr-defined]
     return seconds
 
 
@@ -144,18 +144,18 @@ def _true_cards(truth: Any) -> tuple[dict[tuple[int, int], int], dict[tuple[int,
     blocks and swap them for free: a fair measure does not count those).
     """
     from scoring.layouts import LAYOUTS
-    from vision.card_decoding import EMPTY_LABEL, CellEvidence, decode_cards
-    from vision.card_program import UNEXPLAINED_COST, CardProgram
-    from vision.card_stacking import best_stacking
+    from vision.cards.branch import best_stacking
+    from vision.cards.program import UNEXPLAINED_COST, CardProgram
+    from vision.cards.stacking import EMPTY_LABEL, CellEvidence, stack_cards
 
     grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
     for r, c, cell in truth.cells():
         label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
         grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
-    decoding = decode_cards(grid, exclude=truth.cards)
+    decoding = stack_cards(grid, exclude=truth.cards)
     by_card = {}
     for card in {p.card for p in decoding.placements}:
-        without = decode_cards(grid, exclude=(*truth.cards, card))
+        without = stack_cards(grid, exclude=(*truth.cards, card))
         if without.objective < decoding.objective - 0.5:  # no other card explains its blocks as well
             by_card.update({(r - 1, c - 1): card for (r, c), d in decoding.cells.items() if d.card == card})
     program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)

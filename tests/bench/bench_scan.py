@@ -36,8 +36,8 @@ from tests.synth_truth import (  # noqa: E402
     same_city,
     visible_truth,
 )
-from vision.classify import MODEL_PATH, ModelError  # noqa: E402
-from vision.lattice import PX_PER_MM  # noqa: E402
+from vision.cells.classify import MODEL_PATH, ModelError  # noqa: E402
+from vision.lattice.fit import PX_PER_MM  # noqa: E402
 
 STAGES = (
     "decode",
@@ -51,7 +51,7 @@ STAGES = (
     "refine",
     "deck",
     "cards",
-    "decode cards",
+    "stacking",
     "unexplained",
     "assemble",
     "score",

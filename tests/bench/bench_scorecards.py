@@ -28,9 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from models.synth.scene import render_photo  # noqa: E402
-from vision.card_sources import choose_scoring_cards  # noqa: E402
-from vision.numbers import NumberReader, get_reader, use_reader  # noqa: E402
-from vision.scorecards import find_scoring_cards  # noqa: E402
+from vision.backs.choose import choose_scoring_cards  # noqa: E402
+from vision.backs.numerals import NumberReader, get_reader, use_reader  # noqa: E402
+from vision.backs.read import find_scoring_cards  # noqa: E402
 
 
 def _inside(poly: np.ndarray, point: tuple[float, float]) -> bool:

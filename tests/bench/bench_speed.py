@@ -38,7 +38,7 @@ DEVSET = ROOT.parent / "shared" / "devset"
 #: Median devset scan before the split into stages (issue 13, measured 2026-11-30 on this machine).
 BEFORE_S = 1.43
 #: The stages every scan runs once, in order (the re-reads, arbitration and backs come on top).
-ONCE = ("decode", "locate", "rectify", "lattice", "classify", "decode cards")
+ONCE = ("decode", "locate", "rectify", "lattice", "classify", "stacking")
 
 
 def _imread_seconds(jpeg: bytes, repeats: int) -> float:

@@ -1,0 +1,93 @@
+// A photo scanned: its city, its own scoring cards (sent only when the player picked them for this scan),
+// where those cards came from and the scan's warnings, both shown with the score; a failed scan clears the
+// last one's photo and warnings and says what went wrong beside the upload, where the player is looking.
+import { $, el, scrollBehaviour } from "./dom.js";
+import { key, state } from "./state.js";
+import { hidePhoto, showPhoto } from "./overlay.js";
+import { uploadPhoto } from "./upload.js";
+import { pageWords } from "./wording.js";
+
+// Cells read with less confidence than this are outlined so the player checks them first.
+const UNSURE_BELOW = 0.8;
+
+// Where the scoring cards came from, in words (the scan JSON's cards_source; "given": the player's picks).
+const CARDS_SOURCE = {
+  both: "read from their backs, and the city agrees",
+  backs: "read from their backs",
+  city: "derived from the city (the three cards it does not use)",
+  given: "given by you",
+  text: "from the cards line of the city text",
+  saved: "as saved with this game",
+};
+const PICK = "pick the three in play under 3 · Scoring cards";
+
+// The line beside the score saying which cards scored it and where they came from.
+export function renderProvenance() {
+  const node = $("#cards-source");
+  node.hidden = state.game !== "sprawlopolis";
+  if (node.hidden) return;
+  if (!state.cards.length) {
+    node.textContent = state.scanId ? `No scoring cards: none read from this photo; ${PICK}.` : `No scoring cards: ${PICK}.`;
+  } else {
+    const from = CARDS_SOURCE[state.cardsFrom] || CARDS_SOURCE.given;
+    node.textContent = `Scoring cards ${state.cards.join(", ")}: ${from}.`;
+  }
+}
+
+export function renderWarnings() {
+  $("#warnings").replaceChildren(...state.warnings.map((w) => el("li", {
+    text: pageWords(typeof w === "string" ? w : (w.message || JSON.stringify(w))),
+  })));
+}
+
+// Forget what the last scan brought: its photo, warnings and the error of a failed one.
+export function forgetScan() {
+  hidePhoto();
+  state.scanId = null;
+  state.scanned = null;
+  state.warnings = [];
+  state.unsure.clear();
+  $("#scan-error").hidden = true;
+  renderWarnings();
+}
+
+// The cards a photo brought belong to that photo: another city (typed, or a failed scan) drops them;
+// cards the player gave stay.
+export function dropPhotoCards() {
+  if (["backs", "city", "both"].includes(state.cardsFrom)) { state.cards = []; state.cardsFrom = null; }
+}
+
+function scanFailed(err) {
+  forgetScan();
+  dropPhotoCards();
+  // The score on screen belonged to the last photo, not this one.
+  $("#result").hidden = true;
+  $("#sticky").hidden = true;
+  const box = $("#scan-error");
+  box.textContent = pageWords(err.message || String(err));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest", behavior: scrollBehaviour() });
+}
+
+// Upload `file` and hand the answer to `adopt(data, photoUrl)`, which puts the city on the page.
+export async function scan(file, adopt) {
+  let answer;
+  try {
+    answer = await uploadPhoto(file);
+  } catch (err) {
+    scanFailed(err);
+    return;
+  }
+  const { data, photoUrl } = answer;
+  $("#scan-error").hidden = true;
+  state.scanId = data.scan_id;
+  state.unsure = new Set((data.cells || []).filter((c) => c.confidence < UNSURE_BELOW).map((c) => key(c.row, c.col)));
+  // This photo's own cards: what the scan chose (the player's, when they picked them for it), else none.
+  state.cards = (data.cards || []).filter(Number.isInteger);
+  state.cardsFrom = state.cards.length ? data.cards_source : null;
+  state.cardsPicked = false;
+  state.warnings = data.warnings || [];
+  adopt(data);
+  showPhoto(photoUrl || data.overlay, data.cells);
+  $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
+}

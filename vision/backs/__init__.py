@@ -1,0 +1,35 @@
+"""The scoring cards' backs beside the city: which three scoring cards a game used.
+
+``circles`` finds the yellow number circles, ``numerals`` reads the number in one, ``read`` finds the
+cards lying scoring side up and reads each, ``choose`` settles the three from those numbers and the cards
+missing from the city. Other rooms use only the names below.
+"""
+
+from vision.backs.choose import CITY_SURE, BackNumber, ScoringCards, choose_scoring_cards
+from vision.backs.numerals import (
+    N_CLASSES,
+    NUMBERS,
+    PATCH,
+    REACH,
+    NumberModelError,
+    circle_frame,
+    circle_patch,
+    normalise,
+)
+from vision.backs.read import find_scoring_cards
+
+__all__ = [
+    "BackNumber",
+    "CITY_SURE",
+    "NUMBERS",
+    "N_CLASSES",
+    "NumberModelError",
+    "PATCH",
+    "REACH",
+    "ScoringCards",
+    "choose_scoring_cards",
+    "circle_frame",
+    "circle_patch",
+    "find_scoring_cards",
+    "normalise",
+]

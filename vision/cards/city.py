@@ -1,0 +1,169 @@
+"""The joint card decoding in the scan: classifier readings in, readings that obey the cards out.
+
+:func:`evidence_grid` turns the classifier's per-cell distributions into :class:`CellEvidence` (only the
+cells whose reading counts; the rest are known empty, and cells beyond the photo's frame unknown), and
+:func:`apply_stacking` writes the decoding back into the per-cell readings that :mod:`vision.assemble`
+builds the city from, with the warnings a player needs. A decoding that explains too little of the city
+(a test grid, a game with cards we do not know) is not used: the cell-by-cell reading stands.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from scoring.city import cell_name
+from scoring.layouts import LAYOUTS
+from vision.cards.program import UNEXPLAINED_COST, CardProgram
+from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
+from vision.cells import CellReading
+
+__all__ = ["CardReading", "apply_stacking", "evidence_grid", "read_as_cards"]
+
+# A decoding is used only when cards explain at least this share of the visible blocks.
+MIN_EXPLAINED = 0.8
+# Probabilities below this are floored before taking logs (the classifier's softmax underflows).
+PROBABILITY_FLOOR = 1e-6
+CERTAIN_EMPTY = CellEvidence({EMPTY_LABEL: 0.0})
+# The last program each thread decoded (see read_as_cards): a HiGHS model is not shared between threads.
+_LAST = threading.local()
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """The readings after decoding, which card shows in each cell (grid of the readings), and what to say."""
+
+    readings: list[list[CellReading | None]]
+    cards: list[list[int | None]]
+    decoding: CardStacking
+    warnings: list[str]
+    used: bool
+    # The readings the decoding was given (the classifier's, before any card settled a cell).
+    before: list[list[CellReading | None]] | None = None
+
+
+def evidence_grid(
+    predictions: Sequence[Sequence[CellReading]], counts: np.ndarray, visible: np.ndarray
+) -> list[list[CellEvidence | None]]:
+    """The decoder's view of a lattice: ``None`` beyond the frame, certainly empty where the reading does
+    not count (``counts`` false), else the classifier's distribution."""
+    grid: list[list[CellEvidence | None]] = []
+    for r, row in enumerate(predictions):
+        line: list[CellEvidence | None] = []
+        for c, pred in enumerate(row):
+            if not visible[r, c]:
+                line.append(None)
+                continue
+            dist = pred.distribution
+            if not counts[r, c] or not dist:
+                line.append(CERTAIN_EMPTY if not counts[r, c] else _from_label(pred))
+                continue
+            log_p = {k: math.log(max(v, PROBABILITY_FLOOR)) for k, v in dist.items() if k[0] != "W"}
+            marked = pred.poi or pred.construction
+            line.append(CellEvidence(log_p, wrecktar=pred.kind == "wrecktar", marked=marked))
+        grid.append(line)
+    return grid
+
+
+def _from_label(pred: CellReading) -> CellEvidence:
+    """Evidence from a reading without a distribution (a stand-in classifier): sure of its answer."""
+    label = (pred.zone, pred.road) if pred.kind == "block" else EMPTY_LABEL
+    return CellEvidence({label: 0.0}, wrecktar=pred.kind == "wrecktar")
+
+
+def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStacking) -> CardReading:
+    """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
+    cards: list[list[int | None]] = [[None] * len(row) for row in readings]
+    if decoding.explained < MIN_EXPLAINED:
+        return CardReading(readings, cards, decoding, [], False, readings)
+    out = [list(row) for row in readings]
+    doubtful = []
+    # A Point of Interest card shows blocks without roads (this project's stand-in for it: its real look is
+    # not documented), so where one is seen, a roadless reading stays a possible second choice.
+    roadless = any(rd is not None and rd.poi for row in readings for rd in row)
+    for (r, c), cell in decoding.cells.items():
+        cards[r][c] = cell.card
+        rd = out[r][c]
+        if rd is None or rd.kind == "wrecktar" or cell.source == "kept":
+            continue
+        zone, road = cell.label
+        confidence = _confidence(rd, cell.label, cell.margin)
+        if cell.doubtful:
+            doubtful.append((r, c))
+        # A card settles the cell: no second reading is left for the road repair to swap in, unless the
+        # decoding itself is in doubt there, and then only readings a card can show.
+        out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful), roadless)
+    warnings = []
+    if doubtful:
+        warnings.append(
+            "the cards do not settle "
+            + ", ".join(f"@{r},{c}" for r, c in doubtful)
+            + " (two readings fit almost equally well): please check"
+        )
+    return CardReading(out, cards, decoding, warnings, True, readings)
+
+
+def _card_options_only(reading: CellReading, roadless: bool = False) -> CellReading:
+    """``reading`` (settled by a card) without the alternatives no card shows: the card placed there shows
+    a block, not the table, and every residential, commercial and industrial block of the 18 cards carries
+    a road (a zone read without one is a crop that missed the road), unless ``roadless`` blocks are in
+    play (a Point of Interest card).
+
+    >>> options = (("I", "NE", 0.2), ("I", None, 0.5), (None, None, 0.2), ("I", "NS", 0.1))
+    >>> rd = CellReading.from_options(options)
+    >>> [o[:2] for o in _card_options_only(rd).alternatives]
+    [('I', 'NE'), ('I', 'NS')]
+    >>> [o[:2] for o in _card_options_only(rd, roadless=True).alternatives]
+    [('I', 'NE'), ('I', None), ('I', 'NS')]
+    """
+    kept = tuple(
+        o for o in reading.alternatives if o[0] is not None and (o[0] == "P" or roadless or o[1] is not None)
+    )
+    return reading if len(kept) == len(reading.alternatives) else replace(reading, alternatives=kept)
+
+
+def _confidence(reading: CellReading, label: tuple[str | None, str | None], margin: float | None) -> float:
+    """How sure the decoded label is: from its margin over the next explanation where it was checked,
+    else the classifier's own probability of it."""
+    own = next((p for z, r, p in reading.options if (z, r) == label), 0.0)
+    if margin is None:
+        return max(own, reading.probability if reading.best[:2] == label else own)
+    return max(own, 1.0 - math.exp(-margin))
+
+
+def read_as_cards(
+    readings: list[list[CellReading | None]],
+    predictions: Sequence[Sequence[CellReading]],
+    counts: np.ndarray,
+    visible: np.ndarray,
+    exclude: Sequence[int] = (),
+    again_if: Sequence[int] = (),
+) -> CardReading:
+    """Decode the lattice's readings as cards (see :mod:`vision.cards.stacking`) and apply the result.
+
+    A scan decodes its city once on its own and, when that used a scoring card, again without the
+    scoring cards: the second decoding of the same evidence reuses the first one's program (built once,
+    solved again from where HiGHS left off), kept per thread for the last grid decoded; ``again_if`` are
+    the cards that, placed, bring that second decoding (see :func:`vision.cards.stacking.stack_program`).
+    """
+    grid = evidence_grid(predictions, counts, visible)
+    program = getattr(_LAST, "program", None)
+    if program is None or program.grid != grid:
+        program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    return apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
+
+
+def name_cells(text: str, origin: tuple[int, int]) -> str:
+    """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city.
+
+    >>> name_cells("the cards do not settle @3,2, @4,2", (1, 1))
+    'the cards do not settle B3, B4'
+    """
+    return re.sub(
+        r"@(\d+),(\d+)", lambda m: cell_name(int(m.group(1)) - origin[0], int(m.group(2)) - origin[1]), text
+    )

@@ -1,0 +1,227 @@
+"""The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
+
+:func:`geometry_for` rectifies the photo for one pair of block periods and fits the lattice
+(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another
+lattice on the same plane (warping the view again only when the lattice reaches beyond it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.cells import CellReading, Grid, TopDown, lattice_box
+from vision.decode import fit_long_side
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    LOCATE_LONG_SIDE,
+    PX_PER_MM,
+    Lattice,
+    LatticeFit,
+    Located,
+    NoCityFound,
+    Periods,
+    Rectification,
+    fit_lattice,
+    project_points,
+    rectify_city,
+    warp,
+)
+
+__all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
+
+# Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
+MIN_BLOCKS = 8
+# Cells off the card region are read too, but there the classifier must be at least this sure that the
+# cell holds a card (a block or Wrecktar), whichever block it is (the card region misses blocks on tables
+# close in colour to them, and blocks there are often dim; see models/MODEL_CARD.md for how it was set).
+RING_CONFIDENCE = 0.7
+# The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more.
+RESCALE_ABOVE = 0.01
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Everything the geometric stages found in one photo.
+
+    ``photo`` is the working copy (upright RGB); ``view`` the top-down view it maps to; ``fit.lattice``
+    covers the card region and ``lattice`` is that lattice grown by one ring of cells (or more, see
+    :func:`vision.rereads.grow_to_blocks`); ``occupied`` marks ``lattice`` cells inside the card region
+    and ``visible`` those the photo shows whole (cells cut by its edge cannot be read).
+    """
+
+    photo: np.ndarray
+    located: Located
+    rectification: Rectification
+    view: TopDown
+    fit: LatticeFit
+    lattice: Lattice
+    occupied: np.ndarray
+    visible: np.ndarray
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def to_rectified(self) -> np.ndarray:
+        return self.view.to_rectified
+
+    @property
+    def rectified(self) -> np.ndarray:
+        return self.view.image
+
+    def counts(self, readings: Grid) -> np.ndarray:
+        """Which cells' readings count, (rows, cols) bool: the cell is visible, and on the card region or
+        (off it) read as holding a card at least :data:`RING_CONFIDENCE` surely."""
+        out = np.zeros((self.lattice.rows, self.lattice.cols), bool)
+        for r, row in enumerate(readings):
+            for c, reading in enumerate(row):
+                out[r, c] = self._counts(reading, r, c)
+        return out
+
+    def holds_card(self, readings: Grid) -> np.ndarray:
+        """Cells whose reading counts and holds a card (a block or Wrecktar)."""
+        kinds = np.array([[rd.kind != "empty" for rd in row] for row in readings], bool)
+        return kinds.reshape(self.lattice.rows, self.lattice.cols) & self.counts(readings)
+
+    def _counts(self, reading: CellReading, r: int, c: int) -> bool:
+        if not self.visible[r, c]:
+            return False
+        return bool(self.occupied[r, c]) or (
+            reading.kind != "empty" and reading.card_probability >= RING_CONFIDENCE
+        )
+
+
+def small_copy(photo: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo at most :data:`vision.lattice.locate.LOCATE_LONG_SIDE` px on its long side, and its scale."""
+    return fit_long_side(photo, LOCATE_LONG_SIDE)
+
+
+def segments_in_frame(h: np.ndarray, seg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Map segments (N × 4) through ``h`` and split them into (vertical, horizontal) ones within 6° of the
+    axes."""
+    if len(seg) == 0:
+        return np.zeros((0, 4)), np.zeros((0, 4))
+    mapped = project_points(h, seg.reshape(-1, 2).astype(np.float64)).reshape(-1, 4)
+    angle = np.degrees(np.arctan2(mapped[:, 3] - mapped[:, 1], mapped[:, 2] - mapped[:, 0])) % 180
+    vertical = np.abs(angle - 90) < 6
+    horizontal = np.minimum(angle, 180 - angle) < 6
+    return mapped[vertical], mapped[horizontal]
+
+
+def inside_frame(lattice: Lattice, to_photo: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Cells whose central 80 % maps inside the photo, (rows, cols) bool."""
+    centres = lattice.centres().reshape(-1, 2)
+    half = np.array([0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y])
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * half
+    pts = (centres[:, None, :] + corners[None]).reshape(-1, 2)
+    xy, in_front = project_points(to_photo, pts, in_front=True)
+    h, w = shape[:2]
+    ok = in_front & (xy >= 0).all(axis=1) & (xy[:, 0] < w) & (xy[:, 1] < h)
+    return ok.reshape(-1, 4).all(axis=1).reshape(lattice.rows, lattice.cols)
+
+
+def _scaled(lattice: Lattice, sx: float, sy: float) -> Lattice:
+    """The same lattice in an image scaled by (sx, sy)."""
+    offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
+    origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
+    return Lattice(origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets)
+
+
+def geometry_for(
+    photo: np.ndarray,
+    small: np.ndarray,
+    located: Located,
+    periods: Periods,
+    pitches: tuple[float, float],
+    timings: dict[str, float] | None = None,
+) -> Geometry:
+    """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
+    lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
+    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city."""
+    timings = {} if timings is None else timings
+    scale = small.shape[1] / photo.shape[1]
+    t = time.perf_counter()
+    rect = rectify_city(located, small, periods=periods, pitches=pitches)
+    to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
+    rectified = warp(photo, to_rectified, rect.size)
+    mask = warp(located.mask, rect.homography, rect.size, nearest=True)
+    timings["rectify"] = timings.get("rectify", 0.0) + time.perf_counter() - t
+
+    t = time.perf_counter()
+    vertical, horizontal = segments_in_frame(rect.homography, located.segments)
+    fit = fit_lattice(rectified, vertical, horizontal, mask)
+    sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
+    sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
+    if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
+        rescale = np.diag([sx, sy, 1.0])
+        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
+        rect = replace(rect, homography=rescale @ rect.homography, size=size)
+        to_rectified = rescale @ to_rectified
+        rectified = warp(photo, to_rectified, size)
+        fit = replace(fit, lattice=_scaled(fit.lattice, sx, sy))
+    timings["lattice"] = timings.get("lattice", 0.0) + time.perf_counter() - t
+    n_cells = int(fit.occupied.sum())
+    if n_cells < MIN_BLOCKS:
+        raise NoCityFound(
+            f"no city found: only {n_cells} block-sized card area{'s' * (n_cells != 1)} in the photo "
+            f"(a city to score has at least {MIN_BLOCKS})"
+        )
+    lattice = fit.lattice.padded(1, 1, 1, 1)
+    warnings = [
+        f"the city runs off the {side} edge of the photo: blocks beyond it are missing"
+        for side in located.touches_border
+    ]
+    if not 1.2 <= rect.aspect <= 1.65:
+        warnings.append(
+            f"the blocks measure {rect.aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
+            "steep an angle (hold the phone flatter above the city)"
+        )
+    view = TopDown(rectified, to_rectified, lattice_box(lattice))
+    visible = inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
+    return Geometry(
+        photo, located, rect, view, fit, lattice, np.pad(fit.occupied, 1), visible, tuple(warnings)
+    )
+
+
+def with_lattice(geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> Geometry:
+    """``geometry`` with another lattice on the same plane (and its card-region cells ``occupied``); the
+    top-down view is warped again, shifted and larger, when the lattice reaches beyond it."""
+    h, w = geometry.rectified.shape[:2]
+    x0, y0 = lattice.origin
+    x1, y1 = x0 + lattice.cols * lattice.pitch_x, y0 + lattice.rows * lattice.pitch_y
+    if lattice.offsets is not None and lattice.offsets.size:
+        x0 += min(0.0, float(lattice.offsets[..., 0].min()))
+        y0 += min(0.0, float(lattice.offsets[..., 1].min()))
+        x1 += max(0.0, float(lattice.offsets[..., 0].max()))
+        y1 += max(0.0, float(lattice.offsets[..., 1].max()))
+    margin_x, margin_y = 0.5 * lattice.pitch_x, 0.5 * lattice.pitch_y  # room for the crops' context
+    dx, dy = int(np.ceil(max(0.0, margin_x - x0))), int(np.ceil(max(0.0, margin_y - y0)))
+    size = (max(w + dx, int(np.ceil(x1 + margin_x)) + dx), max(h + dy, int(np.ceil(y1 + margin_y)) + dy))
+    rect, to_rectified, rectified = geometry.rectification, geometry.to_rectified, geometry.rectified
+    if dx or dy or size != (w, h):
+        shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
+        rect = replace(rect, homography=shift @ rect.homography, size=size)
+        to_rectified = shift @ to_rectified
+        rectified = warp(geometry.photo, to_rectified, size)
+        lattice = replace(lattice, origin=(lattice.origin[0] + dx, lattice.origin[1] + dy))
+    view = TopDown(rectified, to_rectified, lattice_box(lattice), geometry.view.zone_map)
+    visible = inside_frame(lattice, np.linalg.inv(to_rectified), geometry.photo.shape)
+    return replace(
+        geometry, rectification=rect, view=view, lattice=lattice, occupied=occupied, visible=visible
+    )
+
+
+def px_per_mm(geometry: Geometry) -> float:
+    """The photo's scale (px per mm) at the middle of the city, from the map to the top-down view."""
+    ys, xs = np.nonzero(geometry.located.mask)
+    mask_h, mask_w = geometry.located.mask.shape[:2]
+    h, w = geometry.photo.shape[:2]
+    centre = (
+        np.array([xs.mean() * w / mask_w, ys.mean() * h / mask_h]) if len(xs) else np.array([w / 2, h / 2])
+    )
+    pts = np.array([centre, centre + (1.0, 0.0), centre + (0.0, 1.0)])
+    mapped = project_points(geometry.to_rectified, pts)
+    jacobian = np.stack([mapped[1] - mapped[0], mapped[2] - mapped[0]], axis=1)
+    return PX_PER_MM / float(np.sqrt(abs(np.linalg.det(jacobian))))

@@ -1,0 +1,196 @@
+"""Find the cards of a deck photo one by one: each card's outline against the table, not one lattice.
+
+The player lays the 18 cards in a grid, but by hand: the gaps between them are wide or narrow, uneven, and a
+card may lie a little askew. So each card is found on its own, as a region of the photo unlike the table (the
+table's colours are those of the photo's border, as :mod:`vision.lattice.locate` estimates them), cut from its
+neighbours by the gaps and fitted with a quadrilateral; its own four corners map it to a top-down card at the
+scanner's scale, whatever the perspective and the gap. The cards are then set side by side in one top-down
+*mosaic* (a :class:`~vision.cells.topdown.TopDown` view whose white balance is measured over all of them), so
+the classifier and the deck's block patches read them as they read a city; and their places in the grid (card
+row and column) come from their centres along the deck's two axes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.cells import TopDown
+from vision.city_geometry import small_copy
+from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
+
+__all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
+
+# A card in the mosaic: two blocks by two, at the scanner's top-down scale; and the table left round it
+# (the classifier's crops reach a little beyond a block).
+CARD_PX = (2 * PX_PER_MM * BLOCK_W_MM, 2 * PX_PER_MM * BLOCK_H_MM)
+MARGIN_PX = 24
+# Colour distance from the table (Lab, lightness weighed less: shading changes it most) above which a pixel is
+# card; the same cue and weights as vision.lattice.locate's card mask, without its closing, which would bridge
+# the gaps between the cards.
+CARD_DISTANCE = 18.0
+LAB_WEIGHTS = np.array([0.25, 1.0, 1.0], np.float32)
+# Regions of a card's area within these factors of the median region are cards; larger ones are cards
+# that touch (split at their narrowest) and smaller ones are noise.
+CARD_AREA = (0.6, 1.5)
+# A region of this share of a card or more that is not taken for one leaves the outlines in doubt (a
+# piece of a card cut off by art in the table's colours, or cards touching).
+PIECE = 0.25
+# A card's outline (its convex hull: art in the table's colours may bite into the region) fills at least
+# this share of its smallest enclosing rectangle.
+SOLIDITY = 0.85
+# A card's four outline corners are used when their quadrilateral covers this share of its rectangle.
+QUAD_SHARE = 0.97
+# The long side of a card over its short side (89 × 63.5 mm: 1.40), within these bounds in the photo.
+ASPECT = (1.15, 1.75)
+
+
+@dataclass(frozen=True)
+class DeckMosaic:
+    """The cards found in one deck photo: ``places`` (card row, card column) in the grid, ``view`` the
+    mosaic of the cards top-down (card ``i`` at ``origins[i]``, its long side along x), and the photo's
+    quadrilateral of each card (``corners``, (N, 4, 2) in working-copy pixels: TL, TR, BR, BL);
+    ``doubtful`` counts the regions of a card's size or more that were not taken for a card."""
+
+    places: list[tuple[int, int]]
+    view: TopDown
+    origins: np.ndarray
+    corners: np.ndarray
+    doubtful: int = 0
+
+    def block_centres(self) -> np.ndarray:
+        """The 4 block centres of each card in the mosaic (TL, TR, BL, BR), (4 N, 2)."""
+        w, h = CARD_PX
+        quads = np.array([(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]) * (w, h)
+        return (self.origins[:, None, :] + quads[None]).reshape(-1, 2)
+
+
+def _card_regions(small: np.ndarray) -> list[np.ndarray]:
+    """Contours (in ``small``'s pixels) of the regions unlike the table that could each be one card."""
+    h, w = small.shape[:2]
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    table = table_colours(lab, max(4, min(h, w) // 25))
+    labf = lab.astype(np.float32)
+    dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
+    mask = (cv2.blur(dist, (3, 3)) > CARD_DISTANCE).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # Holes (art in the table's colours) do not matter: only the outer outline is used.
+    return [c for c in contours if cv2.contourArea(c) >= 0.002 * h * w]
+
+
+def _quad(contour: np.ndarray) -> np.ndarray | None:
+    """The four corners of a card's outline (float (4, 2)), or None when it is not card-shaped."""
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(hull)
+    rect_w, rect_h = cv2.minAreaRect(hull)[1]
+    if min(rect_w, rect_h) <= 0 or area / (rect_w * rect_h) < SOLIDITY:
+        return None
+    if not ASPECT[0] <= max(rect_w, rect_h) / min(rect_w, rect_h) <= ASPECT[1]:
+        return None
+    box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    # The four corners of the outline follow the perspective, but art in the table's colours at a corner
+    # cuts it off; the smallest rectangle round the outline keeps the card's full extent, so it is taken
+    # unless the corners enclose as much.
+    approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+    if len(approx) == 4 and cv2.contourArea(approx) >= QUAD_SHARE * rect_w * rect_h:
+        return approx.reshape(4, 2).astype(np.float64)
+    return box
+
+
+def _cards_in(small: np.ndarray) -> tuple[list[np.ndarray], int]:
+    """The quadrilaterals of the single cards in ``small``, and how many regions at least a card's size
+    could not be taken for one (cards touching, or cut by art in the table's colours)."""
+    regions = _card_regions(small)
+    if not regions:
+        return [], 0
+    areas = np.array([cv2.contourArea(c) for c in regions])
+    typical = float(np.median(areas[areas >= 0.3 * areas.max()]))
+    out, doubtful = [], 0
+    for contour, area in zip(regions, areas, strict=True):
+        quad = _quad(contour) if CARD_AREA[0] * typical <= area <= CARD_AREA[1] * typical else None
+        if quad is not None:
+            out.append(quad)
+        elif area >= PIECE * typical:
+            doubtful += 1
+    return out, doubtful
+
+
+def _deck_axis(quads: list[np.ndarray]) -> np.ndarray:
+    """The deck's x axis in the photo (unit vector): the mean direction of the cards' long sides."""
+    doubled = np.zeros(2)
+    for q in quads:
+        sides = [q[(k + 1) % 4] - q[k] for k in range(4)]
+        longest = max(sides, key=lambda v: float(np.hypot(*v)))
+        angle = 2 * np.arctan2(longest[1], longest[0])
+        doubled += (np.cos(angle), np.sin(angle))
+    half = np.arctan2(doubled[1], doubled[0]) / 2
+    return np.array([np.cos(half), np.sin(half)])
+
+
+def _oriented(quad: np.ndarray, axis: np.ndarray) -> np.ndarray:
+    """The corners TL, TR, BR, BL with TL→TR the long side running along ``axis``."""
+    centre = quad.mean(axis=0)
+    normal = np.array([-axis[1], axis[0]])  # the deck's y axis (image y points down)
+    rel = quad - centre
+    u, v = rel @ axis, rel @ normal
+    tl = int(np.argmin(u + v))
+    order = sorted(range(4), key=lambda k: np.arctan2(v[k], u[k]))  # clockwise on screen from the left
+    start = order.index(tl)
+    return quad[[order[(start + k) % 4] for k in range(4)]]
+
+
+def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
+    """Index of each value's cluster, clusters in increasing order, split where sorted values jump by
+    more than ``gap``."""
+    order = np.argsort(values)
+    index = np.zeros(len(values), int)
+    k = 0
+    for prev, cur in zip(order[:-1], order[1:], strict=True):
+        if values[cur] - values[prev] > gap:
+            k += 1
+        index[cur] = k
+    return index
+
+
+def find_cards(photo: np.ndarray) -> DeckMosaic | None:
+    """The cards of a deck photo (upright RGB working copy), or None when none is found."""
+    small, scale = small_copy(photo)
+    quads, doubtful = _cards_in(small)
+    if not quads:
+        return None
+    axis = _deck_axis(quads)
+    corners = np.array([_oriented(q, axis) for q in quads]) / scale
+    normal = np.array([-axis[1], axis[0]])
+    centres = corners.mean(axis=1)
+    width = float(np.median(np.hypot(*(corners[:, 1] - corners[:, 0]).T)))
+    height = float(np.median(np.hypot(*(corners[:, 3] - corners[:, 0]).T)))
+    rows = _clusters(centres @ normal, 0.5 * height)
+    cols = _clusters(centres @ axis, 0.5 * width)
+    order = sorted(range(len(quads)), key=lambda i: (rows[i], cols[i]))
+    corners = corners[order]
+    places = [(int(rows[i]), int(cols[i])) for i in order]
+    return _mosaic(photo, corners, places, doubtful)
+
+
+def _mosaic(
+    photo: np.ndarray, corners: np.ndarray, places: list[tuple[int, int]], doubtful: int
+) -> DeckMosaic:
+    """The cards warped top-down, side by side in rows of six (each with a margin of its own table)."""
+    w, h = CARD_PX
+    tile_w, tile_h = int(np.ceil(w)) + 2 * MARGIN_PX, int(np.ceil(h)) + 2 * MARGIN_PX
+    per_row = 6
+    n_rows = -(-len(corners) // per_row)
+    image = np.zeros((n_rows * tile_h, per_row * tile_w, 3), np.uint8)
+    target = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32) + MARGIN_PX
+    origins = []
+    for i, quad in enumerate(corners):
+        r, c = divmod(i, per_row)
+        to_tile = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+        tile = warp(photo, to_tile, (tile_w, tile_h))
+        image[r * tile_h : (r + 1) * tile_h, c * tile_w : (c + 1) * tile_w] = tile
+        origins.append((c * tile_w + MARGIN_PX, r * tile_h + MARGIN_PX))
+    view = TopDown(image, np.eye(3), (0, 0, image.shape[1], image.shape[0]))
+    return DeckMosaic(places, view, np.array(origins, float), corners, doubtful)

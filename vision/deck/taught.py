@@ -1,0 +1,303 @@
+"""A taught deck: what one photo of the player's own 18 cards showed of each block's real appearance.
+
+Every copy of a card carries the same art, so a block of card 7 in a later photo looks like the block of
+card 7 in the player's deck photo, whatever the look-alike art the classifier learned from. A
+:class:`TaughtDeck` keeps, for each of the 72 blocks (18 cards × 4 quadrants, the card unturned), a small
+*prototype*: the block's central part in CIE Lab, each channel made zero-mean and unit-norm (so a later
+photo's brighter light or other cast does not matter), at :data:`PROTO_SIZE` px. :func:`block_features`
+cuts the same patch from any rectified view, a little larger so that the comparison can slide over the
+hand-placement error (:data:`SLIDE` px each way).
+
+The deck also keeps what a correction needs without the photo (:mod:`vision.deck.corrections`): each card
+found in the photo (``seen``: its place, the number and turn it was given or the expansion it was named,
+the classifier's four labels and its outline) with its four blocks' patches as they lay; and the
+prototypes of the expansion cards the player named (``extras``, with the labels they teach).
+
+File format (``.deck``): a NumPy ``.npz`` archive (no pickles) with ``meta`` (a JSON string: ``format``
+``"sprawlscan-deck"``, ``version`` 2, ``cards``, ``shape``, ``calibration``, ``source``, ``seen``),
+``prototypes`` (float16, (72, 3, h, w)) and ``patches`` (float16, (4 N, 3, PATCH_SIZE), N cards found).
+About 0.4 MB; files over :data:`MAX_FILE_BYTES` are refused before they are read. Version-1 files (no
+``seen``, no ``patches``) are still read and used; they cannot be corrected (teach the deck again).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from scoring.errors import InputError
+from scoring.layouts import LAYOUTS
+from vision.cells import extract_crops
+
+__all__ = [
+    "DECK_VERSION",
+    "DeckError",
+    "DeckFileError",
+    "DeckFixError",
+    "EXTRA_KINDS",
+    "ExtraLabel",
+    "TaughtDeck",
+    "block_features",
+    "extras_of",
+    "is_place_index",
+    "load_deck",
+    "normalise",
+]
+
+DECK_FORMAT = "sprawlscan-deck"
+DECK_VERSION = 2
+READS_VERSIONS = (1, 2)
+MAX_FILE_BYTES = 1_000_000
+# At most this many cards found in the deck photos are kept: the 18 and up to 6 expansion cards named.
+MAX_SEEN = 24
+# Photos, card rows and card columns are counted below this (far more than any table holds).
+MAX_PLACE = 100
+# A block is cut at PATCH_SIZE px (rows, columns: about 1.5 mm a pixel at the scanner's 2 px/mm view), and
+# its prototype is the central PROTO_SIZE of it; a later cell slides SLIDE px each way (about ±3 mm).
+SLIDE = 2
+PATCH_SIZE = (21, 30)
+PROTO_SIZE = (PATCH_SIZE[0] - 2 * SLIDE, PATCH_SIZE[1] - 2 * SLIDE)
+CARDS = tuple(sorted(LAYOUTS))
+EXTRA_KINDS = ("wrecktar", "poi", "construction")
+# A block's label as the classifier writes it (the city format's token): kept for each card found.
+_TOKEN = re.compile(r"^(?:\.|W|[RCIP](?::[NESW]{2})?\*?!?)$")
+
+
+class DeckError(InputError):
+    """A deck photo that cannot be taught: cards missing, doubled or unreadable (named in the message)."""
+
+    code = "bad_deck_photo"
+
+
+class DeckFileError(InputError):
+    """A taught-deck file that is not one, or is damaged, or of a version this scanner does not read."""
+
+    code = "bad_deck_file"
+
+
+class DeckFixError(DeckError):
+    """A correction of a taught deck that cannot be made: a place with no card, a card left doubled or
+    missing, or a deck file too old to be corrected (named in the message)."""
+
+    code = "bad_deck_fix"
+
+
+# An expansion block's label: (zone, road, mark), mark "" (none), "poi" or "construction"; Wrecktar is
+# ("W", None, "").
+ExtraLabel = tuple[str | None, str | None, str]
+
+
+@dataclass(frozen=True)
+class TaughtDeck:
+    """Prototypes of the 72 blocks: ``prototypes[4 * i + q]`` is quadrant ``q`` (TL, TR, BL, BR) of card
+    ``CARDS[i]`` as the card lies unturned. ``source`` says how it was taught (for the player).
+
+    ``extras`` are the prototypes of the blocks of the expansion cards the player named, as they lay in
+    the photo, ``extra_labels`` what each teaches; ``seen`` (JSON-ready dicts, see
+    :class:`vision.deck.corrections.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
+    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file."""
+
+    prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
+    # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
+    calibration: tuple[float, float] = (10.0, 0.5)
+    source: dict = field(default_factory=dict, compare=False)
+    extras: np.ndarray = field(
+        default_factory=lambda: np.zeros((0, 3, *PROTO_SIZE), np.float32), compare=False
+    )
+    extra_labels: tuple[ExtraLabel, ...] = ()
+    seen: tuple[dict, ...] = field(default=(), compare=False)
+    patches: np.ndarray | None = field(default=None, compare=False)
+
+    def to_bytes(self) -> bytes:
+        """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
+        meta = {
+            "format": DECK_FORMAT,
+            "version": DECK_VERSION,
+            "cards": list(CARDS),
+            "shape": list(self.prototypes.shape),
+            "calibration": [float(v) for v in self.calibration],
+            "source": self.source,
+            "seen": list(self.seen),
+        }
+        patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
+        out = io.BytesIO()
+        np.savez_compressed(
+            out,
+            meta=np.array(json.dumps(meta)),
+            prototypes=self.prototypes.astype(np.float16),
+            patches=patches.astype(np.float16),
+        )
+        return out.getvalue()
+
+
+def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
+    """Read a ``.deck`` file; raises :class:`DeckFileError` saying what is wrong with it."""
+    if len(data) > MAX_FILE_BYTES:
+        raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            if set(archive.files) not in ({"meta", "prototypes"}, {"meta", "prototypes", "patches"}):
+                raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
+            meta = json.loads(str(archive["meta"]))
+            prototypes = archive["prototypes"]
+            patches = archive["patches"] if "patches" in archive.files else None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        if isinstance(exc, DeckFileError):
+            raise
+        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
+    if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
+        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
+    if meta.get("version") not in READS_VERSIONS:
+        raise DeckFileError(
+            f"{name}: taught deck version {meta.get('version')!r}; this scanner reads versions"
+            f" {', '.join(map(str, READS_VERSIONS))} (teach the deck again)"
+        )
+    want = (4 * len(CARDS), 3, *PROTO_SIZE)
+    if meta.get("cards") != list(CARDS) or prototypes.shape != want or prototypes.dtype != np.float16:
+        raise DeckFileError(f"{name}: damaged taught deck (prototypes {prototypes.shape}, expected {want})")
+    values = prototypes.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (prototypes not finite)")
+    calibration = meta.get("calibration")
+    if (
+        not isinstance(calibration, list)
+        or len(calibration) != 2
+        or not all(isinstance(v, int | float) and math.isfinite(v) for v in calibration)
+        or not 0 < calibration[0] <= 100
+    ):
+        raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
+    source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
+    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+    if meta["version"] == 1:
+        return deck
+    return _with_seen(deck, meta.get("seen"), patches, name)
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    """Each channel of each patch (..., 3, h, w) zero-mean and unit-norm (flat channels stay zero)."""
+    x = x - x.mean(axis=(-2, -1), keepdims=True)
+    norm = np.sqrt((x * x).sum(axis=(-2, -1), keepdims=True))
+    return (x / np.maximum(norm, 1e-6)).astype(np.float32)
+
+
+def block_features(
+    balanced: np.ndarray, centres: Sequence[tuple[float, float]] | np.ndarray, pitch_x: float, pitch_y: float
+) -> np.ndarray:
+    """The patches (N, 3, PATCH_SIZE) of the blocks centred at ``centres`` in a white-balanced rectified
+    view, in CIE Lab (float32, L 0–100); not yet normalised (see :func:`sliding_windows`)."""
+    if len(centres) == 0:
+        return np.zeros((0, 3, *PATCH_SIZE), np.float32)
+    crops = extract_crops(balanced, centres, pitch_x, pitch_y, size=PATCH_SIZE, context=1.0)
+    lab = cv2.cvtColor(crops.reshape(-1, PATCH_SIZE[1], 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+    return lab.reshape(len(crops), *PATCH_SIZE, 3).transpose(0, 3, 1, 2)
+
+
+def centre_windows(patches: np.ndarray) -> np.ndarray:
+    """The central PROTO_SIZE window of each patch, normalised: the prototypes a deck photo teaches."""
+    return normalise(patches[:, :, SLIDE : SLIDE + PROTO_SIZE[0], SLIDE : SLIDE + PROTO_SIZE[1]])
+
+
+def sliding_windows(patches: np.ndarray) -> np.ndarray:
+    """Every PROTO_SIZE window of each patch, normalised: (N, S, 3, h, w) with S = (2 SLIDE + 1)²."""
+    views = np.lib.stride_tricks.sliding_window_view(patches, PROTO_SIZE, axis=(2, 3))
+    n, ch, sy, sx, h, w = views.shape
+    return normalise(views.transpose(0, 2, 3, 1, 4, 5).reshape(n, sy * sx, ch, h, w))
+
+
+def _extra_label(kind: str, token: str) -> ExtraLabel | None:
+    """What an expansion card's block teaches: Wrecktar's cells W; another card's blocks what the classifier
+    read (with its mark), nothing for a block it read as no card or Wrecktar."""
+    if kind == "wrecktar":
+        return ("W", None, "")
+    if token in (".", "W"):
+        return None
+    zone, _, rest = token.partition(":")
+    mark = "poi" if "*" in token else "construction" if "!" in token else ""
+    road = rest.rstrip("*!") or None
+    return (zone.rstrip("*!"), road, mark)
+
+
+def extras_of(windows: np.ndarray, seen: Sequence[dict]) -> tuple[np.ndarray, tuple[ExtraLabel, ...]]:
+    """The prototypes (of the cards' centre ``windows``, 4 a card) and labels the expansion cards among
+    the cards ``seen`` (their kept JSON) teach."""
+    keep, labels = [], []
+    for i, card in enumerate(seen):
+        if card.get("extra") is None:
+            continue
+        for q, token in enumerate(card.get("read") or ("",) * 4):
+            label = _extra_label(card["extra"], token)
+            if label is not None:
+                keep.append(4 * i + q)
+                labels.append(label)
+    return windows[keep].reshape(len(keep), *windows.shape[1:]), tuple(labels)
+
+
+def _is_token(t: object) -> bool:
+    return isinstance(t, str) and bool(_TOKEN.match(t))
+
+
+def is_place_index(v: object) -> bool:
+    """Whether ``v`` can be a photo, row or column of a card found (a whole number, 0 to 99)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_PLACE
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_meta(m: object) -> str | None:
+    """What is wrong with one kept card (None when it is well-formed)."""
+    if not isinstance(m, dict):
+        return "not an object"
+    for key in ("photo", "row", "col"):
+        if not is_place_index(m.get(key)):
+            return f"{key} {m.get(key)!r}"
+    card, extra = m.get("card"), m.get("extra")
+    if (
+        (card is None) == (extra is None)
+        or (card is not None and card not in CARDS)
+        or (extra is not None and extra not in EXTRA_KINDS)
+    ):
+        return f"card {card!r} / extra {extra!r}"
+    if not isinstance(m.get("rotated"), bool):
+        return "rotated"
+    fit = m.get("fit")
+    if fit is not None and not _is_number(fit):
+        return "fit"
+    read = m.get("read")
+    if not isinstance(read, list) or len(read) != 4 or not all(_is_token(t) for t in read):
+        return f"labels {read!r}"
+    outline = m.get("outline")
+    if outline is not None and not (
+        isinstance(outline, list)
+        and len(outline) == 4
+        and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in outline)
+    ):
+        return "outline"
+    return None
+
+
+def _with_seen(deck: TaughtDeck, seen: object, patches: np.ndarray | None, name: str) -> TaughtDeck:
+    """A version-2 file's deck with the cards it kept (checked) and the expansion cards' prototypes."""
+    if not isinstance(seen, list) or len(seen) > MAX_SEEN or patches is None:
+        raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
+    want = (4 * len(seen), 3, *PATCH_SIZE)
+    if patches.shape != want or patches.dtype != np.float16:
+        raise DeckFileError(f"{name}: damaged taught deck (patches {patches.shape}, expected {want})")
+    for i, m in enumerate(seen):
+        wrong = _check_meta(m)
+        if wrong is not None:
+            raise DeckFileError(f"{name}: damaged taught deck (card {i + 1} found: {wrong})")
+    values = patches.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (patches not finite)")
+    extras, labels = extras_of(centre_windows(values), seen) if seen else (deck.extras, ())
+    return replace(deck, extras=extras, extra_labels=labels, seen=tuple(seen), patches=values)

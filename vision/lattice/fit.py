@@ -1,0 +1,237 @@
+"""The block lattice in a rectified (top-down) image, and how to fit it.
+
+Rectified images are top-down views at :data:`PX_PER_MM` pixels per millimetre, turned so that blocks
+are wider than tall (1.4 : 1), i.e. lattice rows run along the image x axis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.lattice.offsets import drift_offsets, segment_axis
+from vision.lattice.periods import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
+
+PX_PER_MM = 2.0
+BLOCK_W_MM = 44.45
+BLOCK_H_MM = 31.75
+# How far the drift rounds look for card edges: a quarter block, short of the road edges 13 mm away.
+DRIFT_SEARCH_MM = 8.0
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Cell (r, c) has its centre at ``origin + ((c + 0.5) * pitch_x, (r + 0.5) * pitch_y)`` plus the
+    per-cell ``offsets[r, c]`` (x, y) in pixels, which absorb hand-placement shifts of a few mm."""
+
+    origin: tuple[float, float]
+    pitch_x: float
+    pitch_y: float
+    rows: int
+    cols: int
+    offsets: np.ndarray | None = field(default=None, compare=False)
+
+    def center(self, row: int, col: int) -> tuple[float, float]:
+        x = self.origin[0] + (col + 0.5) * self.pitch_x
+        y = self.origin[1] + (row + 0.5) * self.pitch_y
+        if self.offsets is not None:
+            x += float(self.offsets[row, col, 0])
+            y += float(self.offsets[row, col, 1])
+        return x, y
+
+    def centres(self) -> np.ndarray:
+        """Every cell's centre (rows, cols, 2: x, y), offsets included, as :meth:`center` gives each.
+
+        >>> Lattice((10.0, 20.0), 89.0, 63.5, 1, 2).centres()[0].tolist()
+        [[54.5, 51.75], [143.5, 51.75]]
+        """
+        out = np.empty((self.rows, self.cols, 2))
+        out[..., 0] = self.origin[0] + (np.arange(self.cols) + 0.5) * self.pitch_x
+        out[..., 1] = (self.origin[1] + (np.arange(self.rows) + 0.5) * self.pitch_y)[:, None]
+        if self.offsets is not None:
+            out += self.offsets
+        return out
+
+    def padded(self, top: int = 0, bottom: int = 0, left: int = 0, right: int = 0) -> Lattice:
+        """The lattice with extra rows and columns on the given sides; a new cell takes the offset of the
+        nearest old one (hand-placement shifts are shared by the blocks of a card).
+
+        >>> Lattice((10.0, 20.0), 89.0, 63.5, 2, 3).padded(top=1, left=2).origin
+        (-168.0, -43.5)
+        """
+        offsets = None
+        if self.offsets is not None:
+            offsets = np.pad(self.offsets, ((top, bottom), (left, right), (0, 0)), mode="edge")
+        origin = (self.origin[0] - left * self.pitch_x, self.origin[1] - top * self.pitch_y)
+        return Lattice(
+            origin, self.pitch_x, self.pitch_y, self.rows + top + bottom, self.cols + left + right, offsets
+        )
+
+
+# --- Fitting ------------------------------------------------------------------------------------------
+#
+# Two kinds of evidence along each axis. Straight line positions (where card edges, block rims and road
+# edges cross it, weighted by length) give the period precisely, but road edges sit 3 mm either side of a
+# block's middle, so lines alone cannot tell boundaries from middles. Colour changes can: the four blocks
+# of a card are four different zones, so the ground colour changes at block boundaries and not in a
+# block's middle, whatever road runs there. The phase comes from colour, refined by nearby lines.
+
+
+def occupied_cells(mask: np.ndarray, lattice: Lattice, threshold: float = 0.5) -> np.ndarray:
+    """Boolean (rows, cols): cells whose central part is mostly inside the card mask."""
+    out = np.zeros((lattice.rows, lattice.cols), bool)
+    h, w = mask.shape
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            cx, cy = lattice.center(r, c)
+            x0, x1 = int(cx - 0.35 * lattice.pitch_x), int(cx + 0.35 * lattice.pitch_x)
+            y0, y1 = int(cy - 0.35 * lattice.pitch_y), int(cy + 0.35 * lattice.pitch_y)
+            if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+                continue
+            patch = mask[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+            full = (y1 - y0) * (x1 - x0)
+            out[r, c] = full > 0 and np.count_nonzero(patch) >= threshold * full
+    return out
+
+
+@dataclass(frozen=True)
+class LatticeFit:
+    """A fitted lattice, which of its cells the card region covers, and how periodic the lines were."""
+
+    lattice: Lattice
+    occupied: np.ndarray  # bool (rows, cols)
+    strength: tuple[float, float]  # periodicity along x and y, 0..1
+
+
+def _axis_fit(
+    positions: np.ndarray, weights: np.ndarray, nominal: float, jumps: np.ndarray, length: int
+) -> tuple[float, float, float]:
+    """(pitch, phase, strength) along one axis of the rectified image.
+
+    The pitch comes from the line positions (±8% around ``nominal``). The phase comes from the colour
+    jumps (block boundaries change zone colour, block middles do not, whatever roads run there), then is
+    refined to the mean position of the lines within 4 px of it: card edges and block rims.
+    """
+    profile = position_profile(positions, weights, length, sigma=1.0)
+    pitch, strength = estimate_period(profile, lo=0.92 * nominal, hi=1.08 * nominal)
+    if not np.isfinite(pitch) or strength < 0.05:
+        pitch = nominal
+    # The jump profile is flat-topped over ``reach`` (a quarter pitch) around each boundary.
+    phase = folded_peak(jumps, pitch, width=max(1, int(round(pitch / 4))))
+    offset = (positions - phase + pitch / 2) % pitch - pitch / 2
+    near = np.abs(offset) < 2.0 * PX_PER_MM
+    if weights[near].sum() > 2 * pitch:  # enough edge length to trust: two blocks' worth
+        phase = float((phase + np.average(offset[near], weights=weights[near])) % pitch)
+    return pitch, phase, max(strength, 0.0)
+
+
+def _span(lo: float, hi: float, phase: float, pitch: float) -> tuple[float, int]:
+    """The first boundary at or before ``lo`` (allowing a third of a cell of slack) and the cell count
+    needed to reach ``hi`` likewise."""
+    first = phase + np.floor((lo + 0.33 * pitch - phase) / pitch) * pitch
+    count = int(np.ceil((hi - 0.33 * pitch - first) / pitch))
+    return float(first), max(count, 0)
+
+
+def boundary_positions(jumps: np.ndarray, first: float, pitch: float, count: int) -> np.ndarray:
+    """Where the ``count + 1`` boundaries ``first + k * pitch`` really lie along one axis.
+
+    Each boundary is found as the centre of the colour-jump peak within a quarter pitch of where the
+    uniform lattice puts it; a weighted quadratic in ``k`` through those centres absorbs a slightly wrong
+    pitch and what perspective the rectification left. Falls back to the uniform positions when fewer
+    than three boundaries are found or the fit bends the spacing by more than 10%.
+    """
+    uniform = first + pitch * np.arange(count + 1)
+    ks, found, weights = [], [], []
+    for k, b in enumerate(uniform):
+        lo, hi = int(b - 0.25 * pitch), int(b + 0.25 * pitch) + 1
+        if lo < 0 or hi > len(jumps):
+            continue
+        seg = jumps[lo:hi]
+        top = seg - seg.min()
+        if top.max() <= 0:
+            continue
+        top = np.where(top >= 0.5 * top.max(), top, 0.0)  # the flat top of the peak
+        ks.append(k)
+        found.append(lo + float((np.arange(len(seg)) * top).sum() / top.sum()))
+        weights.append(float(seg.max()))
+    if len(ks) < 3:
+        return uniform
+    k_arr, f_arr, w_arr = np.array(ks, float), np.array(found), np.array(weights)
+    degree = 2 if len(ks) >= 5 else 1
+    keep = np.ones(len(ks), bool)
+    for _ in range(2):  # one round of dropping boundaries that disagree with the rest
+        coef = np.polyfit(k_arr[keep], f_arr[keep], degree, w=np.sqrt(w_arr[keep]))
+        keep = np.abs(np.polyval(coef, k_arr) - f_arr) < 0.12 * pitch
+        if keep.sum() < degree + 2:
+            return uniform
+    fitted = np.polyval(coef, np.arange(count + 1))
+    spacing = np.diff(fitted)
+    if len(spacing) and (spacing.min() < 0.9 * pitch or spacing.max() > 1.1 * pitch):
+        return uniform
+    return fitted
+
+
+def fit_lattice(
+    rectified: np.ndarray,
+    vertical: np.ndarray,
+    horizontal: np.ndarray,
+    mask: np.ndarray,
+    *,
+    refine_offsets: bool = True,
+) -> LatticeFit:
+    """Fit the block lattice to a rectified city.
+
+    ``rectified`` is the top-down RGB view; ``vertical`` and ``horizontal`` are line segments (N × 4:
+    x1, y1, x2, y2) in it, running along its y and x axes; ``mask`` is the card region there (uint8,
+    0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
+    from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
+    follow a smooth drift across the city and absorb hand placement of up to 4 mm
+    (:func:`vision.lattice.offsets.drift_offsets`).
+    """
+    h, w = mask.shape
+    # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
+    xs, ys = np.flatnonzero(mask.any(axis=0)), np.flatnonzero(mask.any(axis=1))
+    if len(xs) == 0:
+        raise ValueError("empty card mask")
+    pos_x, _, wx = segment_axis(vertical, 0) if len(vertical) else (np.zeros(0),) * 3
+    pos_y, _, wy = segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
+    # Lab only where the card region is (the colour jumps read nothing else): its bounding box.
+    lab = lab_within(rectified, slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
+    nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
+    along_x, along_y = ColourJumps.both_axes(lab, mask)
+    jumps_x = along_x.profile(int(round(nominal_x / 4)))
+    jumps_y = along_y.profile(int(round(nominal_y / 4)))
+    pitch_x, phase_x, strength_x = _axis_fit(pos_x, wx**1.5, nominal_x, jumps_x, w)
+    pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
+    x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
+    y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
+    lattice = Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1))
+    occupied = occupied_cells(mask, lattice)
+    if occupied.any():
+        rr, cc = np.nonzero(occupied)
+        r0, c0 = rr.min(), cc.min()
+        lattice = Lattice(
+            (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
+            pitch_x,
+            pitch_y,
+            int(rr.max() - r0 + 1),
+            int(cc.max() - c0 + 1),
+        )
+        occupied = occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
+    # Column and row centres from the boundaries actually found, as offsets from the uniform lattice.
+    bx = boundary_positions(jumps_x, lattice.origin[0], pitch_x, lattice.cols)
+    by = boundary_positions(jumps_y, lattice.origin[1], pitch_y, lattice.rows)
+    offsets = np.zeros((lattice.rows, lattice.cols, 2))
+    centre_x = lattice.origin[0] + (np.arange(lattice.cols) + 0.5) * pitch_x
+    centre_y = lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y
+    offsets[:, :, 0] = ((bx[:-1] + bx[1:]) / 2 - centre_x)[None, :]
+    offsets[:, :, 1] = ((by[:-1] + by[1:]) / 2 - centre_y)[:, None]
+    lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
+    if refine_offsets:
+        offsets = drift_offsets(
+            lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
+        )
+        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
+    return LatticeFit(lattice, occupied, (strength_x, strength_y))
