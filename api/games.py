@@ -77,9 +77,7 @@ def _in_utc(moment: datetime) -> datetime:
     try:
         return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
     except OverflowError:
-        raise ValueError(
-            f"{moment.isoformat()} is outside the years 1–9999 once converted to UTC"
-        ) from None
+        raise ValueError(f"{moment.isoformat()} is outside the years 1–9999 once converted to UTC") from None
 
 
 UtcTime = Annotated[datetime, AfterValidator(_in_utc)]

@@ -4,8 +4,6 @@ written, and the per-device limit under concurrent saves (SQLite and PostgreSQL)
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -44,7 +42,9 @@ def test_a_time_of_play_beyond_the_calendar_in_utc_is_a_422_naming_played_at(
     game = client.post("/api/v1/games", json={"city": CITY}, headers=auth).json()
     resp = client.patch(f"/api/v1/games/{game['id']}", json={"played_at": moment}, headers=auth)
     assert_error(resp, 422, "invalid_request", "played_at")
-    resp = client.post("/api/v1/games/import", json=_export({"city": CITY, "played_at": moment}), headers=auth)
+    resp = client.post(
+        "/api/v1/games/import", json=_export({"city": CITY, "played_at": moment}), headers=auth
+    )
     assert_error(resp, 400, "bad_import", "games[0]: played_at")  # as every bad import
     assert client.get("/api/v1/games", headers=auth).json()["count"] == 1
 
@@ -52,7 +52,9 @@ def test_a_time_of_play_beyond_the_calendar_in_utc_is_a_422_naming_played_at(
 def test_the_command_line_import_names_a_time_beyond_the_calendar(tmp_path: Path, cli: Cli) -> None:
     path = tmp_path / "games.json"
     path.write_text(json.dumps(_export({"city": CITY, "played_at": EDGES[0]})))
-    code, _, err = cli("games", "--database", str(tmp_path / "g.db"), "--import", str(path), "--device", TOKEN)
+    code, _, err = cli(
+        "games", "--database", str(tmp_path / "g.db"), "--import", str(path), "--device", TOKEN
+    )
     assert code == 2 and err.count("\n") == 1 and "games[0]: played_at" in err, err
 
 
@@ -65,7 +67,9 @@ def test_an_endless_import_file_is_refused_past_the_size_limit(tmp_path: Path, c
 def test_a_binary_import_file_is_refused_naming_line_and_column(tmp_path: Path, cli: Cli) -> None:
     path = tmp_path / "photo.json"
     path.write_bytes(b'{"format":\n  "\xff\xd8\xff"}')
-    code, _, err = cli("games", "--database", str(tmp_path / "g.db"), "--import", str(path), "--device", TOKEN)
+    code, _, err = cli(
+        "games", "--database", str(tmp_path / "g.db"), "--import", str(path), "--device", TOKEN
+    )
     assert code == 2 and err.count("\n") == 1, err
     assert "photo.json: line 2, column 4: not UTF-8 text" in err, err
 
@@ -80,3 +84,18 @@ def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
     code, _, err = cli(command, "--database", "postgresql://someone:secret@127.0.0.1:1/nothing")
     assert code == 2 and err.count("\n") == 1 and "cannot open the database" in err, err
     assert "someone:***@127.0.0.1:1/nothing" in err and "secret" not in err
+
+
+def test_concurrent_saves_never_take_a_device_past_its_limit(db_url: str) -> None:
+    with TestClient(create_app(Settings(database_url=db_url, max_games_per_device=10))) as c:
+        auth = _auth(c)
+
+        def save(_: int) -> int:
+            return c.post("/api/v1/games", json={"city": CITY}, headers=auth).status_code
+
+        with ThreadPoolExecutor(20) as pool:
+            answers = sorted(pool.map(save, range(20)))
+        assert answers == [201] * 10 + [409] * 10
+        assert c.get("/api/v1/games", headers=auth).json()["count"] == 10
+        doc = _export({"city": CITY})
+        assert_error(c.post("/api/v1/games/import", json=doc, headers=auth), 409, "too_many_games", "keep 10")
