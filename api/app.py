@@ -48,6 +48,7 @@ from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
 from api.storage_decks import DeckStore
 from api.storage_games import GameStore
+from api.storage_health import WriteCheck, writing
 from api.uploads import read_scan_form, sniff_image_type
 
 log = logging.getLogger("sprawlscan.api")
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     engine = connect(database_url(settings.database_url, settings.database_path))
     store = ScanStore(engine, settings.scan_ttl_s)
+    writable = WriteCheck(engine)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
     pending = {"scans": 0, "bytes": 0}
     admit = admission(settings, pending)  # one admission for every heavy upload (scans and decks)
@@ -78,6 +80,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception as exc:  # unreachable or unwritable: say which database, then fail the start-up
             log.error("cannot open the database %s: %s", engine.url.render_as_string(hide_password=True), exc)
             raise
+        # A database that opens but cannot be written (a read-only file) does not stop the service (it
+        # still scores), but it is said now, /healthz answers 503 and saves and scans are refused.
+        problem = await anyio.to_thread.run_sync(writable.problem)
+        if problem is not None:
+            shown = engine.url.render_as_string(hide_password=True)
+            log.error("the database %s cannot be written: %s (saves and scans are refused)", shown, problem)
         await anyio.to_thread.run_sync(service.warm_up)
         yield
         engine.dispose()
@@ -110,9 +118,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
-    def healthz() -> dict[str, Any]:
-        """Liveness: the process answers and says whether photo scanning is available."""
-        return {"status": "ok", "version": _version(), "scanner": service.scanner_available()}
+    def healthz() -> Any:
+        """Liveness: the process answers and says whether photo scanning is available; 503 when the
+        database cannot be written (nothing could be saved or scanned)."""
+        health = {"status": "ok", "version": _version(), "scanner": service.scanner_available()}
+        problem = writable.problem()
+        if problem is None:
+            return health
+        message = f"the database cannot be written: {problem}"
+        error = {"code": "store_unavailable", "message": message}
+        return JSONResponse({**health, "status": "unavailable", "error": error}, status_code=503)
 
     @app.get("/api/v1/meta", tags=["scoring"])
     def meta() -> dict[str, Any]:
@@ -158,6 +173,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         length = request.headers.get("content-length", "")
         size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
         reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
+        # A scan is stored (its follow-ups read it back): refused before the work when it could not be.
+        await anyio.to_thread.run_sync(writable.require, "the scan")
         try:
             async with admit(reserved):
                 form = await read_scan_form(
@@ -188,7 +205,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         put = partial(
             store.put, scan_id, result, scanned.city, scanned.overlay, "image/jpeg", photo, photo_type
         )
-        await anyio.to_thread.run_sync(put)
+        with writing("the scan"):
+            await anyio.to_thread.run_sync(put)
         return JSONResponse(result)
 
     @app.get("/api/v1/scans/{scan_id}", responses={200: {"model": ScanOut}}, tags=["scan"])

@@ -158,8 +158,8 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    database = engine.url.database
-    if engine.dialect.name == "sqlite" and database and database != ":memory:":
+    database = _sqlite_file(engine)
+    if database:
         if Path(database).is_dir():
             raise IsADirectoryError(errno.EISDIR, "it is a folder, not a database file", database)
         Path(database).parent.mkdir(parents=True, exist_ok=True)
@@ -168,6 +168,16 @@ def migrate(engine: Engine) -> None:
             conn.execute(text("SELECT pg_advisory_xact_lock(7215001)"))  # held until this commit
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
+
+
+def _sqlite_file(engine: Engine) -> str | None:
+    """The file of a SQLite database (``file:PATH?mode=ro&uri=true`` too); ``None`` for any other."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    if engine.url.query.get("uri") == "true":
+        database = database.removeprefix("file:")
+    return database
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -182,8 +192,8 @@ def failure_reason(exc: BaseException) -> str:
 @contextlib.contextmanager
 def _migration_lock(engine: Engine) -> Iterator[None]:
     """An exclusive file lock next to a SQLite database (PostgreSQL uses an advisory lock instead)."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+    database = _sqlite_file(engine)
+    if not database:
         yield
         return
     import fcntl

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, case, delete, false, func, insert, select, text, update
 
 from api.storage import aware, games, new_id, now
+from api.storage_health import writing
 
 # What a history row shows; the breakdown, city and options only come with one game.
 SUMMARY_COLUMNS = (
@@ -81,7 +82,7 @@ class GameStore:
             for r in records
         ]
         if rows:
-            with self.engine.begin() as conn:
+            with writing("the game" if len(rows) == 1 else "the games"), self.engine.begin() as conn:
                 if limit is not None:
                     _lock_owner(conn, owner)
                     have = int(
@@ -115,13 +116,13 @@ class GameStore:
     def update(self, owner: str, game_id: str, changes: dict[str, Any]) -> dict[str, Any] | None:
         """Change the label, players or time of play; ``None`` when the game is not this owner's."""
         values = {k: v for k, v in changes.items() if k in EDITABLE}
-        with self.engine.begin() as conn:
+        with writing("the change"), self.engine.begin() as conn:
             done = conn.execute(update(games).where(_one(owner, game_id)).values(**values, updated_at=now()))
         return self.get(owner, game_id) if done.rowcount else None
 
     def delete(self, owner: str, game_id: str) -> bool:
         """Delete one of this owner's games; False when there is none with that id."""
-        with self.engine.begin() as conn:
+        with writing("the deletion"), self.engine.begin() as conn:
             return bool(conn.execute(delete(games).where(_one(owner, game_id))).rowcount)
 
     def export(self, owner: str | None) -> list[dict[str, Any]]:

@@ -99,3 +99,48 @@ def test_concurrent_saves_never_take_a_device_past_its_limit(db_url: str) -> Non
         assert c.get("/api/v1/games", headers=auth).json()["count"] == 10
         doc = _export({"city": CITY})
         assert_error(c.post("/api/v1/games/import", json=doc, headers=auth), 409, "too_many_games", "keep 10")
+
+
+def _read_only(db_url: str) -> str:
+    """A URL of the database at ``db_url`` (migrated first) through which nothing can be written: SQLite
+    opened read-only (as a file that has become read-only is; root ignores file modes), PostgreSQL with
+    read-only transactions (as on a standby server)."""
+    from sqlalchemy import text
+
+    from api.storage import connect, migrate
+
+    engine = connect(db_url)
+    migrate(engine)
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.execute(text(f"ALTER DATABASE {engine.url.database} SET default_transaction_read_only = on"))
+        engine.dispose()
+        return db_url
+    engine.dispose()
+    return f"sqlite:///file:{engine.url.database}?mode=ro&uri=true"
+
+
+def test_a_database_that_cannot_be_written_is_reported_and_refuses_before_the_work(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from api import service
+    from tests.conftest import png_bytes
+
+    def must_not_scan(*args: object, **kw: object) -> None:
+        raise AssertionError("the photo was scanned although its result could not be stored")
+
+    monkeypatch.setattr(service, "scan_and_score", must_not_scan)
+    with TestClient(create_app(Settings(database_url=_read_only(db_url)))) as c:
+        assert "cannot be written" in caplog.text  # said at start-up
+        health = c.get("/healthz")
+        assert health.status_code == 503, health.text
+        assert health.json()["status"] == "unavailable" and "read" in health.json()["error"]["message"]
+        resp = c.post("/api/v1/games", json={"city": CITY}, headers=_auth(c))
+        assert_error(resp, 503, "store_unavailable", "the game could not be stored", "read")
+        resp = c.post("/api/v1/scans", files={"image": ("city.png", png_bytes())})
+        assert_error(resp, 503, "store_unavailable", "the scan could not be stored")
+        assert c.post("/api/v1/score", json={"city": CITY}).status_code == 200  # scoring still works
+
+
+def test_a_writable_database_is_healthy(client: TestClient) -> None:
+    assert client.get("/healthz").json()["status"] == "ok"
