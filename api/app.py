@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -30,6 +31,8 @@ from api.errors import ClientGone, ScanNotFound, install_error_handlers
 from api.guards import (
     BodyGuard,
     CrossSiteGuard,
+    HostGuard,
+    HostPolicy,
     SecurityHeaders,
     ServerFaults,
 )
@@ -114,6 +117,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         exempt=(("POST", SCANS_PATH), ("POST", DECK_PATH)),
     )
     app.add_middleware(CrossSiteGuard)
+    # `sprawlscan serve` passes its --host to its workers in SPRAWLSCAN_SERVE_HOST.
+    hosts = HostPolicy.of(settings.allowed_hosts, os.environ.get("SPRAWLSCAN_SERVE_HOST", ""))
+    app.add_middleware(HostGuard, policy=hosts)
     app.add_middleware(ServerFaults)
     app.add_middleware(SecurityHeaders)
 

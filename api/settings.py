@@ -11,7 +11,7 @@ from typing import Any
 from api.guards import BodyDeadline
 from scoring.numbers import whole_number
 
-_TEXT_SETTINGS = frozenset({"database_url", "database_path"})
+_TEXT_SETTINGS = frozenset({"database_url", "database_path", "allowed_hosts"})
 
 
 class SettingsError(ValueError):
@@ -36,6 +36,8 @@ class Settings:
     database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
     database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
     max_games_per_device: int = 100_000
+    # Host names the service answers to besides the loopback ones and the host given to `serve` ("*": any).
+    allowed_hosts: str = ""
 
     def __post_init__(self) -> None:
         for name, value in self.__dict__.items():

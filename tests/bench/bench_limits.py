@@ -98,8 +98,8 @@ def deadlines(photo: bytes) -> bool:
         header_result: list[tuple[float, bytes]] = []
         body_results: list[tuple[float, bytes]] = []
         upload = (
-            b"POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-            b"Content-Length: 4000000\r\n\r\n--b\r\n"
+            b"POST /api/v1/scans HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 4000000\r\n\r\n--b\r\n"
         )
         threads = [
             threading.Thread(

@@ -1,0 +1,56 @@
+"""Issue 27, the service's front door: the hosts it answers to (DNS rebinding) and fair admission of
+uploads (bytes received, not declared; slow bodies cut by a minimum rate)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import Settings, create_app
+from api.guards import HostPolicy
+from tests.conftest import CITY, assert_error
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    db = tmp_path_factory.mktemp("hosts") / "g.db"
+    with TestClient(create_app(Settings(database_path=str(db)))) as c:
+        yield c
+
+
+def test_a_dns_rebinding_request_with_another_host_is_refused(app_client: TestClient) -> None:
+    evil = {"Host": "evil.example:8766", "Origin": "http://evil.example:8766"}
+    resp = app_client.post("/api/v1/score", json={"city": CITY}, headers=evil)
+    assert_error(resp, 400, "host_not_allowed", "evil.example:8766", "SPRAWLSCAN_ALLOWED_HOSTS")
+    assert_error(app_client.get("/api/v1/meta", headers=evil), 400, "host_not_allowed")
+    assert resp.headers["x-content-type-options"] == "nosniff"  # still inside the security headers
+
+
+@pytest.mark.parametrize(
+    "host", ["localhost:8766", "127.0.0.1:8766", "[::1]:8766", "LOCALHOST.", "testserver"]
+)
+def test_the_loopback_names_and_the_served_host_are_answered(app_client: TestClient, host: str) -> None:
+    origin = {"Origin": f"http://{host}"} if host.endswith("8766") else {}
+    resp = app_client.post("/api/v1/score", json={"city": CITY}, headers={"Host": host, **origin})
+    assert resp.status_code == 200, resp.text
+
+
+def test_allowed_hosts_is_a_setting(tmp_path: Any) -> None:
+    settings = Settings(database_path=str(tmp_path / "g.db"), allowed_hosts="scores.example.org, other.lan")
+    with TestClient(create_app(settings)) as c:
+        assert c.get("/healthz", headers={"Host": "scores.example.org"}).status_code == 200
+        assert c.get("/healthz", headers={"Host": "other.lan:8000"}).status_code == 200
+        assert_error(c.get("/healthz", headers={"Host": "evil.example"}), 400, "host_not_allowed")
+
+
+def test_a_server_on_every_interface_answers_to_its_addresses_not_to_other_names() -> None:
+    policy = HostPolicy.of("", "0.0.0.0")
+    assert (
+        policy.allows("192.168.1.5:8000") and policy.allows("[fe80::1]:8000") and policy.allows("localhost")
+    )
+    assert not policy.allows("evil.example:8000") and not policy.allows("")
+    named = HostPolicy.of("", "scanner.lan")
+    assert named.allows("scanner.lan:8000") and not named.allows("192.168.1.5")
+    assert HostPolicy.of("*", "127.0.0.1").allows("anything.example")
