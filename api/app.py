@@ -45,14 +45,14 @@ from api.models import (
     ScanOut,
     ScoreRequest,
 )
-from api.routes_deck import DECK_PATH, admission, deck_of, deck_router
+from api.routes_deck import DECK_PATH, deck_of, deck_router
 from api.routes_games import games_router
 from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
 from api.storage_decks import DeckStore
 from api.storage_games import GameStore
 from api.storage_health import WriteCheck, writing
-from api.uploads import read_scan_form, sniff_image_type
+from api.uploads import Admission, counted, read_scan_form, sniff_image_type
 
 log = logging.getLogger("sprawlscan.api")
 # What the page (and its service worker) may load: its own files, pictures it makes, the service's API.
@@ -71,8 +71,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = ScanStore(engine, settings.scan_ttl_s)
     writable = WriteCheck(engine)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
-    pending = {"scans": 0, "bytes": 0}
-    admit = admission(settings, pending)  # one admission for every heavy upload (scans and decks)
+    # One admission for every heavy upload (scans and decks), by the bytes each has sent.
+    admit = Admission(
+        settings.max_pending_scans, settings.max_pending_bytes, settings.max_client_pending_bytes
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -174,19 +176,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_scan(request: Request) -> JSONResponse:
         """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
         result (and its overlay image) stays available under ``scan_id`` for a while."""
-        # An upload reserves its declared size (the largest allowed when it does not declare one): the raw
-        # photos held at once stay within max_pending_bytes, whatever their number.
-        length = request.headers.get("content-length", "")
-        size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
-        reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
         # A scan is stored (its follow-ups read it back): refused before the work when it could not be.
         await anyio.to_thread.run_sync(writable.require, "the scan")
         try:
-            async with admit(reserved):
+            async with admit(request.client.host if request.client else "") as take:
                 form = await read_scan_form(
                     request.headers.get("content-type"),
                     request.headers.get("content-length"),
-                    request.stream(),
+                    counted(request.stream(), take),
                     max_body_bytes=settings.max_upload_bytes,
                 )
                 opts = service.ScoreOptions.from_form(form.fields)

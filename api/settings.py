@@ -26,6 +26,7 @@ class Settings:
     scan_workers: int = field(default_factory=lambda: max(1, min(2, os.cpu_count() or 1)))
     max_pending_scans: int = 32
     max_pending_bytes: int = 160_000_000
+    max_client_pending_bytes: int = 50_000_000
     scan_ttl_s: float = 86400.0
     overlay_long_side: int = 1600
     max_json_bytes: int = 1_000_000
@@ -53,6 +54,12 @@ class Settings:
             raise SettingsError(
                 f"SPRAWLSCAN_MAX_PENDING_BYTES ({self.max_pending_bytes}) must be at least "
                 f"SPRAWLSCAN_MAX_UPLOAD_BYTES ({self.max_upload_bytes}), or no large upload is ever accepted"
+            )
+
+        if self.max_client_pending_bytes < 2 * self.max_upload_bytes:
+            raise SettingsError(
+                f"SPRAWLSCAN_MAX_CLIENT_PENDING_BYTES ({self.max_client_pending_bytes}) must be at least "
+                f"twice SPRAWLSCAN_MAX_UPLOAD_BYTES ({self.max_upload_bytes}): a deck is taught from 2 photos"
             )
 
     @classmethod

@@ -3,14 +3,20 @@ uploads (bytes received, not declared; slow bodies cut by a minimum rate)."""
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import Settings, create_app
 from api.guards import HostPolicy
-from tests.conftest import CITY, assert_error
+from tests.conftest import CITY, ROOT, assert_error
+from tests.live_server import serving
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +60,44 @@ def test_a_server_on_every_interface_answers_to_its_addresses_not_to_other_names
     named = HostPolicy.of("", "scanner.lan")
     assert named.allows("scanner.lan:8000") and not named.allows("192.168.1.5")
     assert HostPolicy.of("*", "127.0.0.1").allows("anything.example")
+
+
+def _trickle_upload(port: int, declared: int, stop: threading.Event, rate: int = 20_000) -> None:
+    """An upload declaring ``declared`` bytes that sends ``rate`` bytes a second until ``stop``."""
+    head = (
+        f"POST /api/v1/scans HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {declared}\r\n\r\n"
+        '--b\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n\xff\xd8\xff'
+    ).encode("latin-1")
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        try:
+            sock.sendall(head)
+            while not stop.wait(0.1):
+                sock.sendall(b"x" * (rate // 10))
+        except OSError:
+            return  # cut by the server
+
+
+def test_an_honest_upload_is_scanned_while_seven_uploads_trickle(tmp_path: Path) -> None:
+    photo = (ROOT / "samples" / "demo.jpg").read_bytes()
+    stop = threading.Event()
+    with serving(tmp_path / "server.log") as (url, port):
+        # 6 × 25 MB + 10 MB declared: all of SPRAWLSCAN_MAX_PENDING_BYTES, were declarations counted.
+        sizes = [25_000_000] * 6 + [10_000_000]
+        threads = [threading.Thread(target=_trickle_upload, args=(port, n, stop)) for n in sizes]
+        for t in threads:
+            t.start()
+        try:
+            time.sleep(1.5)
+            started = time.monotonic()
+            resp = httpx.post(f"{url}/api/v1/scans", files={"image": ("demo.jpg", photo)}, timeout=120)
+            seconds = time.monotonic() - started
+            assert all(t.is_alive() for t in threads)  # the seven were still connected and trickling
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(10)
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["total"] is not None and seconds < 60
+        evil = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
+        assert httpx.post(f"{url}/api/v1/score", json={"city": CITY}, headers=evil).status_code == 400
