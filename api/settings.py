@@ -33,6 +33,7 @@ class Settings:
     header_timeout_s: float = 10.0
     body_grace_s: float = 10.0
     min_body_rate: int = 16_000
+    body_rate_window_s: float = 10.0
     body_timeout_s: float = 120.0
     database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
     database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
@@ -89,4 +90,6 @@ class Settings:
 
     @property
     def deadline(self) -> BodyDeadline:
-        return BodyDeadline(self.body_grace_s, self.min_body_rate, self.body_timeout_s)
+        return BodyDeadline(
+            self.body_grace_s, self.min_body_rate, self.body_timeout_s, self.body_rate_window_s
+        )

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -101,3 +102,17 @@ def test_an_honest_upload_is_scanned_while_seven_uploads_trickle(tmp_path: Path)
         assert resp.json()["total"] is not None and seconds < 60
         evil = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
         assert httpx.post(f"{url}/api/v1/score", json={"city": CITY}, headers=evil).status_code == 400
+
+
+def test_a_burst_then_a_trickle_is_cut_by_the_rate_over_a_window() -> None:
+    from tests.test_api_hardening import call, trickle
+
+    # 20 kB at once buys 20 s at 1 kB/s on average since the start; over a 0.5 s window it buys 0.5 s.
+    settings = Settings(body_grace_s=0.3, min_body_rate=1000, body_timeout_s=30, body_rate_window_s=0.5)
+    app = create_app(settings)
+    headers = {"content-type": "application/json", "content-length": "40000"}
+    started = time.monotonic()
+    status, _, body = anyio.run(call, app, "/api/v1/score", headers, trickle(b" " * 20_000, 0.2))
+    seconds = time.monotonic() - started
+    assert status == 408 and b"request_timeout" in body and b"over any 0.5 s" in body
+    assert seconds < 3, seconds
