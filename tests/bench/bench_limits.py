@@ -7,6 +7,10 @@
    printed: how long each kept its connection (limit: the documented deadline plus a second), and that an
    ordinary upload sent once they are cut is scanned (their pending-scan slots were freed).
 
+3. Issue 27's store and admission rows (bench_limits_store.py): a played_at beyond the calendar, imports
+   of /dev/zero and of a JPEG, databases that cannot be opened or written, 20 concurrent saves against a
+   limit of 10, a DNS-rebinding Host, and an honest upload while seven uploads trickle.
+
 Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_service.py's.
 
     python tests/bench/bench_limits.py
@@ -20,6 +24,7 @@ import threading
 import time
 from pathlib import Path
 
+import bench_limits_store
 import httpx
 import numpy as np
 from bench_service import ROOT, free_port, rss_kib, start_server
@@ -158,6 +163,7 @@ def main() -> int:
                 f"+{peak - idle:.0f} MiB ({verdict} {PER_IMAGE_LIMIT_MIB}); answer {answer}"
             )
     ok &= deadlines(render_photo(3).jpeg)
+    ok &= bench_limits_store.main()  # issue 27: times out of range, imports, databases, hosts, admission
     print("all limits held" if ok else "A LIMIT WAS MISSED")
     return 0 if ok else 1
 
