@@ -31,11 +31,10 @@ from api.errors import ClientGone, ScanNotFound, install_error_handlers
 from api.guards import (
     BodyGuard,
     CrossSiteGuard,
-    HostGuard,
-    HostPolicy,
     SecurityHeaders,
     ServerFaults,
 )
+from api.hosts import HostGuard, HostPolicy
 from api.models import (
     ERROR_RESPONSES,
     BreakdownOut,
@@ -126,16 +125,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
-    def healthz() -> Any:
+    def healthz() -> dict[str, Any] | JSONResponse:
         """Liveness: the process answers and says whether photo scanning is available; 503 when the
         database cannot be written (nothing could be saved or scanned)."""
         health = {"status": "ok", "version": _version(), "scanner": service.scanner_available()}
-        problem = writable.problem()
-        if problem is None:
-            return health
-        message = f"the database cannot be written: {problem}"
-        error = {"code": "store_unavailable", "message": message}
-        return JSONResponse({**health, "status": "unavailable", "error": error}, status_code=503)
+        return writable.health(health)
 
     @app.get("/api/v1/meta", tags=["scoring"])
     def meta() -> dict[str, Any]:
@@ -176,10 +170,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_scan(request: Request) -> JSONResponse:
         """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
         result (and its overlay image) stays available under ``scan_id`` for a while."""
-        # A scan is stored (its follow-ups read it back): refused before the work when it could not be.
-        await anyio.to_thread.run_sync(writable.require, "the scan")
         try:
             async with admit(request.client.host if request.client else "") as take:
+                # A scan is stored (its follow-ups read it back): refused before the work if it could not be.
+                await anyio.to_thread.run_sync(writable.require, "the scan")
                 form = await read_scan_form(
                     request.headers.get("content-type"),
                     request.headers.get("content-length"),

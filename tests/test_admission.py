@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import Settings, create_app
-from api.guards import HostPolicy
+from api.hosts import HostPolicy
 from tests.conftest import CITY, ROOT, assert_error
 from tests.live_server import serving
 
