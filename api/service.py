@@ -21,7 +21,8 @@ from api.flag_words import breakdown_in_flag_words
 from api.models import CheckRequest, CityRequest
 from api.service_errors import ServiceError
 from scoring.breakdown import Breakdown
-from scoring.city import City, city_from_rows, parse_city
+from scoring.city import City, city_from_rows
+from scoring.city_text import parse_city
 from scoring.errors import InputError
 from scoring.numbers import JSONError, NumberError, load_json, whole_number
 

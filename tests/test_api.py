@@ -17,7 +17,8 @@ from PIL import Image
 
 from api.app import Settings, create_app
 from api.uploads import sniff_image_type
-from scoring.city import cell_name, parse_city
+from scoring.city import cell_name
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json, png_bomb, png_bytes
 

@@ -47,7 +47,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
     """Scan one devset photo one way and compare it with its truth."""
     import numpy as np
 
-    from scoring.city import parse_city
+    from scoring.city_text import parse_city
     from scoring.errors import InputError
     from vision.decode import decode_image
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
