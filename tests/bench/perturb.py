@@ -152,7 +152,8 @@ def steeper(rgb: np.ndarray, degrees: float = 15.0) -> np.ndarray:
     f = FOCAL_OF_LONG_SIDE * max(h, w)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
     t = np.deg2rad(degrees)
-    turn = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    # Turned about the x axis this way, the top of the frame (the table's far side) moves away.
+    turn = np.array([[1, 0, 0], [0, np.cos(t), np.sin(t)], [0, -np.sin(t), np.cos(t)]])
     hom = k @ turn @ np.linalg.inv(k)
     corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float).T
     moved = hom @ corners
