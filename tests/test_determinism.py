@@ -4,6 +4,9 @@ thread, however busy the machine is (no solver time limits, thread races or cach
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +21,8 @@ from vision.pipeline import scan_image
 
 pytestmark = pytest.mark.slow
 
-DEMO = Path(__file__).resolve().parents[1] / "samples" / "demo.jpg"
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "samples" / "demo.jpg"
 
 
 def scanned(data: bytes, cards: list[int] | None) -> str:
@@ -68,3 +72,17 @@ def test_the_missing_cards_named_are_the_same_on_every_scan() -> None:
     data = DEMO.read_bytes()
     named = {json.dumps(json.loads(scanned(data, [7, 12, 13]))["scoring_cards"]) for _ in range(3)}
     assert len(named) == 1
+
+
+def test_processes_with_other_string_hashes_give_identical_json() -> None:
+    """Python orders sets of strings by a hash seeded per process: no reading may depend on that order."""
+    code = "import sys; from api.cli import main; sys.exit(main(['scan', sys.argv[1], '--format', 'json']))"
+    outputs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(DEMO)], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
