@@ -14,7 +14,9 @@ where silent counts wrong cells not named in ``doubt``.
 from __future__ import annotations
 
 import re
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -111,11 +113,11 @@ def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]
 def run(folder: Path, names: list[str], ways: list[str], jobs: int) -> dict[str, list[dict[str, Any]]]:
     """Every photo named, read upright and in ``ways``: {way: [figures per photo]}."""
     work = [(folder, name, ways) for name in names]
-    if jobs <= 1:
-        done = [read_perturbed(job) for job in work]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(read_perturbed, work))
+    done = []
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        for i, photo in enumerate(pool.map(read_perturbed, work) if pool else map(read_perturbed, work)):
+            done.append(photo)
+            print(f"  {i + 1}/{len(work)} {photo['upright']['name']} read", file=sys.stderr, flush=True)
     return {way: [photo[way] for photo in done] for way in ["upright", *ways]}
 
 
