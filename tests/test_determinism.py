@@ -68,6 +68,19 @@ def test_a_scan_on_another_thread_of_a_loaded_machine_gives_identical_json() -> 
     assert loaded == quiet
 
 
+def test_scans_side_by_side_on_threads_give_the_json_each_gives_alone() -> None:
+    """The service scans several photos at once: the scans share thread pools and solver threads."""
+    from tests.bench.perturb import jpeg_bytes, turned
+    from vision.decode import decode_image
+
+    demo = DEMO.read_bytes()
+    photos = [demo, jpeg_bytes(turned(decode_image(demo).rgb, 180))]
+    alone = [scanned(p, None) for p in photos]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda p: scanned(p, None), photos * 2))
+    assert together == alone * 2
+
+
 def test_the_missing_cards_named_are_the_same_on_every_scan() -> None:
     data = DEMO.read_bytes()
     named = {json.dumps(json.loads(scanned(data, [7, 12, 13]))["scoring_cards"]) for _ in range(3)}
