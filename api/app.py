@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -33,6 +34,7 @@ from api.guards import (
     SecurityHeaders,
     ServerFaults,
 )
+from api.hosts import HostGuard, HostPolicy
 from api.models import (
     ERROR_RESPONSES,
     BreakdownOut,
@@ -42,13 +44,14 @@ from api.models import (
     ScanOut,
     ScoreRequest,
 )
-from api.routes_deck import DECK_PATH, admission, deck_of, deck_router
+from api.routes_deck import DECK_PATH, deck_of, deck_router
 from api.routes_games import games_router
 from api.settings import Settings, SettingsError
 from api.storage import ScanStore, connect, database_url, migrate
 from api.storage_decks import DeckStore
 from api.storage_games import GameStore
-from api.uploads import read_scan_form, sniff_image_type
+from api.storage_health import WriteCheck, writing
+from api.uploads import Admission, counted, read_scan_form, sniff_image_type
 
 log = logging.getLogger("sprawlscan.api")
 # What the page (and its service worker) may load: its own files, pictures it makes, the service's API.
@@ -65,9 +68,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     engine = connect(database_url(settings.database_url, settings.database_path))
     store = ScanStore(engine, settings.scan_ttl_s)
+    writable = WriteCheck(engine)
     limiter = anyio.CapacityLimiter(settings.scan_workers)
-    pending = {"scans": 0, "bytes": 0}
-    admit = admission(settings, pending)  # one admission for every heavy upload (scans and decks)
+    # One admission for every heavy upload (scans and decks), by the bytes each has sent.
+    admit = Admission(
+        settings.max_pending_scans, settings.max_pending_bytes, settings.max_client_pending_bytes
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -78,6 +84,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception as exc:  # unreachable or unwritable: say which database, then fail the start-up
             log.error("cannot open the database %s: %s", engine.url.render_as_string(hide_password=True), exc)
             raise
+        # A database that opens but cannot be written (a read-only file) does not stop the service (it
+        # still scores), but it is said now, /healthz answers 503 and saves and scans are refused.
+        problem = await anyio.to_thread.run_sync(writable.problem)
+        if problem is not None:
+            shown = engine.url.render_as_string(hide_password=True)
+            log.error("the database %s cannot be written: %s (saves and scans are refused)", shown, problem)
         await anyio.to_thread.run_sync(service.warm_up)
         yield
         engine.dispose()
@@ -106,13 +118,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         exempt=(("POST", SCANS_PATH), ("POST", DECK_PATH)),
     )
     app.add_middleware(CrossSiteGuard)
+    # `sprawlscan serve` passes its --host to its workers in SPRAWLSCAN_SERVE_HOST.
+    hosts = HostPolicy.of(settings.allowed_hosts, os.environ.get("SPRAWLSCAN_SERVE_HOST", ""))
+    app.add_middleware(HostGuard, policy=hosts)
     app.add_middleware(ServerFaults)
     app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", response_model=Health, tags=["service"])
-    def healthz() -> dict[str, Any]:
-        """Liveness: the process answers and says whether photo scanning is available."""
-        return {"status": "ok", "version": _version(), "scanner": service.scanner_available()}
+    def healthz() -> dict[str, Any] | JSONResponse:
+        """Liveness: the process answers and says whether photo scanning is available; 503 when the
+        database cannot be written (nothing could be saved or scanned)."""
+        health = {"status": "ok", "version": _version(), "scanner": service.scanner_available()}
+        return writable.health(health)
 
     @app.get("/api/v1/meta", tags=["scoring"])
     def meta() -> dict[str, Any]:
@@ -153,17 +170,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_scan(request: Request) -> JSONResponse:
         """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
         result (and its overlay image) stays available under ``scan_id`` for a while."""
-        # An upload reserves its declared size (the largest allowed when it does not declare one): the raw
-        # photos held at once stay within max_pending_bytes, whatever their number.
-        length = request.headers.get("content-length", "")
-        size = int(length) if length.isascii() and length.isdigit() and len(length) < 12 else 0
-        reserved = min(size, settings.max_upload_bytes) if size else settings.max_upload_bytes
         try:
-            async with admit(reserved):
+            async with admit(request.client.host if request.client else "") as take:
+                # A scan is stored (its follow-ups read it back): refused before the work if it could not be.
+                await anyio.to_thread.run_sync(writable.require, "the scan")
                 form = await read_scan_form(
                     request.headers.get("content-type"),
                     request.headers.get("content-length"),
-                    request.stream(),
+                    counted(request.stream(), take),
                     max_body_bytes=settings.max_upload_bytes,
                 )
                 opts = service.ScoreOptions.from_form(form.fields)
@@ -188,7 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         put = partial(
             store.put, scan_id, result, scanned.city, scanned.overlay, "image/jpeg", photo, photo_type
         )
-        await anyio.to_thread.run_sync(put)
+        with writing("the scan"):
+            await anyio.to_thread.run_sync(put)
         return JSONResponse(result)
 
     @app.get("/api/v1/scans/{scan_id}", responses={200: {"model": ScanOut}}, tags=["scan"])

@@ -15,7 +15,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from api.games import BadImport, export_document, import_records, owner_of_token
+from api.games import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
+from scoring.errors import InputError
+
+# An export holds at most MAX_IMPORT_GAMES games of a few kB each; past this a file is not an export (or
+# must be split), and reading stops there instead of filling memory (``--import /dev/zero``).
+MAX_IMPORT_BYTES = 32_000_000
+_CHUNK = 1 << 20
 
 
 def register(subparsers: Any) -> None:
@@ -58,7 +64,12 @@ def _positive(text: str) -> int:
 
 
 def _store(args: argparse.Namespace) -> Any:
-    from api.storage import connect, database_url, migrate
+    """The games in the database ``--database`` names (migrated to the current schema); a database that
+    cannot be opened is one line naming it (password hidden) and why."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from api.storage import connect, database_url, failure_reason, migrate
     from api.storage_games import GameStore
 
     given = args.database or ""
@@ -66,9 +77,37 @@ def _store(args: argparse.Namespace) -> Any:
         given if "://" in given else os.environ.get("SPRAWLSCAN_DATABASE_URL", ""),
         given or os.environ.get("SPRAWLSCAN_DATABASE_PATH", ""),
     )
-    engine = connect(url)
-    migrate(engine)
+    shown = make_url(url).render_as_string(hide_password=True).removeprefix("sqlite:///")
+    try:
+        engine = connect(url)
+        migrate(engine)
+    except (SQLAlchemyError, OSError) as exc:
+        raise InputError(f"cannot open the database {shown}: {failure_reason(exc)}") from None
     return GameStore(engine)
+
+
+def _read_import(name: str) -> str:
+    """The text of the export ``name`` (``-``: standard input), read in chunks up to
+    :data:`MAX_IMPORT_BYTES`; a file that is not UTF-8 is refused naming the line and column."""
+    chunks: list[bytes] = []
+    size = 0
+    with open(sys.stdin.fileno(), "rb", closefd=False) if name == "-" else open(name, "rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            if size > MAX_IMPORT_BYTES:
+                raise BadImport(
+                    f"{name}: larger than {MAX_IMPORT_BYTES // 1_000_000} MB, more than an export of "
+                    f"{MAX_IMPORT_GAMES} games: is it an export? (split a large one)"
+                )
+            chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = raw.rfind(b"\n", 0, exc.start) + 1
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = len(raw[start : exc.start].decode("utf-8")) + 1  # the text before the bad byte is UTF-8
+        raise BadImport(f"{name}: line {line}, column {column}: not UTF-8 text (is it an export?)") from None
 
 
 def _owner(args: argparse.Namespace) -> str | None:
@@ -80,7 +119,7 @@ def run_games(args: argparse.Namespace) -> int:
     if args.import_file:
         if not args.device:
             raise BadImport("--import needs --device TOKEN: imported games belong to a device")
-        raw = sys.stdin.read() if args.import_file == "-" else Path(args.import_file).read_text("utf-8")
+        raw = _read_import(args.import_file)
         try:
             document = json.loads(raw)
         except json.JSONDecodeError as exc:

@@ -28,7 +28,8 @@ from api.cli_input import (
 )
 from api.cli_numbers import whole
 from api.flag_words import breakdown_in_flag_words
-from scoring.city import City, parse_city
+from scoring.city import City
+from scoring.city_text import parse_city
 from scoring.errors import InputError
 
 if TYPE_CHECKING:

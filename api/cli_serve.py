@@ -8,6 +8,7 @@ every worker.
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from scoring.errors import InputError
@@ -69,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         raise InputError(str(exc)) from None
     from api.server_protocol import server_options
+
+    os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.app's HostGuard)
 
     # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")

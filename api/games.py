@@ -72,8 +72,12 @@ def owner_of_token(token: str) -> str:
 
 
 def _in_utc(moment: datetime) -> datetime:
-    """A time without a zone is read as UTC; every time is stored in UTC (SQLite keeps no zone)."""
-    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    """A time without a zone is read as UTC; every time is stored in UTC (SQLite keeps no zone). A time
+    whose UTC falls outside the years 1–9999 (``9999-12-31T23:00-05:00``) is refused, not a server fault."""
+    try:
+        return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    except OverflowError:
+        raise ValueError(f"{moment.isoformat()} is outside the years 1–9999 once converted to UTC") from None
 
 
 UtcTime = Annotated[datetime, AfterValidator(_in_utc)]

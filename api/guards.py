@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -50,20 +51,35 @@ class RequestTimeout(ServiceError):
 @dataclass(frozen=True)
 class BodyDeadline:
     """How fast a request body must arrive: by ``grace_s + received / min_rate`` seconds after the
-    headers (a trickling client falls behind within ``grace_s``), and within ``total_s`` in all."""
+    headers (a trickling client falls behind within ``grace_s``); once ``grace_s + window_s`` have passed,
+    also ``min_rate`` averaged over the last ``window_s`` (a burst then a stall is cut a window later, not
+    when the burst's credit runs out); and within ``total_s`` in all."""
 
     grace_s: float = 10.0
     min_rate: float = 16_000.0  # bytes per second
     total_s: float = 120.0
+    window_s: float = 10.0
 
     def seconds_left(self, started: float, received: int, now: float) -> float:
         allowed = min(self.total_s, self.grace_s + received / self.min_rate)
         return started + allowed - now
 
+    def window_left(
+        self, started: float, samples: deque[tuple[float, int]], received: int, now: float
+    ) -> float:
+        """Seconds until the last ``window_s`` hold fewer than ``min_rate × window_s`` bytes if nothing
+        more comes; ``samples`` are (time, bytes so far) from the headers on (pruned here)."""
+        need = self.min_rate * self.window_s
+        while len(samples) > 1 and samples[1][0] <= now - self.window_s:
+            samples.popleft()  # the last one at or before the window's start still counts as its base
+        first = next((t for t, total in samples if total > received - need), now)
+        return max(first, started + self.grace_s) + self.window_s - now
+
     def describe(self) -> str:
         return (
             f"the request body must keep up {self.min_rate / 1000:g} kB/s after the first "
-            f"{self.grace_s:g} s and arrive within {self.total_s:g} s"
+            f"{self.grace_s:g} s (over any {self.window_s:g} s after that) and arrive within "
+            f"{self.total_s:g} s"
         )
 
 
@@ -73,12 +89,17 @@ def deadline_receive(receive: Receive, deadline: BodyDeadline) -> Receive:
     started = time.monotonic()
     received = 0
     done = False
+    samples: deque[tuple[float, int]] = deque([(started, 0)])
 
     async def timed() -> Message:
         nonlocal received, done
         if done:
             return await receive()
-        left = deadline.seconds_left(started, received, time.monotonic())
+        now = time.monotonic()
+        left = min(
+            deadline.seconds_left(started, received, now),
+            deadline.window_left(started, samples, received, now),
+        )
         message: Message | None = None
         with anyio.move_on_after(max(0.0, left)):
             message = await receive()
@@ -87,6 +108,7 @@ def deadline_receive(receive: Receive, deadline: BodyDeadline) -> Receive:
         if message["type"] == "http.request":
             received += len(message.get("body", b""))
             done = not message.get("more_body", False)
+            samples.append((time.monotonic(), received))
         return message
 
     return timed

@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Header, Request, Response
 
-from api.errors import ServiceBusy
 from api.games import owner_of
 from api.service import ScannerUnavailable, encode_jpeg
 from api.service_errors import ServiceError
 from api.settings import Settings
 from api.storage_decks import DeckStore
-from api.uploads import UploadTooLarge, read_scan_form
+from api.uploads import Admission, UploadTooLarge, counted, read_scan_form
 
 DECK_PATH = "/api/v1/deck"
 Auth = Annotated[
@@ -100,10 +97,10 @@ def deck_router(
     store: DeckStore,
     settings: Settings,
     limiter: anyio.CapacityLimiter,
-    admit: Callable[[int], Any],
+    admit: Admission,
 ) -> APIRouter:
-    """The routes, keeping decks in ``store``; ``admit(bytes)`` is the scans' admission (an async context
-    manager that refuses with 503 when too many uploads are in flight)."""
+    """The routes, keeping decks in ``store``; ``admit(client)`` is the scans' admission (an async context
+    manager that refuses with 503 when too many uploads, or too many of their bytes, are in flight)."""
     router = APIRouter(prefix="/api/v1", tags=["deck"])
 
     @router.post("/deck", status_code=201)
@@ -114,11 +111,11 @@ def deck_router(
         answer's ``overlays`` are the photos with the cards drawn (JPEG data URLs, bounded in size)."""
         owner = owner_of(authorization)
         limit = 2 * settings.max_upload_bytes
-        async with admit(limit):
+        async with admit(request.client.host if request.client else "") as take:
             form = await read_scan_form(
                 request.headers.get("content-type"),
                 request.headers.get("content-length"),
-                request.stream(),
+                counted(request.stream(), take),
                 max_body_bytes=limit,
                 max_parts=4,
                 image_fields=("image", "image2"),
@@ -207,25 +204,4 @@ def deck_of(store: DeckStore, authorization: str | None) -> Any:
     return load_deck(stored.deck, name="the device's taught deck")
 
 
-def admission(settings: Settings, pending: dict[str, int]) -> Callable[[int], Any]:
-    """The scans' admission for another heavy upload: reserve ``bytes`` (and one upload) or refuse."""
-
-    @asynccontextmanager
-    async def admit(reserved: int) -> AsyncIterator[None]:
-        if (
-            pending["scans"] >= settings.max_pending_scans
-            or pending["bytes"] + reserved > settings.max_pending_bytes
-        ):
-            raise ServiceBusy(f"the server is handling {pending['scans']} uploads; try again in a moment")
-        pending["scans"] += 1
-        pending["bytes"] += reserved
-        try:
-            yield
-        finally:
-            pending["scans"] -= 1
-            pending["bytes"] -= reserved
-
-    return admit
-
-
-__all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "admission", "deck_of", "deck_router"]
+__all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "deck_of", "deck_router"]

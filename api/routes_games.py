@@ -22,7 +22,7 @@ from api.games import (
     owner_of,
     scored_record,
 )
-from api.storage_games import GameStore
+from api.storage_games import DeviceFull, GameStore
 
 Auth = Annotated[
     str | None, Header(description="'Bearer <device token>' (POST /api/v1/devices makes a token)")
@@ -32,12 +32,12 @@ Auth = Annotated[
 def games_router(store: GameStore, max_games: int) -> APIRouter:
     """The routes, reading and writing games in ``store``; a device keeps at most ``max_games``."""
 
-    def room_for(owner: str, n: int) -> None:
-        have = store.count(owner)
-        if have + n > max_games:
-            raise TooManyGames(
-                f"this device has {have} saved games and may keep {max_games}: delete or export some first"
-            )
+    def add(owner: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # The limit is checked in the insert's transaction (concurrent saves cannot all pass it).
+        try:
+            return store.add_many(owner, records, max_games)
+        except DeviceFull as exc:
+            raise TooManyGames(str(exc)) from None
 
     # Read endpoints answer with JSONResponse: validating a 10 000-game export against a model costs more
     # than the query.
@@ -52,8 +52,7 @@ def games_router(store: GameStore, max_games: int) -> APIRouter:
     def save_game(body: GameIn, authorization: Auth = None) -> dict[str, Any]:
         """Score the city (as ``/score`` does) and save the game with its label, players and time."""
         owner = owner_of(authorization)
-        room_for(owner, 1)
-        return store.add(owner, scored_record(body))
+        return add(owner, [scored_record(body)])[0]
 
     @router.get("/games")
     def list_games(
@@ -77,8 +76,7 @@ def games_router(store: GameStore, max_games: int) -> APIRouter:
         """Add the games of an export document to this device (each scored again; all or none)."""
         owner = owner_of(authorization)
         records = import_records(document)
-        room_for(owner, len(records))
-        saved = store.add_many(owner, records)
+        saved = add(owner, records)
         return {"imported": len(saved), "ids": [g["id"] for g in saved]}
 
     @router.get("/games/{game_id}")

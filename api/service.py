@@ -20,7 +20,8 @@ from api.models import CheckRequest, CityRequest
 from api.score_options import ScoreOptions
 from api.service_errors import ServiceError
 from scoring.breakdown import Breakdown
-from scoring.city import City, city_from_rows, parse_city
+from scoring.city import City, city_from_rows
+from scoring.city_text import parse_city
 
 log = logging.getLogger("sprawlscan.api")
 

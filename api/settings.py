@@ -11,7 +11,7 @@ from typing import Any
 from api.guards import BodyDeadline
 from scoring.numbers import whole_number
 
-_TEXT_SETTINGS = frozenset({"database_url", "database_path"})
+_TEXT_SETTINGS = frozenset({"database_url", "database_path", "allowed_hosts"})
 
 
 class SettingsError(ValueError):
@@ -26,16 +26,20 @@ class Settings:
     scan_workers: int = field(default_factory=lambda: max(1, min(2, os.cpu_count() or 1)))
     max_pending_scans: int = 32
     max_pending_bytes: int = 160_000_000
+    max_client_pending_bytes: int = 50_000_000
     scan_ttl_s: float = 86400.0
     overlay_long_side: int = 1600
     max_json_bytes: int = 1_000_000
     header_timeout_s: float = 10.0
     body_grace_s: float = 10.0
     min_body_rate: int = 16_000
+    body_rate_window_s: float = 10.0
     body_timeout_s: float = 120.0
     database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
     database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
     max_games_per_device: int = 100_000
+    # Host names the service answers to besides the loopback ones and the host given to `serve` ("*": any).
+    allowed_hosts: str = ""
 
     def __post_init__(self) -> None:
         for name, value in self.__dict__.items():
@@ -51,6 +55,12 @@ class Settings:
             raise SettingsError(
                 f"SPRAWLSCAN_MAX_PENDING_BYTES ({self.max_pending_bytes}) must be at least "
                 f"SPRAWLSCAN_MAX_UPLOAD_BYTES ({self.max_upload_bytes}), or no large upload is ever accepted"
+            )
+
+        if self.max_client_pending_bytes < 2 * self.max_upload_bytes:
+            raise SettingsError(
+                f"SPRAWLSCAN_MAX_CLIENT_PENDING_BYTES ({self.max_client_pending_bytes}) must be at least "
+                f"twice SPRAWLSCAN_MAX_UPLOAD_BYTES ({self.max_upload_bytes}): a deck is taught from 2 photos"
             )
 
     @classmethod
@@ -80,4 +90,6 @@ class Settings:
 
     @property
     def deadline(self) -> BodyDeadline:
-        return BodyDeadline(self.body_grace_s, self.min_body_rate, self.body_timeout_s)
+        return BodyDeadline(
+            self.body_grace_s, self.min_body_rate, self.body_timeout_s, self.body_rate_window_s
+        )

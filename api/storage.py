@@ -10,6 +10,7 @@ scans from here, any worker or replica answers a scan's follow-ups (overlay imag
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 from collections.abc import Iterator
@@ -136,7 +137,8 @@ def connect(url: str) -> Engine:
     """An engine for ``url`` (nothing is opened yet). On SQLite every connection waits for locks (several
     worker processes share one file) and uses write-ahead logging so that readers never block."""
     if make_url(url).get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        # A server that does not answer is an error within seconds, not a hang.
+        return create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 10})
     engine = create_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -156,8 +158,10 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    database = engine.url.database
-    if engine.dialect.name == "sqlite" and database and database != ":memory:":
+    database = _sqlite_file(engine)
+    if database:
+        if Path(database).is_dir():
+            raise IsADirectoryError(errno.EISDIR, "it is a folder, not a database file", database)
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     with _migration_lock(engine), engine.begin() as conn:
         if conn.dialect.name == "postgresql":
@@ -166,11 +170,30 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+def _sqlite_file(engine: Engine) -> str | None:
+    """The file of a SQLite database (``file:PATH?mode=ro&uri=true`` too); ``None`` for any other."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    if engine.url.query.get("uri") == "true":
+        database = database.removeprefix("file:")
+    return database
+
+
+def failure_reason(exc: BaseException) -> str:
+    """One line saying why the database failed: the driver's own first line (no SQL, no traceback)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    cause = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    return lines[0] if lines else type(cause).__name__
+
+
 @contextlib.contextmanager
 def _migration_lock(engine: Engine) -> Iterator[None]:
     """An exclusive file lock next to a SQLite database (PostgreSQL uses an advisory lock instead)."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+    database = _sqlite_file(engine)
+    if not database:
         yield
         return
     import fcntl

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select
 
 from api.storage import aware, decks, now
+from api.storage_health import writing
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class DeckStore:
     def put(self, owner: str, deck: bytes, cards: list[dict[str, Any]]) -> StoredDeck:
         """Keep ``deck`` as the owner's taught deck, replacing any earlier one (in one transaction)."""
         stamp = now()
-        with self.engine.begin() as conn:
+        with writing("the taught deck"), self.engine.begin() as conn:
             conn.execute(delete(decks).where(decks.c.owner == owner))
             conn.execute(insert(decks).values(owner=owner, deck=deck, cards=cards, created_at=stamp))
         return StoredDeck(deck, cards, stamp)
@@ -49,5 +50,5 @@ class DeckStore:
 
     def delete(self, owner: str) -> bool:
         """Remove the owner's taught deck; False when it had none."""
-        with self.engine.begin() as conn:
+        with writing("the deck's removal"), self.engine.begin() as conn:
             return bool(conn.execute(delete(decks).where(decks.c.owner == owner)).rowcount)

@@ -7,13 +7,15 @@ of the whole database) is allowed only where a function says so.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, case, delete, func, insert, select, update
+from sqlalchemy import Connection, Engine, and_, case, delete, false, func, insert, select, text, update
 
 from api.storage import aware, games, new_id, now
+from api.storage_health import writing
 
 # What a history row shows; the breakdown, city and options only come with one game.
 SUMMARY_COLUMNS = (
@@ -32,6 +34,17 @@ SUMMARY_COLUMNS = (
 EDITABLE = ("label", "players", "played_at")
 
 
+class DeviceFull(Exception):
+    """Storing the games would take a device past its limit (the service answers 409)."""
+
+    def __init__(self, have: int, limit: int) -> None:
+        super().__init__(
+            f"this device has {have} saved games and may keep {limit}: delete or export some first"
+        )
+        self.have = have
+        self.limit = limit
+
+
 @dataclass(frozen=True)
 class Page:
     """One page of a device's history (newest first) and how many games it has in all."""
@@ -46,12 +59,16 @@ class GameStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def add(self, owner: str, record: dict[str, Any]) -> dict[str, Any]:
+    def add(self, owner: str, record: dict[str, Any], limit: int | None = None) -> dict[str, Any]:
         """Store a scored game (the columns of :data:`api.storage.games` but id, owner and timestamps)."""
-        return self.add_many(owner, [record])[0]
+        return self.add_many(owner, [record], limit)[0]
 
-    def add_many(self, owner: str, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Store several games in one transaction (an import): all of them or none."""
+    def add_many(
+        self, owner: str, records: list[dict[str, Any]], limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Store several games in one transaction (an import): all of them or none. With ``limit``, the
+        owner's games are counted inside that transaction, under a lock that concurrent saves of the same
+        owner wait for, so that saves racing each other never take it past ``limit`` (:class:`DeviceFull`)."""
         stamp = now()
         rows = [
             {
@@ -65,7 +82,14 @@ class GameStore:
             for r in records
         ]
         if rows:
-            with self.engine.begin() as conn:
+            with writing("the game" if len(rows) == 1 else "the games"), self.engine.begin() as conn:
+                if limit is not None:
+                    _lock_owner(conn, owner)
+                    have = int(
+                        conn.execute(select(func.count()).select_from(games).where(_mine(owner))).scalar_one()
+                    )
+                    if have + len(rows) > limit:
+                        raise DeviceFull(have, limit)
                 conn.execute(insert(games), rows)
         return [_public(row) for row in rows]
 
@@ -92,13 +116,13 @@ class GameStore:
     def update(self, owner: str, game_id: str, changes: dict[str, Any]) -> dict[str, Any] | None:
         """Change the label, players or time of play; ``None`` when the game is not this owner's."""
         values = {k: v for k, v in changes.items() if k in EDITABLE}
-        with self.engine.begin() as conn:
+        with writing("the change"), self.engine.begin() as conn:
             done = conn.execute(update(games).where(_one(owner, game_id)).values(**values, updated_at=now()))
         return self.get(owner, game_id) if done.rowcount else None
 
     def delete(self, owner: str, game_id: str) -> bool:
         """Delete one of this owner's games; False when there is none with that id."""
-        with self.engine.begin() as conn:
+        with writing("the deletion"), self.engine.begin() as conn:
             return bool(conn.execute(delete(games).where(_one(owner, game_id))).rowcount)
 
     def export(self, owner: str | None) -> list[dict[str, Any]]:
@@ -127,6 +151,17 @@ class GameStore:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         return _summarise(rows)
+
+
+def _lock_owner(conn: Connection, owner: str) -> None:
+    """Serialise this transaction with every other one that locks the same owner, until it ends."""
+    if conn.dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(owner.encode()).digest()[:8], "big", signed=True)
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    else:
+        # SQLite has one writer at a time: a write (that changes nothing) takes the database's write lock
+        # before the count, so the count cannot be stale when the insert comes.
+        conn.execute(update(games).where(false()).values(owner=games.c.owner))
 
 
 def _mine(owner: str | None) -> Any:

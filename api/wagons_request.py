@@ -9,7 +9,8 @@ from scoring.breakdown import Breakdown
 from scoring.wagons.errors import ConflictError, OptionError, UnknownNameError
 from scoring.wagons.names import split_names
 from scoring.wagons.score import OPTIONS, score_town
-from scoring.wagons.town import Town, parse_town, town_from_rows
+from scoring.wagons.town import Town, town_from_rows
+from scoring.wagons.town_text import parse_town
 
 #: The keys of a web request's ``options`` object that the Circle the Wagons scorer reads.
 REQUEST_KEYS = ("goals", "scenario", "opponent-pile", "opponent-town", *OPTIONS)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from models.cellset import CellSet, cache_path, cached, cell_labels, concat
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from vision.cells import CONTEXT, CROP_H, CROP_W, balance_whites, lattice_box, lattice_crops
 
 if TYPE_CHECKING:

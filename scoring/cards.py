@@ -460,7 +460,7 @@ def card_item(city: City, number: int) -> LineItem:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> card_item(parse_city("R:EW  C:EW\\nP     I\\n"), 8).key
     'card:8'
     """

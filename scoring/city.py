@@ -4,6 +4,7 @@ A :class:`City` is an immutable grid of :class:`Cell` values plus the header lin
 :func:`parse_city` reads the text form and :func:`format_city` writes it back; for every city
 ``parse_city(format_city(city)) == city``.
 
+>>> from scoring.city_text import parse_city
 >>> city = parse_city("cards: 8 7 17\\nR:EW  C:WE\\nP     .\\n")
 >>> city.cell(0, 1).road, city.cards
 ('EW', (8, 7, 17))
@@ -276,60 +277,6 @@ def parse_cell(token: str) -> Cell:
     return _parse_cell(token, 1, 1)
 
 
-def parse_city(text: str | bytes) -> City:
-    """Read a city from its text form; raise :class:`CityFormatError` naming line and column."""
-    from scoring.city_headers import CityHeaders  # it reads the engine's names, which import this module
-
-    text = CityFormatError.decode(text)
-    headers = CityHeaders()
-    rows: list[tuple[Cell, ...]] = []
-    interstate: int | None = None
-    width: int | None = None
-    for lineno, raw in enumerate(_lines(text), start=1):
-        bad = next((i for i, ch in enumerate(raw) if not ch.isprintable() and ch != "\t"), None)
-        if bad is not None:
-            raise CityFormatError(f"unexpected control character {raw[bad]!r}", lineno, bad + 1)
-        content = raw.split("#", 1)[0].rstrip()
-        if not content.strip():
-            continue
-        indent = len(content) - len(content.lstrip())
-        stripped = content.strip()
-        header = _HEADER.match(stripped)
-        if header and not rows and interstate is None and len(header[1]) > 1:
-            colon = indent + stripped.index(":")  # 0-based; the value starts after the colon's spaces
-            rest = content[colon + 1 :]
-            vcol = colon + 2 + len(rest) - len(rest.lstrip())
-            headers.add(header[1].lower(), header[2].strip(), lineno, indent + 1, vcol)
-            continue
-        if set(stripped) == {"="}:
-            if not rows:
-                raise CityFormatError("the interstate line must lie between two rows", lineno, indent + 1)
-            if interstate is not None:
-                raise CityFormatError("a city has only one interstate line", lineno, indent + 1)
-            interstate = len(rows)
-            continue
-        matches = list(_TOKEN.finditer(content))
-        check_grid_size(len(rows), matches, lineno)
-        cells = [_parse_cell(m.group(), lineno, m.start() + 1) for m in matches]
-        if width is None:
-            width = len(cells)
-        elif len(cells) != width:
-            raise CityFormatError(
-                f"row has {len(cells)} cells but the rows above have {width} (pad with '.')",
-                lineno,
-                len(content) + 1 if len(cells) < width else matches[width].start() + 1,
-            )
-        rows.append(tuple(cells))
-    if not rows:
-        last = last_line(text)
-        raise CityFormatError("no city grid found (expected rows of cells such as 'R:EW  P  C:NS')", last, 1)
-    if interstate is not None and interstate >= len(rows):
-        raise CityFormatError("the interstate line must lie between two rows", last_line(text), 1)
-    city = City(tuple(rows), headers.cards, headers.expansions, interstate, tuple(headers.others))
-    headers.check_cards(city)
-    return city
-
-
 def check_grid_size(
     rows_above: int, cells: list[re.Match[str]], line: int, error: type[CityFormatError] = CityFormatError
 ) -> None:
@@ -363,6 +310,7 @@ def format_city(city: City, *, header: bool = True) -> str:
 
     Examples
     --------
+    >>> from scoring.city_text import parse_city
     >>> print(format_city(parse_city("cards: 8 7 17\\nR:EW C:EW\\nP I\\n")), end="")
     cards: 8 7 17
     R:EW  C:EW

@@ -1,6 +1,6 @@
 """The public entry point: score a Sprawlopolis city into a :class:`~scoring.breakdown.Breakdown`.
 
->>> from scoring.city import parse_city
+>>> from scoring.city_text import parse_city
 >>> bd = score_city(parse_city("R:EW  R:EW  I\\nP     C     P\\n"), [6])
 >>> [(i.key, i.points) for i in bd.items], bd.total, bd.target
 ([('largest:R', 2), ('largest:C', 1), ('largest:I', 1), ('largest:P', 1), ('roads', -1), ('card:6', 1)], 5, 6)

@@ -244,7 +244,7 @@ def groups(city: City, zone: str) -> list[frozenset[Pos]]:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> [sorted(g) for g in groups(parse_city("P  P  R\\nR  C  P\\n"), "P")]
     [[(0, 0), (0, 1)], [(1, 2)]]
     """
@@ -256,7 +256,7 @@ def largest_groups(city: City, zone: str) -> list[frozenset[Pos]]:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> [sorted(g) for g in largest_groups(parse_city("P  R  P\\n"), "P")]
     [[(0, 0)], [(0, 2)]]
     """
@@ -269,7 +269,7 @@ def edge_sides(city: City, row: int, col: int) -> str:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> city = parse_city("R  C  I\\nP  R  C\\nI  P  R\\n")
     >>> edge_sides(city, 0, 0), edge_sides(city, 1, 1)
     ('NW', '')

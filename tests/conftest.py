@@ -27,11 +27,22 @@ from tests.pgserver import PostgresServer
 # Before api.app is imported: its module-level app, and every server a test starts, would otherwise use the
 # per-user database of whoever runs the tests.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="sprawlscan-tests-")
+# FastAPI's test client sends `Host: testserver`: the in-process apps answer to it as a server started with
+# `sprawlscan serve --host testserver` would (a real `serve` sets this to its own --host).
+os.environ["SPRAWLSCAN_SERVE_HOST"] = "testserver"
 
 # The service and the command line are imported by the fixtures that use them, after the line above (api.app
 # builds its app on import) and only in the runs that need them.
+from hypothesis import settings  # noqa: E402
+
 from scoring.breakdown import Breakdown  # noqa: E402
-from scoring.city import City, parse_city  # noqa: E402
+
+# Property tests bound their own run time where it matters; Hypothesis's per-example deadline (200 ms) only
+# turns a loaded machine into a flaky failure.
+settings.register_profile("sprawlscan", deadline=None)
+settings.load_profile("sprawlscan")
+from scoring.city import City  # noqa: E402
+from scoring.city_text import parse_city  # noqa: E402
 from tests.live_server import serving  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

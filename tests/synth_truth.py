@@ -11,7 +11,8 @@ from dataclasses import replace
 import numpy as np
 
 from models.synth.scene import SynthPhoto
-from scoring.city import EMPTY, City, parse_city
+from scoring.city import EMPTY, City
+from scoring.city_text import parse_city
 from vision.assemble import assemble_city
 from vision.cells.reading import CellReading
 from vision.cells.topdown import TopDown

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator, Iterator
 from functools import partial
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,7 +17,8 @@ from PIL import Image
 
 from api.app import Settings, create_app
 from api.uploads import sniff_image_type
-from scoring.city import cell_name, parse_city
+from scoring.city import cell_name
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json, png_bomb, png_bytes
 
@@ -274,11 +276,19 @@ def test_scan_bad_form_fields(client: TestClient) -> None:
     assert_error(resp, 400, "bad_form_field", "options")
 
 
-def test_busy_service_answers_503_with_retry_after() -> None:
+def _migrated(folder: Path) -> str:
+    """A database with the schema, as the start-up leaves it (an app called without its start-up has none)."""
+    from api.storage import connect, migrate
+
+    migrate(connect(f"sqlite:///{folder / 'api.db'}"))
+    return str(folder / "api.db")
+
+
+def test_busy_service_answers_503_with_retry_after(tmp_path: Path) -> None:
     import anyio
     import httpx
 
-    app = create_app(Settings(max_pending_scans=1))
+    app = create_app(Settings(max_pending_scans=1, database_path=_migrated(tmp_path)))
     headers = {"content-type": "multipart/form-data; boundary=b"}
 
     async def run() -> httpx.Response:
@@ -290,7 +300,7 @@ def test_busy_service_answers_503_with_retry_after() -> None:
             yield b"--b--\r\n"
 
         transport = httpx.ASGITransport(app=app)
-        client = httpx.AsyncClient(transport=transport, base_url="http://test")
+        client = httpx.AsyncClient(transport=transport, base_url="http://localhost")
         async with client, anyio.create_task_group() as group:
             group.start_soon(partial(client.post, "/api/v1/scans", content=held_body(), headers=headers))
             await anyio.sleep(0.2)
@@ -403,6 +413,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
             "cards_source",
             "scoring_cards",
             "warnings",
+            "doubt",
             "scan_id",
             "overlay",
             "timings",
@@ -570,7 +581,7 @@ def test_check_wagons_tally_sends_opponent_lines_to_the_opponent(client: TestCli
 # ---- concurrency bounds ------------------------------------------------------------------------------------
 
 
-def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Twelve uploads at once: all succeed, never more than ``scan_workers`` scans run together."""
     import asyncio
     import threading
@@ -592,11 +603,11 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch)
         return service.Scanned({**engine_json(CITY), "cells": [], "warnings": []}, CITY, None)
 
     monkeypatch.setattr(service, "scan_and_score", slow_scan)
-    app = create_app(Settings(scan_workers=2, max_pending_scans=64))
+    app = create_app(Settings(scan_workers=2, max_pending_scans=64, database_path=_migrated(tmp_path)))
 
     async def run() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             files = {"image": ("a.png", png_bytes(), "image/png")}
             return await asyncio.gather(*(client.post("/api/v1/scans", files=files) for _ in range(12)))
 

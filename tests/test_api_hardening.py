@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -338,16 +339,24 @@ def test_bad_settings_are_refused_naming_the_variable(
         Settings(max_pending_scans=0)
 
 
-def test_pending_uploads_are_bounded_in_bytes_too() -> None:
-    app = create_app(Settings(max_upload_bytes=1_000_000, max_pending_bytes=1_500_000))
-    headers = {**MULTIPART, "content-length": "900000"}
+def test_pending_uploads_are_bounded_by_the_bytes_they_have_sent(tmp_path: Path) -> None:
+    from api.storage import connect, migrate
+
+    db = tmp_path / "s.db"
+    migrate(connect(f"sqlite:///{db}"))  # what the start-up does (a bare ASGI call has none)
+    app = create_app(Settings(max_upload_bytes=1_000_000, max_pending_bytes=1_500_000, database_path=str(db)))
+    declared = {**MULTIPART, "content-length": "900000"}
+    part = b'--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n'
 
     async def run() -> tuple[int, bytes]:
-        first = trickle(b"--b\r\n", 0.05)  # holds 900 kB of the 1.5 MB for a while
+        # Two uploads declaring 900 kB each fit in 1.5 MB until their bytes come: only what was sent counts.
         async with anyio.create_task_group() as group:
-            group.start_soon(call, app, "/api/v1/scans", headers, first)
+            group.start_soon(call, app, "/api/v1/scans", declared, trickle(part, 0.05))
             await anyio.sleep(0.1)
-            status, _, body = await call(app, "/api/v1/scans", headers, trickle(b"--b\r\n", 0.05))
+            held = trickle(part + b"\x89PNG" + b"x" * 800_000, 0.05)  # 800 kB of the 1.5 MB, still coming
+            group.start_soon(call, app, "/api/v1/scans", declared, held)
+            await anyio.sleep(0.1)
+            status, _, body = await call(app, "/api/v1/scans", declared, trickle(part + b"y" * 800_000, 0.05))
             group.cancel_scope.cancel()
         return status, body
 

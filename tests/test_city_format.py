@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.city import (
-    Cell,
-    CityFormatError,
-    block,
-    canonical_road,
-    cell_name,
-    city_from_rows,
-    format_city,
-    parse_city,
-)
+from scoring.city import Cell, CityFormatError, block, canonical_road, cell_name, city_from_rows, format_city
+from scoring.city_text import parse_city
 from scoring.errors import InputError
 
 FULL = """\

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from api.cli_input import is_photo
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from tests.conftest import Cli
 
 CITY = """cards: 1 3 6

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from tests.conftest import assert_error
 from vision.deck.outlines import find_cards
 from vision.deck.taught import DeckError, DeckFileError, TaughtDeck, load_deck

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from api.app import create_app
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from scoring.tally import parse_tally
 from scoring.wagons import parse_town
 from scoring.wagons.goals import RULINGS

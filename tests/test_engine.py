@@ -10,7 +10,8 @@ from scoring import engine
 from scoring.base import base_items
 from scoring.breakdown import Breakdown, LineItem
 from scoring.cards import RULING_EDGE, RULING_TIES, UnknownCardError
-from scoring.city import City, parse_city
+from scoring.city import City
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError
 from tests.conftest import city, points_by_key

@@ -17,12 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.models import MAX_CITY_CHARS
-from scoring.city import MAX_SIDE, parse_city
+from scoring.city import MAX_SIDE
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.tally import MAX_TALLY_CHARS
 from scoring.wagons.goals import GOALS
 from scoring.wagons.score import score_town
-from scoring.wagons.town import TERRAINS, parse_town
+from scoring.wagons.town import TERRAINS
+from scoring.wagons.town_text import parse_town
 from tests.conftest import CITY, Cli, assert_error
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.base import base_items
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.expansions import ExpansionOptionError, expansion_items
 from scoring.expansions.beaches import (

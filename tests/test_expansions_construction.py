@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.expansions import ExpansionOptionError
 from scoring.expansions.construction import construction_item

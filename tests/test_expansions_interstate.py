@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from scoring.breakdown import Breakdown
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.expansions.interstate import InterstateError, road_groups, score_interstate
 from tests.conftest import points_by_key

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.city import EMPTY, Cell, cell_name, parse_city
+from scoring.city import EMPTY, Cell, cell_name
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.placement import Placement, placement_problems, visible_city
 from scoring.report import render_text

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.city import EMPTY, block, parse_city
+from scoring.city import EMPTY, block
+from scoring.city_text import parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of, same_city
 from vision.arbitrate import lattice_evidence, read_geometry

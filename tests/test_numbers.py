@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.city import MAX_SIDE, CityFormatError, city_from_rows, parse_city
+from scoring.city import MAX_SIDE, CityFormatError, city_from_rows
+from scoring.city_text import parse_city
 from scoring.engine import UnknownOptionError, score_city
 from scoring.errors import InputError, TextFormatError
 from scoring.numbers import MAX_DIGITS, JSONError, NumberError, json_depth, load_json, whole_number
@@ -19,7 +20,7 @@ from scoring.tally import TallyFormatError, parse_tally
 from scoring.wagons.errors import OptionError, PileError
 from scoring.wagons.pile import parse_pile
 from scoring.wagons.score import parse_options, score_town
-from scoring.wagons.town import parse_town
+from scoring.wagons.town_text import parse_town
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HUGE = "9" * 5000  # past Python's 4 300-digit int() limit

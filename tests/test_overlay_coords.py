@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from models.synth.scene import render_photo
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from vision.overlay import (
     CELL_AT,
     COLUMN_AT,

@@ -18,7 +18,7 @@ from PIL import Image
 
 import vision.pipeline as pipeline
 from models.synth.scene import SynthPhoto, render_photo
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
 from vision.arbitrate import read_geometry
 from vision.assemble import assemble_city

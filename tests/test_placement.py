@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.city import format_city, parse_city
+from scoring.city import format_city
+from scoring.city_text import parse_city
 from scoring.layouts import card_blocks
 from scoring.placement import (
     Placement,

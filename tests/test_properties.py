@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import CARDS, card_item
-from scoring.city import SIDES, City, cell_name, format_city, parse_city
+from scoring.city import SIDES, City, cell_name, format_city
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError
 from scoring.geometry import edge_sides, groups, roads

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scoring.breakdown import Breakdown, LineItem
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.expansions.interstate import score_interstate
 from scoring.report import WIDTH, render_check, render_text

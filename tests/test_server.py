@@ -44,7 +44,7 @@ def test_a_silent_connection_is_cut_too(server: int) -> None:
 
 def test_a_trickled_upload_body_is_cut_with_408_and_closed(server: int) -> None:
     head = (
-        b"POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+        b"POST /api/v1/scans HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
         b"Content-Length: 100000\r\n\r\n--b\r\n"
     )
     received, lived = trickle(server, head, b"a" * 100)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 
 
 def _run(out: Path, *extra: str) -> int:

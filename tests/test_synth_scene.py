@@ -11,7 +11,7 @@ from PIL import Image, ImageOps
 
 from models.synth.scene import render_photo
 from models.synth.truth import PhotoTruth
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 
 SMALL = {"long_side": 800}
 CLEAN = {"blur": 0.0, "noise": 0.0, "glare": 0.0, "light": 0.0, "wb": (1.0, 1.0, 1.0), "table": "dark"}

@@ -9,7 +9,7 @@ import numpy as np
 
 from models.synth import palette as pal
 from models.synth.sheet import draw_city, main
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 
 
 def test_truth_grid_draws_every_cell_in_its_zone_colour() -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.photoset import FAR, NEAR, photo_cells, training_photo
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from vision.cells.classify import MARKS
 from vision.cells.classify import ROADS_WITH_NONE as ROADS
 from vision.cells.classify import ZONES_WITH_EMPTY as ZONES

@@ -18,7 +18,8 @@ import scoring.wagons.fewest as fewest_module
 import scoring.wagons.score as score_module
 from scoring.wagons.fewest import fewest_scoring
 from scoring.wagons.goals import GRID_SCORERS, GoalScore, largest_groups
-from scoring.wagons.town import TERRAINS, Pos, Territory, Town, format_town, parse_town
+from scoring.wagons.town import TERRAINS, Pos, Territory, Town, format_town
+from scoring.wagons.town_text import parse_town
 
 N_TOWNS = 3000
 MAX_COMBINATIONS = 400  # the enumeration's work: small enough to run 3 000 times in a few seconds

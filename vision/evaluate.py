@@ -61,7 +61,7 @@ def compare_cities(truth: City, read: City | None) -> CityScore:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> truth = parse_city("R:EW C:EW\\nP    I:NS\\n")
     >>> compare_cities(truth, parse_city(". .\\nR:EW C:EW\\nP I:NS\\n")).exact
     True

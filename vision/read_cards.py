@@ -60,7 +60,8 @@ def stack_city(
     # The city is decoded again without the scoring cards when it used one: they are given, or read from
     # their backs (the city's own missing cards it never uses).
     maybe = given if given is not None else [b.number for b in backs if b.number is not None]
-    as_cards = read_as_cards(settled, readings, counts, geometry.visible, again_if=maybe)
+    # A program of its own (fresh): the same inputs always give the same decoding, whatever ran before.
+    as_cards = read_as_cards(settled, readings, counts, geometry.visible, again_if=maybe, fresh=True)
     from_city, certainty = missing_cards(as_cards)
     scoring = choose_scoring_cards(backs, from_city, certainty, given=given)
     placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()

@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from models.synth.art import CARD_H, CARD_W, render_city_card, render_wrecktar
-from scoring.city import City, parse_city
+from scoring.city import City
+from scoring.city_text import parse_city
 from scoring.layouts import LAYOUTS, card_blocks
 
 PPM = 4.0  # px per mm: a 12 MP photo of a city filling the frame, halved as the scanner decodes it

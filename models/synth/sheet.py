@@ -19,7 +19,8 @@ from models.synth import palette as pal
 from models.synth.blocks import BLOCK_H, BLOCK_W, road_path
 from models.synth.draw import Pen
 from models.synth.scene import SynthPhoto, render_photo
-from scoring.city import City, parse_city
+from scoring.city import City
+from scoring.city_text import parse_city
 
 _THUMB = 520  # thumbnail height in px
 _DOT = {"R": (230, 120, 40), "C": (40, 110, 230), "I": (120, 120, 120), "P": (40, 190, 60)}

@@ -25,7 +25,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.city import City, parse_city
+from scoring.city import City
+from scoring.city_text import parse_city
 
 Pts = tuple[tuple[float, float], ...]
 

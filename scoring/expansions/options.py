@@ -27,7 +27,7 @@ def option(city: City, options: Options, key: str) -> str | None:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> city = parse_city("construction-penalty: 2\\nR\\n")
     >>> option(city, None, "construction-penalty")
     '2'
@@ -47,7 +47,7 @@ def int_option(city: City, options: Options, key: str, *, minimum: int | None = 
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> int_option(parse_city("roadwork-unplayed: 2\\nR\\n"), None, "roadwork-unplayed")
     2
     """

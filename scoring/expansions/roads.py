@@ -43,7 +43,7 @@ def side_of(city: City, pos: Pos) -> str:
 
     Examples
     --------
-    >>> from scoring.city import parse_city
+    >>> from scoring.city_text import parse_city
     >>> city = parse_city("R  C\\n====\\nP  I\\n")
     >>> side_of(city, (0, 1)), side_of(city, (1, 0))
     ('north', 'south')

@@ -21,7 +21,8 @@ from scoring.wagons.goals import GOAL_CARDS, GOALS, WILDEST_WEST
 from scoring.wagons.pile import Pile, parse_pile, pile_from_cards, pile_from_counts
 from scoring.wagons.scenarios import SCENARIO_CARDS, SCENARIOS, UNDISCOVERED_OPTION
 from scoring.wagons.score import GAME, OPTIONS, resolve_goals, resolve_scenario, score_town
-from scoring.wagons.town import Territory, Town, TownFormatError, format_town, parse_town, town_from_rows
+from scoring.wagons.town import Territory, Town, TownFormatError, format_town, town_from_rows
+from scoring.wagons.town_text import parse_town
 
 __all__ = [
     "CARDS",

@@ -4,6 +4,7 @@ A town is written like a Sprawlopolis city (``city-format.md``): optional ``key:
 one line per lattice row with cells separated by spaces. A cell is ``.`` (no territory) or a territory letter
 and an icon letter joined by ``/``, e.g. ``D/w`` (desert with a wagon).
 
+>>> from scoring.wagons.town_text import parse_town
 >>> town = parse_town("goals: cool-water\\nD/w  W/m\\n.    S/c\\n")
 >>> town.cell(0, 0), town.header("goals"), town.n_territories
 (Territory(terrain='D', icon='w'), 'cool-water', 3)
@@ -20,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from scoring.city import CityFormatError, check_grid_size, parse_rows
+from scoring.city import CityFormatError, parse_rows
 
 TERRAINS = "DFMPSW"
 TERRAIN_NAMES = {"D": "desert", "F": "forest", "M": "mountains", "P": "plains", "S": "snow", "W": "water"}
@@ -126,85 +127,11 @@ def _parse_cell(token: str, line: int, col: int) -> Territory | None:
     return Territory(terrain, icon)
 
 
-def check_town_header(
-    key: str, value: str, before: list[tuple[str, str]], line: int, kcol: int, vcol: int
-) -> None:
-    """Refuse a header key the scorer does not read, a key given twice and a goal or scenario name that
-    does not exist, naming the line, the column and the nearest valid word."""
-    from scoring.city_headers import did_you_mean
-    from scoring.wagons.errors import UnknownNameError
-    from scoring.wagons.names import split_names
-    from scoring.wagons.score import OPTIONS, resolve_goals, resolve_scenario
-
-    keys = (*TOWN_KEYS, *OPTIONS)
-    if key not in keys:
-        hint = did_you_mean(key, keys) or f" (known: {', '.join(keys)})"
-        raise TownFormatError(f"unknown header {key!r}{hint}", line, kcol)
-    if any(k == key for k, _ in before):
-        raise TownFormatError(f"header {key!r} given twice", line, kcol)
-    names = split_names(value) if key == "goals" else [value] if key == "scenario" and value else []
-    for name in names:
-        try:
-            resolve_goals([name]) if key == "goals" else resolve_scenario(name)
-        except UnknownNameError as exc:
-            raise TownFormatError(str(exc), line, vcol + value.index(name)) from None
-
-
 def _lines(text: str) -> list[str]:
     """Split at line ends only, as an editor numbers lines (``splitlines`` would also split at form feeds,
     hiding control characters the parser must report)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return lines[:-1] if lines and lines[-1] == "" else lines
-
-
-def parse_town(text: str | bytes) -> Town:
-    """Read a town from its text form.
-
-    Header lines (``key: value``, keys lower-cased) are kept in order in :attr:`Town.headers`; what they mean
-    (``goals``, ``scenario``, ``opponent-pile``…) is read by the scorer. Raises :class:`TownFormatError`
-    naming the line and column of the first problem.
-    """
-    text = TownFormatError.decode(text)
-    headers: list[tuple[str, str]] = []
-    rows: list[tuple[Territory | None, ...]] = []
-    lines = _lines(text)
-    for lineno, raw in enumerate(lines, start=1):
-        bad = next((i for i, ch in enumerate(raw) if not ch.isprintable() and ch != "\t"), None)
-        if bad is not None:
-            raise TownFormatError(f"unexpected control character {raw[bad]!r}", lineno, bad + 1)
-        content = raw.split("#", 1)[0].rstrip()
-        if not content.strip():
-            continue
-        stripped = content.strip()
-        header = _HEADER.match(stripped)
-        # One-letter keys are not headers: "D:" would be a mistyped cell, reported as such.
-        if header and len(header[1]) > 1:
-            kcol = len(content) - len(content.lstrip()) + 1
-            if rows:
-                raise TownFormatError(
-                    f"header line {header[1]!r} after the grid (headers must come first)", lineno, kcol
-                )
-            key, value = header[1].lower(), header[2].strip()
-            check_town_header(key, value, headers, lineno, kcol, kcol + stripped.index(value) if value else 1)
-            headers.append((key, value))
-            continue
-        matches = list(_TOKEN.finditer(content))
-        check_grid_size(len(rows), matches, lineno, TownFormatError)
-        cells = tuple(_parse_cell(m.group(), lineno, m.start() + 1) for m in matches)
-        if rows and len(cells) != len(rows[0]):
-            width = len(rows[0])
-            column = len(content) + 1 if len(cells) < width else matches[width].start() + 1
-            raise TownFormatError(
-                f"row has {len(cells)} cells but the rows above have {width} (pad with '.')", lineno, column
-            )
-        rows.append(cells)
-    if not rows:
-        last = max(1, len(lines))
-        raise TownFormatError("no town grid found (expected rows of cells such as 'D/w  P/c  .')", last, 1)
-    town = Town(tuple(rows), tuple(headers))
-    if town.n_territories == 0:
-        raise TownFormatError("the town has no territory (every cell is '.')", 1, 1)
-    return town
 
 
 def format_town(town: Town, *, header: bool = True) -> str:
@@ -214,6 +141,7 @@ def format_town(town: Town, *, header: bool = True) -> str:
 
     Examples
     --------
+    >>> from scoring.wagons.town_text import parse_town
     >>> print(format_town(parse_town("goals: cool-water\\nD/w  P/c\\n.    M/g\\n")), end="")
     goals: cool-water
     D/w  P/c

@@ -30,7 +30,7 @@ _DECKS: dict[str, Any] = {}
 
 def _read(job: tuple[Path, str, str | None]) -> dict[str, Any]:
     """Scan one city photo, with the taught deck at ``deck_path`` or without one."""
-    from scoring.city import parse_city
+    from scoring.city_text import parse_city
     from scoring.errors import InputError
     from vision.deck.taught import load_deck
     from vision.decode import decode_image

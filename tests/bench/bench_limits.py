@@ -16,6 +16,10 @@
    (answered within 15 s, and the server's CPU time stops growing once it is answered), a 64 × 40 000 PNG
    (a 4xx, not a 500) and an unknown option with a photo (refused before the scan).
 
+3. Issue 27's store and admission rows (bench_limits_store.py): a played_at beyond the calendar, imports
+   of /dev/zero and of a JPEG, databases that cannot be opened or written, 20 concurrent saves against a
+   limit of 10, a DNS-rebinding Host, and an honest upload while seven uploads trickle.
+
 Exits 1 when a limit is missed. The 20 concurrent 12 MP uploads are bench_service.py's.
 
     python tests/bench/bench_limits.py
@@ -32,6 +36,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import bench_limits_store
 import httpx
 import numpy as np
 from bench_service import ROOT, free_port, rss_kib, start_server
@@ -159,8 +164,8 @@ def deadlines(photo: bytes) -> bool:
         header_result: list[tuple[float, bytes]] = []
         body_results: list[tuple[float, bytes]] = []
         upload = (
-            b"POST /api/v1/scans HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
-            b"Content-Length: 4000000\r\n\r\n--b\r\n"
+            b"POST /api/v1/scans HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 4000000\r\n\r\n--b\r\n"
         )
         threads = [
             threading.Thread(
@@ -275,6 +280,7 @@ def main() -> int:
         ok &= cpu_bounds(Path(tmp))
     ok &= deadlines(render_photo(3).jpeg)
     ok &= engine()
+    ok &= bench_limits_store.main()  # issue 27: times out of range, imports, databases, hosts, admission
     print("all limits held" if ok else "A LIMIT WAS MISSED")
     return 0 if ok else 1
 

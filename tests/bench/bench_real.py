@@ -1,6 +1,7 @@
 """The scanner on photos of the real printed cards: the real-art development set.
 
-    python tests/bench/bench_real.py [--devset DIR] [--jobs 2] [--only comp000,comp003] [--quick]
+    python tests/bench/bench_real.py [--devset DIR] [--jobs 1] [--only comp000,comp003] [--quick]
+                                     [--perturb all|none|rot90,crop3,...]
 
 The set (``../shared/devset/`` beside the checkout, see its README) is 24 photos of finished 15-card cities
 built from the publisher's real cards, with their true cities, on five kinds of table. It is never trained
@@ -14,6 +15,12 @@ alignment over the four whole-city turns and every shift, so a city read turned 
 cities exact and scoring cards read, overall and per table kind, the median scan time, how often the lattice
 arbitration ran, and ends with the line ``devset: blocks M/N, cities exact K/24, cards read J/24`` for the
 default scan. ``--quick`` reads only the default scan.
+
+Then every photo is read in the twelve everyday perturbations of ``tests/bench/perturb.py`` (turned, cropped,
+recompressed, dimmed, EXIF-turned, HEIC, glare, shadow, steeper) and compared with its upright reading
+(``tests/bench/perturbed.py``), ending with ``devset perturbed: identical K/N, wrong cells W, silent S, doubt
+per photo D``. ``--perturb rot90,crop3`` reads only those perturbations (and not the four ways above: a
+quick look); ``--perturb none`` leaves them out.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.perturbed import chosen  # noqa: E402
 from vision.evaluate import compare_cities  # noqa: E402
 
 DEVSET = ROOT.parent / "shared" / "devset"
@@ -47,7 +55,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
     """Scan one devset photo one way and compare it with its truth."""
     import numpy as np
 
-    from scoring.city import parse_city
+    from scoring.city_text import parse_city
     from scoring.errors import InputError
     from vision.decode import decode_image
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
@@ -204,17 +212,24 @@ def _summary(rows: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devset", type=Path, default=DEVSET)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (the machine is shared: 1)")
     parser.add_argument("--only", default="", help="comma-separated photo names (for looking, not figures)")
     parser.add_argument("--quick", action="store_true", help="only the default upright scan")
     parser.add_argument("--json", type=Path, default=ROOT / "data" / "bench_real.json")
+    parser.add_argument("--perturb", help="all (after the four ways; the default), none, or rot90,crop3,...")
     args = parser.parse_args(argv)
+    try:
+        ways_wanted = chosen(args.perturb)
+    except ValueError as exc:
+        parser.error(str(exc))
     meta_path = args.devset / "meta.json"
     if not meta_path.is_file():
         print(f"bench_real: skipped, no real-art development set at {args.devset}")
         return 0
     meta = {m["name"]: m for m in json.loads(meta_path.read_text())}
     names = sorted(meta) if not args.only else [n.strip() for n in args.only.split(",")]
+    if args.perturb not in (None, "all", "none"):
+        return _perturbed(args.devset, names, ways_wanted, args.jobs)
     ways = {"upright": WAYS["upright"]} if args.quick else WAYS
     jobs = [(args.devset, n, turn, given) for turn, given in ways.values() for n in names]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
@@ -286,6 +301,14 @@ def main(argv: list[str] | None = None) -> int:
         f"\ndevset: blocks {right}/{cells}, cities exact {sum(r['exact'] for r in upright)}/{len(upright)}, "
         f"cards read {sum(r['cards'] for r in upright)}/{len(upright)}"
     )
+    return _perturbed(args.devset, names, ways_wanted, args.jobs) if ways_wanted else 0
+
+
+def _perturbed(devset: Path, names: list[str], ways: list[str], jobs: int) -> int:
+    from tests.bench.perturbed import report, run
+
+    print(f"\ndevset in {len(ways)} perturbations ({', '.join(ways)}), each against its upright reading:")
+    print(report(run(devset, names, ways, jobs)), flush=True)
     return 0
 
 

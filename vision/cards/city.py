@@ -143,6 +143,7 @@ def read_as_cards(
     visible: np.ndarray,
     exclude: Sequence[int] = (),
     again_if: Sequence[int] = (),
+    fresh: bool = False,
 ) -> CardReading:
     """Decode the lattice's readings as cards (see :mod:`vision.cards.stacking`) and apply the result.
 
@@ -150,9 +151,12 @@ def read_as_cards(
     scoring cards: the second decoding of the same evidence reuses the first one's program (built once,
     solved again from where HiGHS left off), kept per thread for the last grid decoded; ``again_if`` are
     the cards that, placed, bring that second decoding (see :func:`vision.cards.stacking.stack_program`).
+    ``fresh`` builds a program of its own even for the same grid (a scan's first decoding): which of two
+    equally good explanations HiGHS finds depends on what it solved before on the model, and an earlier
+    scan of the same photo on this thread must not change this one's answer.
     """
     grid = evidence_grid(predictions, counts, visible)
-    program = getattr(_LAST, "program", None)
+    program = None if fresh else getattr(_LAST, "program", None)
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
     return apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
