@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from scoring.city import parse_city
 from tests.bench.perturb import (
     PERTURBATIONS,
     crop_edges,
@@ -23,7 +24,7 @@ from tests.bench.perturb import (
     steeper,
     turned,
 )
-from tests.bench.perturbed import chosen
+from tests.bench.perturbed import chosen, figures, report
 from vision.decode import decode_image
 
 
@@ -157,3 +158,37 @@ def test_the_perturbations_asked_for_are_the_ones_run_and_an_unknown_one_is_name
         chosen("rot90,rot45")
     with pytest.raises(ValueError, match="unknown perturbation 'rot45'"):
         perturbed("rot45", photo())
+
+
+TRUTH = "cards: 1 2 3\nR:EW C:EW .\nP    I:NS P\n"
+# B2 read as a park (truly industrial), C2 read as table (truly a park)
+READ = "cards: 1 2 3\nR:EW C:EW .\nP    P    .\n"
+
+
+def test_a_wrong_cell_named_in_doubt_is_not_silent_and_one_named_nowhere_is() -> None:
+    truth, read = parse_city(TRUTH), parse_city(READ)
+    out = {"warnings": ["the cards do not settle B2"], "doubt": [{"cell": "B2", "reading": "P"}]}
+    row = figures(truth, read, out)
+    assert (row["blocks"], row["of"], row["exact"]) == (3, 5, False)
+    assert sorted(row["wrong"]) == ["B2", "C2"]
+    assert row["in_doubt"] == ["B2"] and row["in_warnings"] == ["B2"] and row["silent"] == ["C2"]
+    assert row["doubt"] == 1
+    # Without a doubt list (today's scans) every wrong cell is silent, whatever the warnings name.
+    plain = figures(truth, read, {"warnings": ["the cards do not settle B2"]})
+    assert sorted(plain["silent"]) == ["B2", "C2"] and plain["in_warnings"] == ["B2"]
+
+
+def test_a_reading_that_asks_for_a_retake_has_no_silent_cells() -> None:
+    row = figures(parse_city(TRUTH), parse_city(READ), {"warnings": [], "retake": "glare: move the lamp"})
+    assert row["refused"] and len(row["wrong"]) == 2 and row["silent"] == []
+
+
+def test_the_table_counts_identical_readings_wrong_and_silent_cells_and_doubt_per_photo() -> None:
+    truth = parse_city(TRUTH)
+    right = {**figures(truth, truth, {"warnings": []}), "identical": True, "name": "a"}
+    wrong = {**figures(truth, parse_city(READ), {"doubt": [{"cell": "B2"}]}), "identical": False, "name": "a"}
+    text = report({"upright": [right], "rot90": [wrong], "crop3": [right]})
+    assert text.splitlines()[-1] == (
+        "devset perturbed: identical 1/2, wrong cells 2, silent 1, doubt per photo 0.50"
+    )
+    assert "rot90 a: 3/5" in text

@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-__all__ = ["chosen", "read_perturbed", "report", "run"]
+__all__ = ["chosen", "figures", "read_perturbed", "report", "run"]
 
 # A cell name as the scan writes it (vision.result: column letters, then the 1-based row).
 _CELL_NAME = re.compile(r"\b([A-Z]{1,2}[1-9][0-9]?)\b")
@@ -47,7 +47,6 @@ def chosen(spec: str | None) -> list[str]:
 
 def _scan(photo: Any, truth: Any) -> dict[str, Any]:
     """Scan ``photo`` (RGB pixels or a file's bytes) and compare it with ``truth``."""
-    from scoring.city import cell_name, format_city
     from scoring.errors import InputError
     from vision.decode import fit_long_side
     from vision.evaluate import compare_cities
@@ -61,18 +60,27 @@ def _scan(photo: Any, truth: Any) -> dict[str, Any]:
     except InputError as exc:  # no city found: a refusal, honest though not a reading
         empty = {"blocks": 0, "of": compare_cities(truth, None).cells, "exact": False, "doubt": 0}
         return {"refused": str(exc), "city": None, "cards": None, **empty, **dict.fromkeys(_CELLS, [])}
-    out = result.to_json()
+    return figures(truth, result.city, result.to_json())
+
+
+def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """How the read ``city`` (with the scan's JSON ``out``) compares with ``truth``, and which of its
+    wrong cells the scan named: in ``doubt`` (``[{"cell": "D6", ...}]``), in a warning, or nowhere."""
+    from scoring.city import cell_name, format_city
+    from vision.evaluate import compare_cities
+
     retake = out.get("retake")
     doubt = {str(d.get("cell")) for d in out.get("doubt") or [] if isinstance(d, dict)}
-    warned = {name for w in out["warnings"] for name in _CELL_NAME.findall(str(w))}
-    score = compare_cities(truth, result.city)
-    # The wrong cells named as the scan names them: the read city's cells, found from the truth's.
-    back = {score.to_truth(result.city, r, c): cell_name(r, c) for r, c, _ in result.city.cells()}
-    wrong = [back.get(where, f"outside@{where[0]},{where[1]}") for where, _, _ in score.wrong]
+    warned = {name for w in out.get("warnings", []) for name in _CELL_NAME.findall(str(w))}
+    score = compare_cities(truth, city)
+    # The wrong cells named as the scan names them (cells of the read city); a true block the read city
+    # has no cell for is named by where it lies in the truth.
+    back = {score.to_truth(city, r, c): cell_name(r, c) for r, c, _ in city.cells()}
+    wrong = [back.get(where, f"missing@{where[0]},{where[1]}") for where, _, _ in score.wrong]
     return {
         "refused": retake,
-        "city": format_city(result.city),
-        "cards": sorted(result.city.cards),
+        "city": format_city(city),
+        "cards": sorted(city.cards),
         "blocks": score.right,
         "of": score.cells,
         "exact": score.exact,
