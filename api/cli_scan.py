@@ -6,6 +6,11 @@ breakdown table (warnings about doubtful cells go to standard error),
 text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
 taught deck (``sprawlscan teach``). Bad input (not a photo, no city
 in it, unknown card numbers) exits with status 2 and one line naming the problem.
+
+A photo that cannot be read reliably (glare, a shadow, a lattice in doubt: ``retake`` in the JSON) is not
+scored: the reading is printed (``text`` and ``city``: the city read and its doubtful cells; ``json``: the
+JSON, with a null total), then ``sprawlscan: retake: <why and what to change>`` on standard error, and the
+exit status is 2.
 """
 
 from __future__ import annotations
@@ -81,7 +86,11 @@ def run_scan(args: argparse.Namespace) -> int:
         sys.stdout.write(format_city(scored.breakdown.city))
     elif args.format == "json":
         sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
-        return 0
+        if scored.retake is None:
+            return 0
+    elif scored.retake is not None:  # the reading, to check by hand; no total from this photo
+        sys.stdout.write("The city read (not scored):\n" + format_city(scored.breakdown.city))
+        sys.stdout.write(doubt_text(scored.doubt))
     else:
         from scoring.report import render_text
 
@@ -90,6 +99,9 @@ def run_scan(args: argparse.Namespace) -> int:
         sys.stdout.write(doubt_text(scored.doubt))
     for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+    if scored.retake is not None:
+        print(f"sprawlscan: retake: {scored.retake}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -99,7 +111,12 @@ def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
         return ""
     lines = ["", "Cells to check (the scan could have read them otherwise):"]
     for d in doubt:
-        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in d["alternatives"])
+        ifs = "; ".join(
+            f"if it is {a['label']} the total is {a['total']}"
+            if a.get("total") is not None
+            else f"it could be {a['label']}"
+            for a in d["alternatives"]
+        )
         lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
     return "\n".join(lines) + "\n"
 

@@ -170,6 +170,12 @@ class ScanOut(BreakdownOut):
     )
     scoring_cards: ScoringCardsOut | None = None
     warnings: list[str]
+    total: int | None = Field(description="The total; null when the scan asks for another photo (retake).")
+    retake: str | None = Field(
+        None,
+        description="Why the photo cannot be read reliably and what to change; when set, nothing is scored "
+        "(total, target and won are null, items is empty) and the reading is there to correct by hand.",
+    )
     timings: dict[str, float] = Field(default_factory=dict, description="Seconds per scanner stage.")
     taught_deck: bool = Field(False, description="Whether the device's taught deck (/api/v1/deck) was used.")
 

@@ -4,6 +4,10 @@
 The rule for what the player gives: scoring cards given replace the ones the scan read; the expansions
 scored are exactly the ones the player names (the scanner never puts an expansion in play on its own; where
 it read an expansion's marks that the player did not name, a warning says so and names the cells).
+
+When the scan asks for another photo (``ScanResult.retake``), the result keeps the reading (city, cells,
+doubt) to correct by hand but scores nothing: ``total``, ``target`` and ``won`` are null, ``items`` is empty
+and the doubt's alternatives carry no total, since any figure read off such a photo would be a guess.
 """
 
 from __future__ import annotations
@@ -38,11 +42,18 @@ class ScoredScan:
     warnings: tuple[str, ...]
     doubt: tuple[dict[str, Any], ...]
 
+    @property
+    def retake(self) -> str | None:
+        """Why another photo is needed and what to change, when the scan asks for one."""
+        return self.scan.retake
+
     def to_json(self) -> dict[str, Any]:
         out = self.breakdown.to_json()
         out.update(self.scan.to_json())
         out["warnings"] = list(self.warnings)
         out["doubt"] = list(self.doubt)
+        if self.retake is not None:  # the reading stays, to correct by hand; no score from it
+            out.update(items=[], total=None, target=None, won=None)
         return out
 
 
@@ -77,7 +88,8 @@ def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, 
         for alt in entry["alternatives"]:
             try:
                 changed = city.with_cell(doubt.row, doubt.col, parse_cell(alt["label"]))
-                alternatives.append({**alt, "total": _total(changed, opts)})
+                total = None if scan.retake is not None else _total(changed, opts)
+                alternatives.append({**alt, "total": total})
             except InputError:  # an alternative these rules cannot score (a mark of an expansion not named)
                 continue
         out.append({**entry, "alternatives": alternatives})

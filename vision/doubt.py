@@ -13,18 +13,23 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
                 a pale block (a sports field, a pond) is read as table more than any other mistake;
 ``table``       table read beside a block without high confidence (glare, a pale park at the city's edge);
-``unexplained`` a block that no card placement explains, in a city the cards otherwise explain.
+``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
+``glare``       a cell washed out by a lamp's reflection (:func:`vision.retake.glare_cells`): the art under
+                it is lost, so any reading of it is a guess, however sure the classifier is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.city import cell_name
 from vision.assemble import Assembled
 from vision.cards import CardReading, StackedCell
 from vision.cells import CellReading
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["CellDoubt", "find_doubts"]
 
@@ -43,6 +48,8 @@ TABLE_BESIDE_BLOCKS = 0.9
 # Alternatives shown per cell, and the least probability (relative to the answer) an alternative needs.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
+# A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
+GLARE_DOUBT = 0.35
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,7 @@ class _Cell:
     decoded: StackedCell | None
     enclosed: bool
     beside_blocks: bool
+    glare: float = 0.0
 
 
 def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, str]]:
@@ -123,6 +131,8 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
             out.append(("table", f"table read beside the city with {cell.confidence:.0%} confidence"))
     if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
         out.append(("unexplained", "no card of the 18 shows this block here"))
+    if cell.glare >= GLARE_DOUBT:
+        out.append(("glare", f"under a glare spot ({cell.glare:.0%} of it washed out)"))
     return out
 
 
@@ -134,6 +144,8 @@ def _alternatives(cell: _Cell) -> tuple[str, ...]:
         alts.insert(0, cell.before.label)
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
+    if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
+        alts = [label for label, _ in ranked if label != cell.label] or ["."]
     return tuple(alts[:MAX_ALTERNATIVES])
 
 
@@ -146,8 +158,11 @@ def _block_sides(assembled: Assembled, r: int, c: int) -> int:
     return sides
 
 
-def find_doubts(assembled: Assembled, as_cards: CardReading) -> tuple[CellDoubt, ...]:
-    """The cells of ``assembled`` that could reasonably be otherwise, in reading order."""
+def find_doubts(
+    assembled: Assembled, as_cards: CardReading, glare: np.ndarray | None = None
+) -> tuple[CellDoubt, ...]:
+    """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
+    share of each cell washed out by glare, (rows, cols) in the city's grid, when measured."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
@@ -161,6 +176,7 @@ def find_doubts(assembled: Assembled, as_cards: CardReading) -> tuple[CellDoubt,
                 as_cards.decoding.cells.get((r + r0, c + c0)) if as_cards.used else None,
                 _block_sides(assembled, r, c) == 4,
                 _block_sides(assembled, r, c) > 0,
+                float(glare[r, c]) if glare is not None else 0.0,
             )
             signals = _signals(cell, as_cards.used, explained)
             alts = _alternatives(cell) if signals else ()

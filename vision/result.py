@@ -17,6 +17,7 @@ from vision.doubt import CellDoubt, find_doubts
 from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
+from vision.retake import ask_retake, read_light
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 
@@ -69,6 +70,9 @@ class ScanResult:
     # The cells that could be otherwise (vision.doubt); the JSON's "doubt" adds each alternative's total.
     doubts: tuple[CellDoubt, ...] = ()
     cards_read: CityCards | None = field(default=None, repr=False)
+    # Why another photo is needed and what to change, when this one cannot be read reliably
+    # (vision.retake); such a result is a reading to correct by hand, not a score.
+    retake: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
@@ -80,6 +84,7 @@ class ScanResult:
             "scoring_cards": self.scoring_cards.to_json() if self.scoring_cards else None,
             "warnings": [str(w) for w in self.warnings],
             "doubt": [d.to_json() for d in self.doubts],
+            "retake": self.retake,
         }
 
 
@@ -111,7 +116,9 @@ def assemble_scan(
     card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *card_doubts, *assembled.warnings]
     sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
-    doubts = find_doubts(assembled, as_cards)
+    light = read_light(geometry, assembled)
+    doubts = find_doubts(assembled, as_cards, glare=light.glare_cells)
+    retake = ask_retake(light, assembled, as_cards, doubts)
     return ScanResult(
         assembled.city,
         cells,
@@ -125,6 +132,7 @@ def assemble_scan(
         assembled,
         doubts,
         cards,
+        retake,
     )
 
 
