@@ -56,7 +56,6 @@ def _deck(path: str) -> Any:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from scoring.city import format_city
     from vision.cells import ModelError
     from vision.pipeline import scan_image
 
@@ -82,14 +81,15 @@ def run_scan(args: argparse.Namespace) -> int:
     scored = score_scan(result, ScoreOptions(cards, expansions or None))
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
+    city_text = scored.breakdown.city  # the city scored, in the city format (cards and expansions too)
     if args.format == "city":
-        sys.stdout.write(format_city(scored.breakdown.city))
+        sys.stdout.write(city_text)
     elif args.format == "json":
         sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
         if scored.retake is None:
             return 0
     elif scored.retake is not None:  # the reading, to check by hand; no total from this photo
-        sys.stdout.write("The city read (not scored):\n" + format_city(scored.breakdown.city))
+        sys.stdout.write("The city read (not scored):\n" + city_text)
         sys.stdout.write(doubt_text(scored.doubt))
     else:
         from scoring.report import render_text

@@ -49,7 +49,7 @@ TABLE_BESIDE_BLOCKS = 0.9
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
 # A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
-GLARE_DOUBT = 0.35
+GLARE_DOUBT = 0.3
 
 
 @dataclass(frozen=True)
