@@ -85,6 +85,8 @@ def load_city(data: bytes, name: str, cards: list[int] | None, classifier: Class
     from vision.pipeline import scan_image
 
     result = scan_image(data, cards=tuple(cards) if cards else None, classifier=classifier)
+    if result.retake is not None:  # no score from a photo that cannot be read reliably
+        raise InputError(f"{name}: retake: {result.retake} (sprawlscan scan shows what was read)")
     city: City = result.city
     return city
 

@@ -152,6 +152,17 @@ def test_the_cli_json_of_a_retake_has_the_reading_but_no_total(
     assert all(a["total"] is None for d in body["doubt"] for a in d["alternatives"])
 
 
+def test_checking_a_tally_against_a_photo_that_needs_a_retake_exits_2_with_the_advice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "glare.jpg"
+    path.write_bytes(_photo("glare"))
+    tally = Path(__file__).resolve().parent.parent / "samples" / "example.tally"
+    assert main(["check", str(path), "--tally", str(tally), "--cards", "1", "2", "3"]) == 2
+    _, err = capsys.readouterr()
+    assert "retake" in err and "glare" in err and err.count("\n") == 1
+
+
 def test_the_service_answers_a_retake_with_200_the_reading_and_no_total(client: Any) -> None:
     resp = client.post("/api/v1/scans", files={"image": ("glare.jpg", _photo("glare"), "image/jpeg")})
     assert resp.status_code == 200, resp.text
