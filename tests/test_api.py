@@ -414,6 +414,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
             "scoring_cards",
             "warnings",
             "doubt",
+            "retake",
             "scan_id",
             "overlay",
             "timings",
@@ -421,6 +422,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
         )
         breakdown = {k: v for k, v in result.items() if k not in scan_fields}
         assert result["cards_source"] == "given" and result["scoring_cards"]["cards"] == [7, 8, 17]
+        assert result["retake"] is None  # a clear photo is scored
         assert result["timings"]["total"] > 0
         assert breakdown == engine_json(result["city"], CARDS)
         city = parse_city(result["city"])
