@@ -70,7 +70,8 @@ export function renderUnscored() {
   state.highlight = new Set();
   $("#error").hidden = true;
   $("#result").hidden = false;
-  for (const sel of ["#verdict", "#score-table", "#opponent", "#sticky"]) $(sel).hidden = true;
+  // The save form (games.js) belongs to the last score shown: nothing is scored now.
+  for (const sel of ["#verdict", "#score-table", "#opponent", "#sticky", "#save-game"]) $(sel).hidden = true;
   $("#items").replaceChildren();
   $("#total").textContent = "";
   $("#notes").replaceChildren();

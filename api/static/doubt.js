@@ -33,6 +33,8 @@ const total = (v) => (Number.isFinite(v) ? v : null);
 // Take in a scan's doubts and retake; the cells must lie in the city read (anything else is left out).
 export function adoptDoubts(data) {
   state.retake = typeof data.retake === "string" && data.retake.trim() ? data.retake.trim() : null;
+  // A scan with no total and no reason still must not look scored.
+  if (!state.retake && (!Number.isFinite(data.total) || !Array.isArray(data.items))) state.retake = "the scanner gave no total for this photo";
   state.doubts = new Map();
   const rows = state.rows.length;
   const cols = rows ? state.rows[0].length : 0;
@@ -90,6 +92,7 @@ export function renderDoubts() {
   const n = state.doubts.size;
   $("#doubt-box").hidden = n === 0;
   $("#doubt-count").textContent = `${n} cell${n === 1 ? "" : "s"} to check`;
+  $("#doubt-count").dataset.show = n === 1 ? "show it ↑" : "show them ↑";
   $("#doubts").replaceChildren(...[...state.doubts].map(([k, d]) => doubtItem(k, d)));
 }
 
