@@ -144,6 +144,11 @@ def test_a_doubtful_cell_is_marked_and_one_tap_on_an_alternative_gives_the_total
     fixed = changed(READ, 1, 1, "P")
     now_r = engine_total(server, changed(fixed, 2, 2, "R"))
     expect(_alt(page, "C3", "R")).to_have_text(f"If it is residential: {now_r}")
+    # A reload keeps what is still in doubt, its totals asked again.
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    expect(page.locator("#grid .cell.doubt")).to_have_count(1)
+    expect(_alt(page, "C3", "R")).to_have_text(f"If it is residential: {now_r}")
     _alt(page, "C3", "R").click()
     expect(page.locator("#total")).to_have_text(str(now_r))
     expect(page.locator("#doubt-box")).to_be_hidden()
@@ -190,6 +195,14 @@ def test_a_photo_to_retake_says_why_above_the_score_prints_no_total_and_scores_o
     expect(page.locator("#warnings li")).to_have_text([warning])
     expect(page.locator("#grid .cell")).to_have_count(12)
     page.screenshot(path=str(ARTIFACTS / f"retake-{_width(session)}.png"), full_page=True)
+    # A reload does not score the unchecked city either.
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    expect(page.locator("#retake")).to_be_visible()
+    expect(page.locator("#grid .cell")).to_have_count(12)
+    page.wait_for_timeout(300)
+    for sel in ("#verdict", "#score-table", "#sticky"):
+        expect(page.locator(sel)).to_be_hidden()
 
     _alt(page, "B2", "P").click()
     fixed_total = engine_total(session.server, changed(READ, 1, 1, "P"))
@@ -197,6 +210,11 @@ def test_a_photo_to_retake_says_why_above_the_score_prints_no_total_and_scores_o
     expect(page.locator("#verdict")).to_contain_text(f"{fixed_total} points")
     expect(page.locator("#retake-scored")).to_be_visible()
     expect(page.locator("#sticky")).to_contain_text(f"Total {fixed_total}")
+    # Corrected by hand, the city scores after a reload too.
+    page.reload()
+    page.wait_for_selector("html[data-ready]")
+    expect(page.locator("#total")).to_have_text(str(fixed_total))
+    expect(page.locator("#retake-scored")).to_be_visible()
 
     # The box's own button takes another photo; a photo read with confidence has no retake.
     with page.expect_file_chooser() as chooser:

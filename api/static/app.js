@@ -10,7 +10,7 @@ import { renderPalette, wirePalette } from "./paint.js";
 import { openEditor, wireEditor } from "./editor.js";
 import { hidePhoto, renderOverlay, wireOverlay } from "./overlay.js";
 import { renderBreakdown, renderUnscored, showError, wireBreakdown } from "./breakdown.js";
-import { adoptDoubts, clearDoubts, renderDoubts, wireDoubts } from "./doubt.js";
+import { adoptDoubts, clearDoubts, renderDoubts, restoreDoubts, wireDoubts } from "./doubt.js";
 import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
 import { checkTally } from "./tally.js";
 import { dropPhotoCards, forgetScan, renderProvenance, renderWarnings, scan } from "./scan.js";
@@ -268,9 +268,10 @@ async function init() {
     }
     $(`input[name="game"][value="${draft.game === "wagons" ? "wagons" : "sprawlopolis"}"]`).checked = true;
     $("#tally").value = draft.tally || "";
+    const scorable = restoreDoubts(draft);
     setGame(draft.game === "wagons" ? "wagons" : "sprawlopolis", { keep: true });
     document.documentElement.dataset.restored = "draft"; // games.js then leaves the page as it is
-    rescore();
+    if (scorable) rescore(); else renderUnscored();
   } else {
     // The browser may restore the game chosen before a reload.
     setGame($('input[name="game"]:checked').value);

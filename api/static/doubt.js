@@ -8,6 +8,7 @@ import { cellName, formatCity, parseToken, roadName } from "./city.js";
 import { api } from "./api.js";
 import { key, scoreBody, state } from "./state.js";
 import { pageWords } from "./wording.js";
+import { saveDraft } from "./storage.js";
 
 // The score request the alternatives' totals were worked out for: after any other change they are stale.
 let totalsFor = null;
@@ -30,27 +31,44 @@ function readAs(label) {
 
 const total = (v) => (Number.isFinite(v) ? v : null);
 
-// Take in a scan's doubts and retake; the cells must lie in the city read (anything else is left out).
+// The doubts of a list (a scan's, or the draft's), each cell in the city as it is (anything else is left out).
+function takeDoubts(list, withTotals) {
+  state.doubts = new Map();
+  const rows = state.rows.length;
+  const cols = rows ? state.rows[0].length : 0;
+  for (const d of Array.isArray(list) ? list : []) {
+    if (!d || !Number.isInteger(d.row) || !Number.isInteger(d.col) || d.row < 0 || d.col < 0 || d.row >= rows || d.col >= cols) continue;
+    const alternatives = (Array.isArray(d.alternatives) ? d.alternatives : []).filter((a) => a && typeof a.label === "string")
+      .map((a) => ({ label: a.label, total: withTotals ? total(a.total) : null }));
+    state.doubts.set(key(d.row, d.col), { row: d.row, col: d.col, reading: state.rows[d.row][d.col], why: String(d.why || ""), alternatives });
+  }
+}
+
+// Take in a scan's doubts and retake.
 export function adoptDoubts(data) {
   state.retake = typeof data.retake === "string" && data.retake.trim() ? data.retake.trim() : null;
   // A scan with no total and no reason still must not look scored.
   if (!state.retake && (!Number.isFinite(data.total) || !Array.isArray(data.items))) state.retake = "the scanner gave no total for this photo";
-  state.doubts = new Map();
-  const rows = state.rows.length;
-  const cols = rows ? state.rows[0].length : 0;
-  for (const d of Array.isArray(data.doubt) ? data.doubt : []) {
-    if (!d || !Number.isInteger(d.row) || !Number.isInteger(d.col) || d.row < 0 || d.col < 0 || d.row >= rows || d.col >= cols) continue;
-    const alternatives = (d.alternatives || []).filter((a) => a && typeof a.label === "string")
-      .map((a) => ({ label: a.label, total: state.retake ? null : total(a.total) }));
-    state.doubts.set(key(d.row, d.col), { row: d.row, col: d.col, reading: state.rows[d.row][d.col], why: String(d.why || ""), alternatives });
-  }
+  state.retakeScored = false;
+  takeDoubts(data.doubt, !state.retake);
   // A scan's own totals hold for the city and choices it was scored with, which are the page's now.
   totalsFor = state.retake ? null : JSON.stringify(scoreBody());
+}
+
+// The doubts and retake kept with the draft (storage.js); says whether the page may score the draft: not a
+// photo to retake that nobody has corrected yet.
+export function restoreDoubts(draft) {
+  state.retake = typeof draft.retake === "string" ? draft.retake : null;
+  state.retakeScored = draft.retakeScored === true;
+  takeDoubts(draft.doubts, false); // their totals are asked again once the draft is scored
+  totalsFor = null;
+  return !state.retake || state.retakeScored;
 }
 
 export function clearDoubts() {
   state.doubts = new Map();
   state.retake = null;
+  state.retakeScored = false;
   totalsFor = null;
 }
 
@@ -136,5 +154,11 @@ export function wireDoubts() {
   });
   $("#doubt-count").addEventListener("click", () => pointAt(null));
   $("#retake-fix").addEventListener("click", () => $("#city-h").scrollIntoView({ block: "start", behavior: scrollBehaviour() }));
-  document.addEventListener("sprawlscan:scored", (e) => refreshTotals(e.detail.request));
+  document.addEventListener("sprawlscan:scored", (e) => {
+    if (state.retake && !state.retakeScored) {
+      state.retakeScored = true; // corrected by hand: a reload scores it again
+      saveDraft({ tally: $("#tally").value });
+    }
+    refreshTotals(e.detail.request);
+  });
 }
