@@ -111,7 +111,8 @@ def test_duplicate_cards_are_refused_before_the_scan(
     monkeypatch.setattr(service, "scan_and_score", no_scan)
     files = {"image": ("a.png", png_bytes(), "image/png")}
     resp = client.post("/api/v1/scans", files=files, data={"cards": "8 7 8"})
-    assert "given twice" in assert_error(resp, 400, "bad_form_field")
+    # One check of a game's cards (scoring.card_set) for the form, the JSON, the CLI and city files.
+    assert "given twice" in assert_error(resp, 400, "unknown_card")
 
 
 # ---- cross-site posts and security headers ---------------------------------------------------------------

@@ -109,7 +109,7 @@ def test_every_piece_of_engine_advice_gets_a_flag() -> None:
 
 
 def test_a_breakdown_in_flag_words_keeps_the_city_and_rewords_the_opponent() -> None:
-    town = parse_town("opponent-undiscovered-note: set option x=1\n" + TOWN)
+    town = parse_town(TOWN)
     bd = score_town(town, opponent_pile=[1, 2, 3], scenario="defensible-position")
     worded = breakdown_in_flag_words(bd)
     assert worded.city == bd.city and worded.total == bd.total

@@ -40,3 +40,39 @@ def test_every_runtime_dependency_is_pinned() -> None:
     block = pyproject.split("dependencies = [", 1)[1].split("]", 1)[0]
     wanted = {re.split(r"[\[<>=]", d.strip().strip('",'))[0].lower() for d in block.split("\n") if d.strip()}
     assert wanted - names == set()
+
+
+def _path_without(tmp_path: Path, uid: int) -> str:
+    """A PATH holding the few tools scripts/system-packages uses, with ``id -u`` answering ``uid`` and no
+    chromium, PostgreSQL or apt-get."""
+    import shutil
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("ls", "mktemp", "cat"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    (bin_dir / "id").write_text(f"#!/bin/sh\necho {uid}\n")
+    (bin_dir / "id").chmod(0o755)
+    return str(bin_dir)
+
+
+def test_a_plain_user_is_told_which_system_packages_to_install_and_how(tmp_path: Path) -> None:
+    import subprocess
+
+    env = {"PATH": _path_without(tmp_path, 1000)}
+    script = ROOT / "scripts" / "system-packages"
+    done = subprocess.run(["/bin/sh", str(script), "chromium"], env=env, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert "chromium" in done.stderr and "sudo apt-get install -y chromium" in done.stderr
+    assert done.stdout == ""
+
+
+def test_installed_system_packages_pass_silently(tmp_path: Path) -> None:
+    import subprocess
+
+    bin_dir = _path_without(tmp_path, 1000)
+    (Path(bin_dir) / "chromium").write_text("#!/bin/sh\n")
+    (Path(bin_dir) / "chromium").chmod(0o755)
+    script = ROOT / "scripts" / "system-packages"
+    done = subprocess.run(["/bin/sh", str(script), "chromium"], env={"PATH": bin_dir}, capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")

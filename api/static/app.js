@@ -9,7 +9,8 @@ import { flashCells, renderGrid, wireGrid, paintCell } from "./grid.js";
 import { renderPalette, wirePalette } from "./paint.js";
 import { openEditor, wireEditor } from "./editor.js";
 import { hidePhoto, renderOverlay, wireOverlay } from "./overlay.js";
-import { renderBreakdown, showError, wireBreakdown } from "./breakdown.js";
+import { renderBreakdown, renderUnscored, showError, wireBreakdown } from "./breakdown.js";
+import { adoptDoubts, clearDoubts, renderDoubts, restoreDoubts, wireDoubts } from "./doubt.js";
 import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
 import { checkTally } from "./tally.js";
 import { dropPhotoCards, forgetScan, renderProvenance, renderWarnings, scan } from "./scan.js";
@@ -34,6 +35,7 @@ const WORDS = {
 function renderCity() {
   renderGrid();
   renderOverlay();
+  renderDoubts();
   if (state.rows.length) $("#city-text").value = cityText(); // else keep the example or what was typed
 }
 
@@ -80,16 +82,18 @@ function adoptCity(text) {
 }
 
 // A scan's answer on the page: its city, its cards (set by scan.js), the score with where the cards came
-// from and the scan's warnings beside it.
+// from, the scan's warnings and doubtful cells beside it; a photo to retake has its city and no score.
 function adoptScan(data) {
   adoptCity(data.city);
   state.scanned = new Map(state.rows.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
+  adoptDoubts(data);
+  const scored = !state.retake && Number.isFinite(data.total) && Array.isArray(data.items);
   renderChips();
-  renderBreakdown(data);
+  if (scored) renderBreakdown(data); else renderUnscored();
   renderProvenance();
   renderWarnings();
   renderCity();
-  announceScore(data);
+  if (scored) announceScore(data);
   saveDraft({ tally: $("#tally").value });
 }
 
@@ -110,6 +114,7 @@ function setGame(game, { keep = false } = {}) {
   if (!keep) {
     Object.assign(state, { rows: [], interstate: null, headers: [], scanId: null, breakdown: null, scanned: null });
     state.unsure.clear();
+    clearDoubts();
     state.highlight = new Set();
     state.highlightKey = null;
   }
@@ -140,6 +145,7 @@ function startEmptyGrid() {
   state.scanId = null;
   state.scanned = null;
   state.unsure.clear();
+  clearDoubts();
   hidePhoto();
   state.rows = Array.from({ length: 6 }, () => Array(8).fill("."));
   state.interstate = null;
@@ -166,6 +172,7 @@ function wire() {
   wireEditor();
   wireOverlay();
   wireBreakdown();
+  wireDoubts();
   wireChoices();
   on("cell-tapped", ({ r, c }) => {
     state.selected = key(r, c);
@@ -261,9 +268,10 @@ async function init() {
     }
     $(`input[name="game"][value="${draft.game === "wagons" ? "wagons" : "sprawlopolis"}"]`).checked = true;
     $("#tally").value = draft.tally || "";
+    const scorable = restoreDoubts(draft);
     setGame(draft.game === "wagons" ? "wagons" : "sprawlopolis", { keep: true });
     document.documentElement.dataset.restored = "draft"; // games.js then leaves the page as it is
-    rescore();
+    if (scorable) rescore(); else renderUnscored();
   } else {
     // The browser may restore the game chosen before a reload.
     setGame($('input[name="game"]:checked').value);

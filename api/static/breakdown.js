@@ -36,6 +36,8 @@ export function renderBreakdown(bd) {
   state.breakdown = bd;
   $("#error").hidden = true;
   $("#result").hidden = false;
+  $("#verdict").hidden = false;
+  $("#score-table").hidden = false;
   const still = bd.items.find((i) => i.key === state.highlightKey);
   if (!still) { state.highlightKey = null; state.highlight = new Set(); }
   else state.highlight = new Set(still.cells || []);
@@ -58,6 +60,21 @@ export function renderBreakdown(bd) {
   sticky.hidden = false;
   sticky.textContent = `Total ${bd.total}${target}${won === true ? " · win" : won === false ? " · short" : ""}`;
   sticky.className = "sticky " + (won === true ? "won" : won === false ? "lost" : "");
+}
+
+// A scan with no total (a photo to retake): the result shows what it has (the retake, the cards, the
+// warnings, the doubtful cells) and no total anywhere, neither a verdict nor the table nor the sticky bar.
+export function renderUnscored() {
+  state.breakdown = null;
+  state.highlightKey = null;
+  state.highlight = new Set();
+  $("#error").hidden = true;
+  $("#result").hidden = false;
+  // The save form (games.js) belongs to the last score shown: nothing is scored now.
+  for (const sel of ["#verdict", "#score-table", "#opponent", "#sticky", "#save-game"]) $(sel).hidden = true;
+  $("#items").replaceChildren();
+  $("#total").textContent = "";
+  $("#notes").replaceChildren();
 }
 
 export function showError(err) {

@@ -73,6 +73,7 @@ function closeEditor() {
   const [r, c] = editing;
   state.rows[r][c] = editedToken($("#editor-form"));
   state.unsure.delete(key(r, c));
+  state.doubts.delete(key(r, c));
   emit("city-edited", { focus: [r, c] });
 }
 

@@ -30,9 +30,11 @@ function cellButton(token, r, c) {
     btn.append(roadSvg(cell.road), el("span", { class: "tok", text: cell.kind === "." ? "" : token }));
   }
   if (state.unsure.has(k)) btn.classList.add("unsure");
+  if (state.doubts.has(k)) btn.classList.add("doubt");
   if (state.highlight.has(cellName(r, c))) btn.classList.add("hl");
   if (state.selected === k) btn.classList.add("selected");
-  const doubt = state.unsure.has(k) ? " (read with low confidence: please check)" : "";
+  const doubt = state.doubts.has(k) ? " (the scanner is in doubt: please check)"
+    : state.unsure.has(k) ? " (read with low confidence: please check)" : "";
   btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token, state.game)}${doubt}`);
   return btn;
 }
@@ -106,6 +108,7 @@ export function paintCell(r, c) {
   const after = paintToken(before, state.brush, state.game);
   state.unsure.delete(k);
   if (after === before) return;
+  state.doubts.delete(k);
   state.rows[r][c] = after;
   const old = $(`#grid .cell[data-row="${r}"][data-col="${c}"]`);
   if (old) old.replaceWith(cellButton(after, r, c));

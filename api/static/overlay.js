@@ -61,6 +61,7 @@ export function renderOverlay() {
     const g = svgEl("g", { class: `ov-cell ${cellClass(token)}`, "data-row": r, "data-col": c, "data-name": cellName(r, c) });
     if (corrected) g.classList.add("corrected");
     if (state.unsure.has(k)) g.classList.add("unsure");
+    if (state.doubts.has(k)) g.classList.add("doubt");
     if (state.highlight.has(cellName(r, c))) g.classList.add("hl");
     if (state.selected === k) g.classList.add("selected");
     g.append(svgEl("polygon", { points: fmt(quad.map((_, i) => at(quad, [0, 1, 1, 0][i], [0, 0, 1, 1][i]))) }));

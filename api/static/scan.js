@@ -6,6 +6,7 @@ import { key, state } from "./state.js";
 import { hidePhoto, showPhoto } from "./overlay.js";
 import { uploadPhoto } from "./upload.js";
 import { pageWords } from "./wording.js";
+import { clearDoubts } from "./doubt.js";
 
 // Cells read with less confidence than this are outlined so the player checks them first.
 const UNSURE_BELOW = 0.8;
@@ -47,6 +48,7 @@ export function forgetScan() {
   state.scanned = null;
   state.warnings = [];
   state.unsure.clear();
+  clearDoubts();
   $("#scan-error").hidden = true;
   renderWarnings();
 }

@@ -25,6 +25,9 @@ export const state = {
   selected: null,    // "r,c" of the cell last tapped (shown in the grid and on the photo)
   highlight: new Set(), // cell names ("B3") of the breakdown line tapped
   highlightKey: null,   // that line's key, kept across rescoring
+  doubts: new Map(), // "r,c" -> {row, col, reading, why, alternatives: [{label, total}]} of the scan's doubt
+  retake: null,      // why the scanner asks for another photo (and what to change), or null
+  retakeScored: false, // the city of that photo was corrected by hand and scored since
   unsure: new Set(), // "r,c" of cells the scanner read with low confidence and nobody has checked yet
   brush: null,       // paint mode: {type: "zone" | "road" | "terrain" | "icon", value}, or null when off
   seq: 0,            // request counter: only the newest answer is shown

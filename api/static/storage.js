@@ -8,6 +8,8 @@ const FIELDS = ["game", "rows", "interstate", "headers", "cards", "cardsFrom", "
 export function saveDraft(extra = {}) {
   try {
     const draft = Object.fromEntries(FIELDS.map((f) => [f, state[f]]));
+    // What the scanner doubted, and a photo to retake: a reload must not score that city unchecked.
+    Object.assign(draft, { doubts: [...state.doubts.values()], retake: state.retake, retakeScored: state.retakeScored });
     localStorage.setItem(KEY, JSON.stringify({ ...draft, ...extra }));
   } catch { /* storage full or disabled: nothing to keep */ }
 }

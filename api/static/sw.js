@@ -12,6 +12,7 @@ const SHELL = [
   "/static/cards.js",
   "/static/city.js",
   "/static/dom.js",
+  "/static/doubt.js",
   "/static/editor.js",
   "/static/grid.js",
   "/static/overlay.js",
