@@ -29,6 +29,7 @@ __all__ = [
     "glare_spots",
     "read_light",
     "shadow_depth",
+    "washed_out",
 ]
 
 # A pixel washed out by glare: every channel at least this bright, and nearly grey (a lamp's reflection
@@ -102,10 +103,12 @@ def _shares(
     return out
 
 
-def glare_cells(geometry: Geometry, assembled: Assembled) -> np.ndarray:
-    """The share of each city cell's core washed out to near white, (rows, cols) in the city's grid."""
+def glare_cells(geometry: Geometry, assembled: Assembled, washed: np.ndarray | None = None) -> np.ndarray:
+    """The share of each city cell's core washed out to near white, (rows, cols) in the city's grid;
+    ``washed``: :func:`washed_out` of the top-down view, when made already."""
+    washed = washed_out(geometry.rectified) if washed is None else washed
     shape = (assembled.city.n_rows, assembled.city.n_cols)
-    return _shares(_washed(geometry.rectified), _cell_boxes(geometry, assembled), shape)
+    return _shares(washed, _cell_boxes(geometry, assembled), shape)
 
 
 def cell_brightness(geometry: Geometry, assembled: Assembled) -> np.ndarray:
@@ -117,15 +120,16 @@ def cell_brightness(geometry: Geometry, assembled: Assembled) -> np.ndarray:
     return out
 
 
-def _washed(view: np.ndarray) -> np.ndarray:
-    lo, hi = view.min(axis=2), view.max(axis=2)
-    return (lo >= GLARE_MIN_CHANNEL) & ((hi.astype(np.int16) - lo) <= GLARE_MAX_CHROMA)
+def washed_out(view: np.ndarray) -> np.ndarray:
+    """The pixels of an RGB image washed out to near white, (H, W) bool."""
+    r, g, b = cv2.split(view)
+    lo, hi = cv2.min(cv2.min(r, g), b), cv2.max(cv2.max(r, g), b)
+    return (lo >= GLARE_MIN_CHANNEL) & (cv2.subtract(hi, lo) <= GLARE_MAX_CHROMA)
 
 
-def _table_washed(geometry: Geometry, assembled: Assembled) -> bool:
+def _table_washed(geometry: Geometry, assembled: Assembled, washed: np.ndarray) -> bool:
     """Whether the table itself is washed out (a white table): then a cell read as table is white
     because the table is, and its whiteness says nothing of glare."""
-    washed = _washed(geometry.rectified)
     lattice, (r0, c0) = geometry.lattice, assembled.origin
     rows, cols = assembled.city.n_rows, assembled.city.n_cols
     shares = []
@@ -169,9 +173,10 @@ class Light:
 
 def read_light(geometry: Geometry, assembled: Assembled) -> Light:
     """The :class:`Light` on the city read in ``geometry``."""
-    glare = glare_cells(geometry, assembled)
+    washed = washed_out(geometry.rectified)
+    glare = glare_cells(geometry, assembled, washed)
     blocks = np.array([[cell.is_block for cell in row] for row in assembled.city.grid], bool)
-    if (~blocks).any() and _table_washed(geometry, assembled):
+    if (~blocks).any() and _table_washed(geometry, assembled, washed):
         glare = np.where(blocks, glare, 0.0)
     glare = glare_spots(glare)
     return Light(glare, shadow_depth(cell_brightness(geometry, assembled), blocks & (glare < GLARE_DOUBT)))
