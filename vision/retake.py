@@ -56,7 +56,7 @@ EXPLAINED_RETAKE = 0.8
 # about 0.7 the blocks' colours are still read) ...
 SHADOW_RETAKE = 0.7
 # ... and what is named as the cause of a doubtful reading: glare over this share of the blocks, else a
-# shadow this deep (the devset's own light reaches 0.2, its shadow perturbation 0.35 and more).
+# shadow this deep (the devset's own light reaches 0.17, its shadow perturbation 0.3 to 0.44).
 GLARE_CAUSE = 0.1
 SHADOW_CAUSE = 0.3
 
