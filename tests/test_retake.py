@@ -81,9 +81,9 @@ def test_a_shadow_band_is_deeper_than_the_blocks_own_light_and_dark() -> None:
 CITY = "\n".join(["R:EW  C:EW  I:EW  P     R:NS"] * 4) + "\n"  # 20 blocks
 
 
-def _read(text: str) -> tuple[Any, CardReading]:
+def _read(text: str, explained: float = 1.0) -> tuple[Any, CardReading]:
     readings = [[CellReading.certain(c.zone, c.road, 0.97) for c in row] for row in parse_city(text).grid]
-    decoding = CardStacking((), {}, 0.0, 0.0)
+    decoding = CardStacking((), {}, 0.0, explained)
     cards = CardReading(readings, [[None] * len(r) for r in readings], decoding, [], False, readings)
     return assemble_city(readings), cards
 
@@ -104,6 +104,14 @@ def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above(
     assembled, cards = _read(CITY)
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, _doubts(10))
     assert retake is not None and "straight above" in retake
+
+
+def test_a_reading_the_known_cards_cannot_explain_asks_for_another_photo_even_without_doubt() -> None:
+    assembled, cards = _read(CITY, explained=0.0)  # a wrong period: no stacking of the 18 cards fits
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ())
+    assert retake is not None and "the known cards explain only 0% of it" in retake
+    assembled, cards = _read(CITY, explained=0.85)  # a real city with expansion marks, or cut by the frame
+    assert ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ()) is None
 
 
 def test_glare_over_a_fifth_of_the_blocks_asks_for_a_retake_even_when_read_surely() -> None:
