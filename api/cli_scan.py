@@ -111,14 +111,16 @@ def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
         return ""
     lines = ["", "Cells to check (the scan could have read them otherwise):"]
     for d in doubt:
-        ifs = "; ".join(
-            f"if it is {a['label']} the total is {a['total']}"
-            if a.get("total") is not None
-            else f"it could be {a['label']}"
-            for a in d["alternatives"]
-        )
+        scored = [a for a in d["alternatives"] if a.get("total") is not None]
+        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in scored)
+        if not scored:  # a reading not scored (a retake): what else the cell could be
+            ifs = "it could be " + _one_of([a["label"] for a in d["alternatives"]])
         lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
     return "\n".join(lines) + "\n"
+
+
+def _one_of(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
 def register(subparsers: Any) -> None:

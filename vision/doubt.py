@@ -132,7 +132,7 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
         out.append(("unexplained", "no card of the 18 shows this block here"))
     if cell.glare >= GLARE_DOUBT:
-        out.append(("glare", f"under a glare spot ({cell.glare:.0%} of it washed out)"))
+        out.append(("glare", f"under a glare spot, {cell.glare:.0%} of it washed out"))
     return out
 
 
