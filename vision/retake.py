@@ -211,11 +211,8 @@ def ask_retake(
         return None
     if glared >= GLARE_CAUSE * blocks:
         return GLARE_ADVICE.format(n=glared)
-    if light.shadow >= SHADOW_CAUSE:
-        return SHADOW_ADVICE.format(why=f"{len(doubts)} of its {blocks} blocks are in doubt")
-    why = (
-        f"the known cards explain only {as_cards.decoding.explained:.0%} of it"
-        if unexplained
-        else f"{len(doubts)} of its {blocks} blocks are in doubt"
-    )
-    return GEOMETRY_ADVICE.format(why=why)
+    if unexplained:  # the grid itself is wrong (a wrong period or phase), whatever the light
+        why = f"the known cards explain only {as_cards.decoding.explained:.0%} of it"
+        return GEOMETRY_ADVICE.format(why=why)
+    why = f"{len(doubts)} of its {blocks} blocks are in doubt"
+    return (SHADOW_ADVICE if light.shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)
