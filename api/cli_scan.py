@@ -51,7 +51,6 @@ def _deck(path: str) -> Any:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from scoring.city import format_city
     from vision.cells import ModelError
     from vision.pipeline import scan_image
 
@@ -78,7 +77,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
     if args.format == "city":
-        sys.stdout.write(format_city(scored.breakdown.city))
+        sys.stdout.write(scored.breakdown.city)
     elif args.format == "json":
         sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
         return 0
