@@ -15,8 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api.app import Settings, create_app
-from api.uploads import sniff_image_type
+from api.web.app import Settings, create_app
+from api.web.uploads import sniff_image_type
 from scoring.city import cell_name
 from scoring.city_text import parse_city
 from scoring.engine import score_city
@@ -278,7 +278,7 @@ def test_scan_bad_form_fields(client: TestClient) -> None:
 
 def _migrated(folder: Path) -> str:
     """A database with the schema, as the start-up leaves it (an app called without its start-up has none)."""
-    from api.storage import connect, migrate
+    from api.storage.engine import connect, migrate
 
     migrate(connect(f"sqlite:///{folder / 'api.db'}"))
     return str(folder / "api.db")
@@ -589,7 +589,7 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch,
 
     import httpx
 
-    from api import service
+    from api.core import scoring as service
 
     running, peak, lock = [0], [0], threading.Lock()
 
@@ -619,7 +619,7 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch,
 
 def test_serve_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     from api.cli import build_parser
-    from api.cli_serve import run
+    from api.cli.serve import run
 
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.workers, args.func) == ("127.0.0.1", 8000, 1, run)

@@ -16,9 +16,9 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
-from api import service
-from api.app import Settings, SettingsError, create_app
-from api.guards import BodyDeadline
+from api.core import scoring as service
+from api.web.app import Settings, SettingsError, create_app
+from api.web.guards import BodyDeadline
 from tests.conftest import assert_error, png_bytes
 
 CITY = "R:EW  C:EW\nP     I\n"
@@ -340,7 +340,7 @@ def test_bad_settings_are_refused_naming_the_variable(
 
 
 def test_pending_uploads_are_bounded_by_the_bytes_they_have_sent(tmp_path: Path) -> None:
-    from api.storage import connect, migrate
+    from api.storage.engine import connect, migrate
 
     db = tmp_path / "s.db"
     migrate(connect(f"sqlite:///{db}"))  # what the start-up does (a bare ASGI call has none)

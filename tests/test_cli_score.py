@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.cli_input import is_photo
+from api.cli.inputs import is_photo
 from scoring.city_text import parse_city
 from tests.conftest import Cli
 

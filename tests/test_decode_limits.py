@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api import service
+from api.core import scoring as service
 from tests.conftest import Cli, assert_error
 from vision.decode import (
     MAX_JPEG_MARKERS,

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from api.scan_score import score_scan
-from api.score_options import ScoreOptions
+from api.core.scan_score import score_scan
+from api.core.score_options import ScoreOptions
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
@@ -101,7 +101,7 @@ def test_marks_of_an_expansion_the_player_did_not_name_are_reported_not_scored()
 
 @pytest.mark.slow
 def test_the_cli_and_the_service_give_the_same_json_for_one_photo_and_one_set_of_choices(cli) -> None:
-    from api.service import scan_and_score
+    from api.core.scoring import scan_and_score
 
     photo = ROOT / "samples" / "demo.jpg"
     code, out, _ = cli(

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.models import MAX_CITY_CHARS
+from api.core.schemas import MAX_CITY_CHARS
 from scoring.city import MAX_SIDE
 from scoring.city_text import parse_city
 from scoring.engine import score_city

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import Settings, create_app
+from api.web.app import Settings, create_app
 from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from api.errors import ENGINE_STATUS, ScanNotFound, http_status
-from api.games import DeviceTokenRequired, GameNotFound, TooManyGames
-from api.guards import RequestTimeout
-from api.uploads import UploadTooLarge
+from api.core.saved_games import DeviceTokenRequired, GameNotFound, TooManyGames
+from api.web.error_handlers import ENGINE_STATUS, ScanNotFound, http_status
+from api.web.guards import RequestTimeout
+from api.web.uploads import UploadTooLarge
 from scoring.city import CityFormatError
 from scoring.errors import InputError
 from vision.decode import (

@@ -1,6 +1,6 @@
 """The overlay ``scan --overlay`` writes carries the page's coordinates: column letters beside the first row,
 row numbers beside the first column, each block named with its zone, all placed where the page's overlay
-(api/static/overlay.js) places them on the same cell outlines."""
+(api/web/static/overlay.js) places them on the same cell outlines."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from vision.overlay import (
 )
 from vision.pipeline import scan_image
 
-OVERLAY_JS = Path(__file__).resolve().parents[1] / "api" / "static" / "overlay.js"
+OVERLAY_JS = Path(__file__).resolve().parents[1] / "api" / "web" / "static" / "overlay.js"
 CITY = parse_city("R:EW  P  .\nC*  .  I:NS\n")
 
 

@@ -192,7 +192,7 @@ def test_cards_explain_themselves_and_no_command_line_words(session: Session) ->
 
 def _engine_advice() -> list[str]:
     """Every line and note in which the engine (or the scanner) gives advice, as the service sends it."""
-    from api.flag_words import breakdown_in_flag_words
+    from api.core.flag_words import breakdown_in_flag_words
     from scoring.city_text import parse_city
     from scoring.engine import score_city
 
@@ -388,10 +388,10 @@ def test_installable_and_the_shell_works_offline(session: Session) -> None:
     scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
     assert scope == session.server + "/"
     assert page.evaluate("fetch('/favicon.ico').then(r => r.status)") == 200
-    shell = set(re.findall(r'"(/static/[^"]+)"', (ROOT / "api" / "static" / "sw.js").read_text()))
+    shell = set(re.findall(r'"(/static/[^"]+)"', (ROOT / "api" / "web" / "static" / "sw.js").read_text()))
     served = {
         f"/static/{p.name}"
-        for p in (ROOT / "api" / "static").iterdir()
+        for p in (ROOT / "api" / "web" / "static").iterdir()
         if p.name not in ("sw.js", "index.html")
     }
     assert served - shell <= {"/static/icon-512.png", "/static/icon-maskable-512.png"}, served - shell

@@ -65,7 +65,11 @@ def test_bad_settings_stop_the_server_in_one_line() -> None:
         "sprawlscan: error: SPRAWLSCAN_MAX_PENDING_SCANS must be a positive whole number, got '0'"
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "uvicorn", "api.app:app"], cwd=ROOT, env=env, capture_output=True, timeout=60
+        [sys.executable, "-m", "uvicorn", "api.web.app:app"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
     )
     assert done.returncode == 2 and len(done.stderr.decode().strip().splitlines()) == 1
 

@@ -14,9 +14,9 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text, update
 
-from api import storage
-from api.storage import MIGRATIONS, ScanStore, connect, database_url, metadata, migrate, scans
-from api.storage_games import GameStore
+from api.storage import engine as storage
+from api.storage.engine import MIGRATIONS, ScanStore, connect, database_url, metadata, migrate, scans
+from api.storage.game_store import GameStore
 
 
 @pytest.fixture()

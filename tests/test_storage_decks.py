@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import inspect
 
-from api.storage import connect, database_url, migrate
-from api.storage_decks import DeckStore
+from api.storage.deck_store import DeckStore
+from api.storage.engine import connect, database_url, migrate
 
 
 @pytest.fixture()

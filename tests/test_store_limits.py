@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import Settings, create_app
+from api.web.app import Settings, create_app
 from tests.conftest import CITY, Cli, assert_error
 
 TOKEN = "a" * 20 + "B" * 20
@@ -107,7 +107,7 @@ def _read_only(db_url: str) -> str:
     read-only transactions (as on a standby server)."""
     from sqlalchemy import text
 
-    from api.storage import connect, migrate
+    from api.storage.engine import connect, migrate
 
     engine = connect(db_url)
     migrate(engine)
@@ -123,7 +123,7 @@ def _read_only(db_url: str) -> str:
 def test_a_database_that_cannot_be_written_is_reported_and_refuses_before_the_work(
     db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from api import service
+    from api.core import scoring as service
     from tests.conftest import png_bytes
 
     def must_not_scan(*args: object, **kw: object) -> None:

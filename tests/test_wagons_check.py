@@ -58,8 +58,8 @@ def test_tally_about_an_absent_opponent_is_refused() -> None:
 
 
 def test_web_request_model_for_a_town() -> None:
-    from api.models import ScoreRequest
-    from api.wagons_request import score_town_request
+    from api.core.schemas import ScoreRequest
+    from api.core.wagons_request import score_town_request
 
     body = ScoreRequest(
         game="wagons",
@@ -73,7 +73,7 @@ def test_web_request_model_for_a_town() -> None:
 def test_web_request_breakdown_can_be_checked_with_opponent_lines() -> None:
     from types import SimpleNamespace
 
-    from api.wagons_request import town_request_breakdown
+    from api.core.wagons_request import town_request_breakdown
 
     body = SimpleNamespace(
         city=None,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.wagons_request import score_town_request
+from api.core.wagons_request import score_town_request
 from scoring.errors import InputError
 from scoring.wagons import (
     GOAL_CARDS,

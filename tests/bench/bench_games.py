@@ -24,8 +24,8 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api.app import Settings, create_app  # noqa: E402
-from api.games import owner_of_token  # noqa: E402
+from api.core.saved_games import owner_of_token  # noqa: E402
+from api.web.app import Settings, create_app  # noqa: E402
 from tests.pgserver import PostgresServer  # noqa: E402
 
 TARGET_MS = 50.0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 
-from api.service_errors import ServiceError
+from api.core.errors import ServiceError
 from vision.decode import NotAnImage
 
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
@@ -254,7 +254,7 @@ class Admission:
     async def __call__(self, client: str) -> AsyncIterator[Callable[[int], None]]:
         """Admit one upload of ``client``; yields ``take(n)``, to call as each chunk of ``n`` bytes comes
         (:func:`counted` does)."""
-        from api.errors import ServiceBusy
+        from api.web.error_handlers import ServiceBusy
 
         if self.uploads >= self.max_uploads:
             raise ServiceBusy(f"the server is handling {self.uploads} uploads; try again in a moment")

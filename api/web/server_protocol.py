@@ -17,7 +17,7 @@ from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from api.settings import Settings
+from api.web.settings import Settings
 
 log = logging.getLogger("sprawlscan.api")
 

@@ -63,13 +63,13 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from api.settings import Settings, SettingsError
+    from api.web.settings import Settings, SettingsError
 
     try:
         Settings.from_env()
     except SettingsError as exc:
         raise InputError(str(exc)) from None
-    from api.server_protocol import server_options
+    from api.web.server_protocol import server_options
 
     os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.app's HostGuard)
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     uvicorn.run(
-        "api.app:app",
+        "api.web.app:app",
         host=args.host,
         port=args.port,
         workers=args.workers,

@@ -14,15 +14,15 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from api import cli_cards, cli_games, cli_scan, cli_score, cli_serve, cli_synth, cli_teach
-from api.flag_words import flag_words
+from api.cli import cards, games, scan, score, serve, synth, teach
+from api.core.flag_words import flag_words
 from scoring.errors import InputError
 
 if TYPE_CHECKING:
     from vision.cells import Classifier
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
-SUBCOMMANDS = (cli_score, cli_scan, cli_cards, cli_synth, cli_serve, cli_games, cli_teach)
+SUBCOMMANDS = (score, scan, cards, synth, serve, games, teach)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,6 +65,3 @@ def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = N
     except KeyboardInterrupt:
         return 130
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from api import service
-from api.models import ScoreRequest
-from api.service_errors import ServiceError
+from api.core import scoring as service
+from api.core.errors import ServiceError
+from api.core.schemas import ScoreRequest
 from scoring.errors import InputError
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")

@@ -16,10 +16,10 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from api import service
-from api.flag_words import flag_words
-from api.guards import RequestTimeout, error_response
-from api.service_errors import ServiceError
+from api.core import scoring as service
+from api.core.errors import ServiceError
+from api.core.flag_words import flag_words
+from api.web.guards import RequestTimeout, error_response
 from scoring.errors import InputError
 from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage

@@ -15,8 +15,9 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from api import cli_wagons
-from api.cli_input import (
+from api.cli import wagons as cli_wagons
+from api.cli.argtypes import whole
+from api.cli.inputs import (
     check_cards_option,
     in_file,
     is_photo,
@@ -26,8 +27,7 @@ from api.cli_input import (
     read_tally,
     text_input,
 )
-from api.cli_numbers import whole
-from api.flag_words import breakdown_in_flag_words
+from api.core.flag_words import breakdown_in_flag_words
 from scoring.city import City
 from scoring.city_text import parse_city
 from scoring.errors import InputError

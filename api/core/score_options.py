@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.models import CityRequest
+from api.core.schemas import CityRequest
 from scoring.city import City
 from scoring.errors import InputError
 from scoring.numbers import JSONError, NumberError, load_json, whole_number

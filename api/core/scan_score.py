@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api.cli_input import photo_notes
-from api.flag_words import breakdown_in_flag_words
-from api.score_options import ScoreOptions
+from api.cli.inputs import photo_notes
+from api.core.flag_words import breakdown_in_flag_words
+from api.core.score_options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, cell_names, parse_cell
 from scoring.engine import score_city

@@ -16,10 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from api.cli_input import check_cards_option, in_file
-from api.cli_numbers import whole
-from api.scan_score import score_scan
-from api.score_options import ScoreOptions
+from api.cli.argtypes import whole
+from api.cli.inputs import check_cards_option, in_file
+from api.core.scan_score import score_scan
+from api.core.score_options import ScoreOptions
 from scoring.errors import InputError
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select
 
-from api.storage import aware, decks, now
-from api.storage_health import writing
+from api.storage.engine import aware, decks, now
+from api.storage.write_check import writing
 
 
 @dataclass(frozen=True)

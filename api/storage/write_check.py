@@ -18,8 +18,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, Engine, false, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from api.service_errors import ServiceError
-from api.storage import failure_reason, scans
+from api.core.errors import ServiceError
+from api.storage.engine import failure_reason, scans
 
 
 class StoreUnavailable(ServiceError):

@@ -15,10 +15,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from api.flag_words import breakdown_in_flag_words
-from api.models import CheckRequest, CityRequest
-from api.score_options import ScoreOptions
-from api.service_errors import ServiceError
+from api.core.errors import ServiceError
+from api.core.flag_words import breakdown_in_flag_words
+from api.core.schemas import CheckRequest, CityRequest
+from api.core.score_options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, city_from_rows
 from scoring.city_text import parse_city
@@ -101,7 +101,7 @@ def score_request(body: CityRequest) -> dict[str, Any]:
 
 
 def _score_town(body: CityRequest, text: str | None = None) -> dict[str, Any]:
-    from api.wagons_request import town_request_breakdown
+    from api.core.wagons_request import town_request_breakdown
 
     return breakdown_in_flag_words(town_request_breakdown(body, text)).to_json()
 
@@ -114,7 +114,7 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     lines = parse_tally(text)
     if body.game == "wagons":
         # The Wagons checker also sends "opponent …" lines to the opponent's breakdown.
-        from api.wagons_request import town_request_breakdown
+        from api.core.wagons_request import town_request_breakdown
         from scoring.wagons.check import check_town_tally
 
         town = breakdown_in_flag_words(town_request_breakdown(body, stored_city))
@@ -274,7 +274,7 @@ def scan_and_score(
         scan = scan_image(data, cards=cards, overlay=True, timings=clock, deck=deck)
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
-    from api.scan_score import score_scan
+    from api.core.scan_score import score_scan
 
     scored = score_scan(scan, opts)
     # The same shape as `sprawlscan scan --format json`.

@@ -19,12 +19,12 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Header, Request, Response
 
-from api.games import owner_of
-from api.service import ScannerUnavailable, encode_jpeg
-from api.service_errors import ServiceError
-from api.settings import Settings
-from api.storage_decks import DeckStore
-from api.uploads import Admission, UploadTooLarge, counted, read_scan_form
+from api.core.errors import ServiceError
+from api.core.saved_games import owner_of
+from api.core.scoring import ScannerUnavailable, encode_jpeg
+from api.storage.deck_store import DeckStore
+from api.web.settings import Settings
+from api.web.uploads import Admission, UploadTooLarge, counted, read_scan_form
 
 DECK_PATH = "/api/v1/deck"
 Auth = Annotated[

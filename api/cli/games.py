@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from api.games import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
+from api.core.saved_games import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
 from scoring.errors import InputError
 
 # An export holds at most MAX_IMPORT_GAMES games of a few kB each; past this a file is not an export (or
@@ -69,8 +69,8 @@ def _store(args: argparse.Namespace) -> Any:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from api.storage import connect, database_url, failure_reason, migrate
-    from api.storage_games import GameStore
+    from api.storage.engine import connect, database_url, failure_reason, migrate
+    from api.storage.game_store import GameStore
 
     given = args.database or ""
     url = database_url(

@@ -26,16 +26,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api import docs_pages, service
-from api.errors import ClientGone, ScanNotFound, install_error_handlers
-from api.guards import (
-    BodyGuard,
-    CrossSiteGuard,
-    SecurityHeaders,
-    ServerFaults,
-)
-from api.hosts import HostGuard, HostPolicy
-from api.models import (
+from api.core import scoring as service
+from api.core.schemas import (
     ERROR_RESPONSES,
     BreakdownOut,
     CheckOut,
@@ -44,14 +36,23 @@ from api.models import (
     ScanOut,
     ScoreRequest,
 )
-from api.routes_deck import DECK_PATH, deck_of, deck_router
-from api.routes_games import games_router
-from api.settings import Settings, SettingsError
-from api.storage import ScanStore, connect, database_url, migrate
-from api.storage_decks import DeckStore
-from api.storage_games import GameStore
-from api.storage_health import WriteCheck, writing
-from api.uploads import Admission, counted, read_scan_form, sniff_image_type
+from api.storage.deck_store import DeckStore
+from api.storage.engine import ScanStore, connect, database_url, migrate
+from api.storage.game_store import GameStore
+from api.storage.write_check import WriteCheck, writing
+from api.web import docs_pages
+from api.web.error_handlers import ClientGone, ScanNotFound, install_error_handlers
+from api.web.guards import (
+    BodyGuard,
+    CrossSiteGuard,
+    SecurityHeaders,
+    ServerFaults,
+)
+from api.web.hosts import HostGuard, HostPolicy
+from api.web.routers.deck import DECK_PATH, deck_of, deck_router
+from api.web.routers.games import games_router
+from api.web.settings import Settings, SettingsError
+from api.web.uploads import Admission, counted, read_scan_form, sniff_image_type
 
 log = logging.getLogger("sprawlscan.api")
 # What the page (and its service worker) may load: its own files, pictures it makes, the service's API.

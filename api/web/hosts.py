@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.guards import error_response
+from api.web.guards import error_response
 
 log = logging.getLogger("sprawlscan.api")
 

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.guards import BodyDeadline
+from api.web.guards import BodyDeadline
 from scoring.numbers import whole_number
 
 _TEXT_SETTINGS = frozenset({"database_url", "database_path", "allowed_hosts"})

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Header, Query, Response
 from fastapi.responses import JSONResponse
 
-from api.games import (
+from api.core.saved_games import (
     GameIn,
     GameNotFound,
     GamePatch,
@@ -22,7 +22,7 @@ from api.games import (
     owner_of,
     scored_record,
 )
-from api.storage_games import DeviceFull, GameStore
+from api.storage.game_store import DeviceFull, GameStore
 
 Auth = Annotated[
     str | None, Header(description="'Bearer <device token>' (POST /api/v1/devices makes a token)")

@@ -1,0 +1,1 @@
+"""What the command line and the web service both do, free of HTTP and of argparse."""
