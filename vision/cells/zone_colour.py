@@ -25,7 +25,7 @@ __all__ = ["REFERENCE_AB", "ZoneMap", "apply_zone_map", "cell_ab", "fit_zone_map
 ZONES = ("R", "C", "I", "P")
 # Where the classifier learned each zone: the median a*, b* of the blocks of 40 rendered cities (top-down,
 # random tables, white-balanced like a scan, measured by cell_ab on the true lattice; play seeds
-# 90 000 000–039). tests/test_zone_colour.py checks that the renderer still puts them there.
+# 90 000 000–039). tests/vision/test_zone_colour.py checks that the renderer still puts them there.
 REFERENCE_AB = {"R": (11.2, 16.2), "C": (1.3, -5.7), "I": (3.2, -0.7), "P": (-22.8, 19.8)}
 # Cells read at least this surely take part; a zone needs this many of them to place its cluster, and at
 # least three zones must be placed (an affine map of the plane has six numbers).

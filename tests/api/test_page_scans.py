@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 from tests.page_stubs import FakeScan, ScanStub, photo_jpeg, post
-from tests.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 
 pytestmark = pytest.mark.browser
 

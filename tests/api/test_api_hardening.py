@@ -1,6 +1,6 @@
 """The service against an unfriendly client (issue 14), one defect at a time: numbers and nesting in every
 field, malformed multipart, slow and vanishing clients, cross-site posts, security headers, the log, the
-settings. Deadlines are driven through the ASGI interface with small limits; tests/test_server.py runs the
+settings. Deadlines are driven through the ASGI interface with small limits; tests/api/test_server.py runs the
 real server."""
 
 from __future__ import annotations

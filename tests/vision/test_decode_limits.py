@@ -30,7 +30,7 @@ from vision.decode import (
 )
 from vision.jpeg_markers import jpeg_layout
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def jpeg(width: int, height: int, mode: str = "RGB", **kw: Any) -> bytes:

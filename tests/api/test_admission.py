@@ -105,7 +105,7 @@ def test_an_honest_upload_is_scanned_while_seven_uploads_trickle(tmp_path: Path)
 
 
 def test_a_burst_then_a_trickle_is_cut_by_the_rate_over_a_window() -> None:
-    from tests.test_api_hardening import call, trickle
+    from tests.api.test_api_hardening import call, trickle
 
     # 20 kB at once buys 20 s at 1 kB/s on average since the start; over a 0.5 s window it buys 0.5 s.
     settings = Settings(body_grace_s=0.3, min_body_rate=1000, body_timeout_s=30, body_rate_window_s=0.5)

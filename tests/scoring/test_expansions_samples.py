@@ -20,7 +20,7 @@ from scoring.engine import score_city
 from scoring.placement import Placement, placement_problems, visible_city
 from scoring.report import render_text
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 CITIES = sorted(SAMPLES.glob("*.city"))
 _CARD = re.compile(r"^(?:(?P<number>\d+)(?P<rot>r?)|(?P<kind>poi|wrecktar))@(?P<row>\d+),(?P<col>\d+)$")
 

@@ -20,7 +20,7 @@ from tests.live_server import serving
 
 pytestmark = pytest.mark.slow  # two server processes, each scanning the demo photo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "samples" / "demo.jpg"
 
 

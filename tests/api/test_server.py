@@ -15,7 +15,7 @@ import pytest
 
 from tests.live_server import free_port, serving, trickle
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "api.cli", "serve"]
 
 

@@ -14,7 +14,7 @@ from api.cli import main
 from models.synth.deck import deck_layout, render_deck
 from models.synth.scene import sample_conditions
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "deck.jpg"
 SAMPLE_SEED = 1  # samples/deck.jpg is `sprawlscan synth --deck --seed 1 --out samples/` renamed
 NO_CARDS_SEED = 4  # a seed whose drawn conditions leave the scoring cards out of the photo

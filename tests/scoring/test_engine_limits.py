@@ -27,7 +27,7 @@ from scoring.wagons.town import TERRAINS
 from scoring.wagons.town_text import parse_town
 from tests.conftest import CITY, Cli, assert_error
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ANSWER_S = 5.0  # issue 27's bound for one request through the service
 PER_EXAMPLE_S = 3.0  # one scoring at the size limit; generous, as this machine's cores are shared
 TIMED = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from scoring.cards import CARD_NAMES
+from tests.api.test_browser import ARTIFACTS, _find_correction, _grid_rows, _post
 from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, ROOT
-from tests.test_browser import ARTIFACTS, _find_correction, _grid_rows, _post
 
 pytestmark = pytest.mark.browser
 

@@ -565,7 +565,7 @@ def test_check_wagons_tally_sends_opponent_lines_to_the_opponent(client: TestCli
 
     from scoring.wagons import parse_town, score_town
 
-    town_text = (Path(__file__).parent.parent / "samples" / "wagons-lone-cowboy.town").read_text()
+    town_text = (Path(__file__).parents[2] / "samples" / "wagons-lone-cowboy.town").read_text()
     town = parse_town(town_text)
     scored = score_town(town, scenario=town.header("scenario"), opponent_pile=town.header("opponent-pile"))
     opponent_total = dict(scored.extra)["opponent"]["total"]

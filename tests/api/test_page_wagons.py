@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.api.test_page import Session, _post_get, browser  # noqa: F401  (the module's browser fixture)
 from tests.page_stubs import post
-from tests.test_page import Session, _post_get, browser  # noqa: F401  (the module's browser fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -20,7 +20,7 @@ from vision.cells import CellReading
 from vision.doubt import find_doubts
 from vision.result import ScanResult
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # A finished-looking city with a hole in its middle (B2): blocks on all four sides of it.
 HOLED = """\
 R:EW  C:EW  I:EW

@@ -175,7 +175,7 @@ def test_classifier_refuses_patches_of_the_wrong_shape_or_type() -> None:
 def test_missing_or_mismatched_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(NumberModelError, match="not found"):
         NumberReader(tmp_path / "numbers.onnx", tmp_path / "numbers.json")
-    meta = json.loads((Path(__file__).resolve().parents[1] / "models" / "numbers.json").read_text())
+    meta = json.loads((Path(__file__).resolve().parents[2] / "models" / "numbers.json").read_text())
     meta["patch"] = 48
     (tmp_path / "numbers.json").write_text(json.dumps(meta))
     (tmp_path / "numbers.onnx").write_bytes(b"")

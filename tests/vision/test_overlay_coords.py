@@ -24,7 +24,7 @@ from vision.overlay import (
 )
 from vision.pipeline import scan_image
 
-OVERLAY_JS = Path(__file__).resolve().parents[1] / "api" / "web" / "static" / "overlay.js"
+OVERLAY_JS = Path(__file__).resolve().parents[2] / "api" / "web" / "static" / "overlay.js"
 CITY = parse_city("R:EW  P  .\nC*  .  I:NS\n")
 
 

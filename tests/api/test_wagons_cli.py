@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import Cli
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 RULEBOOK = """\
 .    .    .    .    P/c  P/f
 D/w  D/g  D/f  P/b  P/m  F/b

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"
 
 
 def _post(url: str, body: dict) -> dict:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scoring.city import parse_city
+from scoring.city_text import parse_city
 from tests.bench.perturb import (
     PERTURBATIONS,
     crop_edges,

@@ -14,7 +14,7 @@ import pytest
 from scoring.cards import CARD_NAMES
 from tests.conftest import Cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
 

@@ -21,7 +21,7 @@ from vision.pipeline import scan_image
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "samples" / "demo.jpg"
 
 

@@ -20,7 +20,7 @@ from api.cli import main
 from api.web.app import Settings, create_app
 
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-DOCS = (Path(__file__).resolve().parents[1] / "docs" / "deployment.md").read_text()
+DOCS = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text()
 DOCUMENTED_CODES = set(re.findall(r"`([a-z_]+)`", DOCS))
 
 JSON = st.recursive(

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from models.synth.deck import city_photo, deck_art, deck_photo, png
-from tests.test_browser import ARTIFACTS, _get
+from tests.api.test_browser import ARTIFACTS, _get
 
 pytestmark = pytest.mark.browser
 
