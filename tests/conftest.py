@@ -108,7 +108,7 @@ def client() -> Iterator[Any]:
     """The service in-process (FastAPI's test client, start-up included), uploads up to 4 MB."""
     from fastapi.testclient import TestClient
 
-    from api.web.app import Settings, create_app
+    from api.web import Settings, create_app
 
     with TestClient(create_app(Settings(max_upload_bytes=4_000_000))) as c:
         yield c

@@ -49,6 +49,6 @@ def test_modules_not_imported_here_have_no_examples(name: str) -> None:
 
 
 def test_every_module_is_collected() -> None:
-    modules = {"scoring.engine", "vision.cells.white_balance", "api.core.flag_words", "models.cellset"}
+    modules = {"scoring.engine", "vision.cells.white_balance", "api.core.flags", "models.cellset"}
     assert modules <= set(MODULES)
     assert set(NOT_IMPORTABLE) <= set(MODULES)

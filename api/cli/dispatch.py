@@ -9,14 +9,14 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from api.cli import cards, games, scan, score, serve, synth, teach
-from api.core.flag_words import flag_words
+from api.core import flag_words, version
 from scoring.errors import InputError
+from vision.workers import Workers
 
 if TYPE_CHECKING:
     from vision.cells import Classifier
@@ -29,14 +29,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse's usage errors: status 2, one line plus usage
         self.print_usage(sys.stderr)
         self.exit(2, f"sprawlscan: error: {message}\n")
-
-
-def version() -> str:
-    """The installed package's version (``0+unknown`` when run from a tree that is not installed)."""
-    try:
-        return importlib.metadata.version("sprawlscan")
-    except importlib.metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +45,12 @@ def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = N
     cell classifier in the commands that scan a photo (tests give a stand-in)."""
     args = build_parser().parse_args(argv)
     args.classifier = classifier
+    # The scanner's thread pools live as long as this command (vision.workers), not as long as the process.
+    with Workers() as workers, workers.active():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args) or 0)
     except InputError as exc:

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from api.core.saved_games import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
+from api.cli.argtypes import whole
+from api.core import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
 from scoring.errors import InputError
 
 # An export holds at most MAX_IMPORT_GAMES games of a few kB each; past this a file is not an export (or
@@ -32,7 +33,7 @@ def register(subparsers: Any) -> None:
         description="List the saved games (newest first), export them as JSON or import an export.",
     )
     _common(games)
-    games.add_argument("--limit", type=_positive, default=50, help="games to list (default 50)")
+    games.add_argument("--limit", type=whole("limit", 1), default=50, help="games to list (default 50)")
     what = games.add_mutually_exclusive_group()
     what.add_argument(
         "--export", metavar="FILE", help="write the games as a JSON export ('-': standard output)"
@@ -57,20 +58,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
 
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return int(text)
-
-
 def _store(args: argparse.Namespace) -> Any:
     """The games in the database ``--database`` names (migrated to the current schema); a database that
     cannot be opened is one line naming it (password hidden) and why."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from api.storage.engine import connect, database_url, failure_reason, migrate
-    from api.storage.game_store import GameStore
+    from api.storage import GameStore, connect, database_url, failure_reason, migrate
 
     given = args.database or ""
     url = database_url(

@@ -4,10 +4,8 @@ first bytes, ``--option KEY=VALUE`` pairs and tally files. Errors name the file 
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.tally import TallyLine, parse_tally
 
@@ -67,22 +65,6 @@ def parse_options(pairs: list[str] | None) -> dict[str, str]:
             raise InputError(f"--option expects KEY=VALUE (e.g. construction-penalty=2), got {pair!r}")
         out[key.strip().lower()] = value.strip()
     return out
-
-
-PHOTO_WRECKTAR_NOTE = (
-    "Wrecktar: the scanner did not find Wrecktar in the photo, so it scores 0; if it lies in the city, "
-    "write the scan out with 'sprawlscan scan PHOTO --format city > game.city', mark the four cells it "
-    "covers with 'W' and score that file."
-)
-
-
-def photo_notes(breakdown: Breakdown) -> Breakdown:
-    """``breakdown`` of a city read from a photo: advice that speaks of typed cells becomes advice for a
-    photo (the player cannot type into a photo)."""
-    from scoring.expansions.wrecktar import NO_CELLS_NOTE
-
-    notes = tuple(PHOTO_WRECKTAR_NOTE if n == NO_CELLS_NOTE else n for n in breakdown.notes)
-    return replace(breakdown, notes=notes)
 
 
 def in_file(name: str, exc: InputError) -> InputError:

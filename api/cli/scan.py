@@ -18,8 +18,7 @@ from typing import Any
 
 from api.cli.argtypes import whole
 from api.cli.inputs import check_cards_option, in_file
-from api.core.scan_score import score_scan
-from api.core.score_options import ScoreOptions
+from api.core import ScoreOptions, score_scan
 from scoring.errors import InputError
 
 
@@ -51,7 +50,6 @@ def _deck(path: str) -> Any:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from scoring.city import format_city
     from vision.cells import ModelError
     from vision.pipeline import scan_image
 
@@ -78,7 +76,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
     if args.format == "city":
-        sys.stdout.write(format_city(scored.breakdown.city))
+        sys.stdout.write(scored.breakdown.city)  # the city scored, in the text format
     elif args.format == "json":
         sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
         return 0

@@ -22,12 +22,11 @@ from api.cli.inputs import (
     in_file,
     is_photo,
     parse_options,
-    photo_notes,
     read_input,
     read_tally,
     text_input,
 )
-from api.core.flag_words import breakdown_in_flag_words
+from api.core import breakdown_in_flag_words, photo_notes
 from scoring.city import City
 from scoring.city_text import parse_city
 from scoring.errors import InputError

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from api.cli.argtypes import whole
 from scoring.errors import InputError
 
 DESCRIPTION = """\
@@ -52,26 +53,6 @@ class SynthOptionError(InputError):
     code = "bad_synth_option"
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
 def parse_setting(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` → (key, value); the value is read as JSON when it can be (numbers, true/false,
     ``[1.1, 1, 0.9]``), else kept as text (``table=wood``)."""
@@ -95,12 +76,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "--count", type=_positive, default=None, help="number of photos (default 10; with --deck 1)"
+        "--count", type=whole("count", 1), default=None, help="number of photos (default 10; with --deck 1)"
     )
-    p.add_argument("--seed", type=_seed, default=0, help="seed of the first photo (default 0)")
+    p.add_argument("--seed", type=whole("seed"), default=0, help="seed of the first photo (default 0)")
     p.add_argument("--out", required=True, help="folder to write photo-NNNN.jpg and photo-NNNN.json into")
     p.add_argument(
-        "--long-side", type=_positive, default=None, help="pixels along the long side (default 4032)"
+        "--long-side",
+        type=whole("long side", 1),
+        default=None,
+        help="pixels along the long side (default 4032)",
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="fix a condition")
     p.add_argument(

@@ -15,7 +15,7 @@ import sys
 from dataclasses import replace
 
 from api.cli.inputs import MAX_TEXT_BYTES, in_file, is_photo, parse_options, read_input, read_tally
-from api.core.flag_words import breakdown_in_flag_words
+from api.core import breakdown_in_flag_words
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from scoring.wagons import GOALS, SCENARIO_CARDS, SCENARIOS, Town, parse_town, score_town

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from api.core import scoring as service
 from api.core.errors import ServiceError
 from api.core.schemas import ScoreRequest
+from api.core.scoring import score_request
 from scoring.errors import InputError
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
@@ -110,7 +110,7 @@ class GamePatch(BaseModel):
 
 def scored_record(body: GameIn) -> dict[str, Any]:
     """The row to store for a game: the request's city scored by the engine, and the request's extras."""
-    breakdown = service.score_request(body)
+    breakdown = score_request(body)
     if breakdown["game"] == "wagons":
         cards: list[Any] = list(breakdown.get("goals") or [])
         result = breakdown.get("result")

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api.cli.inputs import photo_notes
-from api.core.flag_words import breakdown_in_flag_words
+from api.core.flags import breakdown_in_flag_words
 from api.core.score_options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, cell_names, parse_cell
@@ -21,7 +20,7 @@ from scoring.errors import InputError
 from scoring.expansions import select
 from vision.result import ScanResult
 
-__all__ = ["ScoredScan", "score_scan"]
+__all__ = ["PHOTO_WRECKTAR_NOTE", "ScoredScan", "photo_notes", "score_scan"]
 
 # The marks the scanner reads, and the expansion each one belongs to.
 _MARKS = {
@@ -29,6 +28,22 @@ _MARKS = {
     "poi": lambda cell: cell.poi,
     "construction": lambda cell: cell.construction,
 }
+
+
+PHOTO_WRECKTAR_NOTE = (
+    "Wrecktar: the scanner did not find Wrecktar in the photo, so it scores 0; if it lies in the city, "
+    "write the scan out with 'sprawlscan scan PHOTO --format city > game.city', mark the four cells it "
+    "covers with 'W' and score that file."
+)
+
+
+def photo_notes(breakdown: Breakdown) -> Breakdown:
+    """``breakdown`` of a city read from a photo: advice that speaks of typed cells becomes advice for a
+    photo (the player cannot type into a photo)."""
+    from scoring.expansions.wrecktar import NO_CELLS_NOTE
+
+    notes = tuple(PHOTO_WRECKTAR_NOTE if n == NO_CELLS_NOTE else n for n in breakdown.notes)
+    return replace(breakdown, notes=notes)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select
 
-from api.storage.engine import aware, decks, now
+from api.storage.tables import aware, decks, now
 from api.storage.write_check import writing
 
 

@@ -1,10 +1,9 @@
-"""The database behind the service and the CLI: recent scans and saved games, on SQLAlchemy 2.
+"""The database engine behind the service and the CLI (SQLAlchemy 2), and its migrations.
 
 One schema for both back ends: a SQLite file by default (no setup; :func:`default_database_path` is per
 user) and PostgreSQL when a database URL is set (``SPRAWLSCAN_DATABASE_URL``). The schema is owned by the
-Alembic migrations in ``api/migrations``; :func:`migrate` applies the pending ones (the service does so at
-start-up, under a lock so that several workers starting together do not race). Because every process reads
-scans from here, any worker or replica answers a scan's follow-ups (overlay image, tally check by id).
+Alembic migrations in ``api/storage/migrations``; :func:`migrate` applies the pending ones (the service does
+so at start-up, under a lock so that several workers starting together do not race).
 """
 
 from __future__ import annotations
@@ -12,106 +11,16 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    Column,
-    DateTime,
-    Engine,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    delete,
-    event,
-    insert,
-    select,
-    text,
-)
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 
+__all__ = ["MIGRATIONS", "connect", "database_url", "default_database_path", "failure_reason", "migrate"]
+
 MIGRATIONS = Path(__file__).with_name("migrations")
-ID_CHARS = 22  # secrets.token_urlsafe(16): 128 random bits
-
-metadata = MetaData(
-    naming_convention={"ix": "ix_%(table_name)s_%(column_0_N_name)s", "pk": "pk_%(table_name)s"}
-)
-
-scans = Table(
-    "scans",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("expires_at", DateTime(timezone=True), nullable=False, index=True),
-    Column("result", JSON, nullable=False),
-    Column("city", Text, nullable=False),
-    Column("overlay", LargeBinary, nullable=True),
-    Column("overlay_type", String(32), nullable=False),
-    Column("photo", LargeBinary, nullable=True),  # only when the user asked to keep it
-    Column("photo_type", String(32), nullable=True),
-)
-
-games = Table(
-    "games",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("owner", String(64), nullable=False),  # SHA-256 of the device token, never the token itself
-    Column("game", String(16), nullable=False),
-    Column("combo", String(200), nullable=False),  # the scoring cards (or goals), sorted: "7 8 17"
-    Column("city", Text, nullable=False),
-    Column("cards", JSON, nullable=False),
-    Column("expansions", JSON, nullable=False),
-    Column("variant", String(32), nullable=True),
-    Column("options", JSON, nullable=False),
-    Column("breakdown", JSON, nullable=False),
-    Column("total", Integer, nullable=False),
-    Column("target", Integer, nullable=True),
-    Column("won", Boolean, nullable=True),  # None: no target to win against
-    Column("played_at", DateTime(timezone=True), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-    Column("label", String(200), nullable=False),
-    Column("players", JSON, nullable=False),
-    Column("scan_id", String(32), nullable=True),
-    Index("ix_games_owner_played_at", "owner", "played_at", "id"),  # the history's order
-    # Covers the statistics query: it is answered from the index alone.
-    Index("ix_games_owner_stats", "owner", "game", "combo", "won", "total"),
-)
-
-# A taught deck per device (``sprawlscan teach``'s file and the cards it found), used by its scans.
-decks = Table(
-    "decks",
-    metadata,
-    Column("owner", String(64), primary_key=True),  # SHA-256 of the device token, as for games
-    Column("deck", LargeBinary, nullable=False),  # the .deck file (vision.deck): block prototypes only
-    Column("cards", JSON, nullable=False),  # the assignment the player was shown
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
-
-
-def new_id() -> str:
-    """A fresh unguessable id for a scan or a game (22 URL-safe characters, 128 random bits)."""
-    return secrets.token_urlsafe(16)
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
-def aware(moment: datetime) -> datetime:
-    """SQLite hands datetimes back without their zone; every stored one is UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def default_database_path() -> Path:
@@ -204,78 +113,3 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-@dataclass(frozen=True)
-class StoredScan:
-    """One scan result: the JSON answer (breakdown, cells, warnings), the city text and the overlay."""
-
-    scan_id: str
-    result: dict[str, Any]
-    city: str
-    overlay: bytes | None
-    overlay_type: str
-    photo: bytes | None
-    photo_type: str | None
-    created: datetime
-
-
-class ScanStore:
-    """Scans kept for ``ttl_s`` seconds in the database; expired ones are purged as new ones arrive."""
-
-    def __init__(self, engine: Engine, ttl_s: float = 86400.0) -> None:
-        self.engine = engine
-        self.ttl_s = ttl_s
-
-    new_id = staticmethod(new_id)
-
-    def put(
-        self,
-        scan_id: str,
-        result: dict[str, Any],
-        city: str,
-        overlay: bytes | None,
-        overlay_type: str = "image/jpeg",
-        photo: bytes | None = None,
-        photo_type: str | None = None,
-    ) -> None:
-        """Store a scan under ``scan_id`` and purge the expired ones."""
-        created = now()
-        row = {
-            "id": scan_id,
-            "created_at": created,
-            "expires_at": created + timedelta(seconds=self.ttl_s),
-            "result": result,
-            "city": city,
-            "overlay": overlay,
-            "overlay_type": overlay_type,
-            "photo": photo,
-            "photo_type": photo_type,
-        }
-        with self.engine.begin() as conn:
-            conn.execute(delete(scans).where(scans.c.expires_at < created))
-            conn.execute(insert(scans).values(**row))
-
-    def get(self, scan_id: str) -> StoredScan | None:
-        """The stored scan, or ``None`` when it is unknown or has expired."""
-        if len(scan_id) > 32:
-            return None
-        with self.engine.connect() as conn:
-            row = conn.execute(select(scans).where(scans.c.id == scan_id)).mappings().first()
-        if row is None or aware(row["expires_at"]) <= now():
-            return None
-        return StoredScan(
-            row["id"],
-            row["result"],
-            row["city"],
-            row["overlay"],
-            row["overlay_type"],
-            row["photo"],
-            row["photo_type"],
-            aware(row["created_at"]),
-        )
-
-    def purge(self) -> int:
-        """Delete every expired scan now; return how many went."""
-        with self.engine.begin() as conn:
-            return conn.execute(delete(scans).where(scans.c.expires_at <= now())).rowcount

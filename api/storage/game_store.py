@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, case, delete, false, func, insert, select, text, update
 
-from api.storage.engine import aware, games, new_id, now
+from api.storage.tables import aware, games, new_id, now
 from api.storage.write_check import writing
 
 # What a history row shows; the breakdown, city and options only come with one game.

@@ -12,14 +12,13 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
 
-from fastapi.responses import JSONResponse
 from sqlalchemy import Connection, Engine, false, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from api.core.errors import ServiceError
-from api.storage.engine import failure_reason, scans
+from api.core import ServiceError
+from api.storage.engine import failure_reason
+from api.storage.tables import scans
 
 
 class StoreUnavailable(ServiceError):
@@ -74,14 +73,6 @@ class WriteCheck:
                 self._problem = failure_reason(exc)
             self._checked = time.monotonic()
             return self._problem
-
-    def health(self, health: dict[str, Any]) -> dict[str, Any] | JSONResponse:
-        """``health`` as it is, or a 503 saying why the database cannot be written."""
-        problem = self.problem()
-        if problem is None:
-            return health
-        error = {"code": "store_unavailable", "message": f"the database cannot be written: {problem}"}
-        return JSONResponse({**health, "status": "unavailable", "error": error}, status_code=503)
 
     def require(self, what: str) -> None:
         """Raise :class:`StoreUnavailable` before work whose result (``what``) could not be stored."""

@@ -16,10 +16,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from api.core import scoring as service
-from api.core.errors import ServiceError
-from api.core.flag_words import flag_words
+from api.core import ServiceError, flag_words
 from api.web.guards import RequestTimeout, error_response
+from api.web.scanning import ScannerUnavailable
 from scoring.errors import InputError
 from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage
@@ -122,8 +121,8 @@ def install_error_handlers(app: FastAPI) -> None:
         _client_fault(request, exc.status_code, code, message)
         return error_response(exc.status_code, code, message, getattr(exc, "headers", None))
 
-    @app.exception_handler(service.ScannerUnavailable)
-    async def _no_scanner(request: Request, exc: service.ScannerUnavailable) -> JSONResponse:
+    @app.exception_handler(ScannerUnavailable)
+    async def _no_scanner(request: Request, exc: ScannerUnavailable) -> JSONResponse:
         log.warning("scan refused: %s", exc)
         return error_response(503, "scanner_unavailable", str(exc))
 

@@ -18,7 +18,7 @@ import anyio
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.core.errors import ServiceError
+from api.core import ServiceError
 from scoring.numbers import JSONError, load_json
 
 log = logging.getLogger("sprawlscan.api")

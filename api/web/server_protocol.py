@@ -11,6 +11,7 @@ The body's own deadline is kept by :class:`api.guards.BodyGuard`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from typing import Any
@@ -26,8 +27,11 @@ class HeaderDeadlineProtocol(H11Protocol):
     """:class:`H11Protocol` enforcing :attr:`header_timeout_s` (``SPRAWLSCAN_HEADER_TIMEOUT_S``); a
     module-level class, so that uvicorn can hand it to ``--workers`` processes."""
 
-    header_timeout_s: float = Settings.from_env().header_timeout_s
     _header_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def header_timeout_s(self) -> float:
+        return _header_timeout_s()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -72,6 +76,12 @@ class HeaderDeadlineProtocol(H11Protocol):
         )
         self.transport.write(head.encode() + body)
         self.transport.close()
+
+
+@functools.cache
+def _header_timeout_s() -> float:
+    # Read on the first connection, not at import: `sprawlscan serve` checks the settings first, in one line.
+    return Settings.from_env().header_timeout_s
 
 
 def server_options() -> dict[str, Any]:

@@ -8,7 +8,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from api.web.guards import BodyDeadline
 from scoring.numbers import whole_number
 
 _TEXT_SETTINGS = frozenset({"database_url", "database_path", "allowed_hosts"})
@@ -87,9 +86,3 @@ class Settings:
             if not math.isfinite(values[name]) or values[name] <= 0:
                 raise SettingsError(f"{key} must be a positive number, got {raw!r}")
         return cls(**values)
-
-    @property
-    def deadline(self) -> BodyDeadline:
-        return BodyDeadline(
-            self.body_grace_s, self.min_body_rate, self.body_timeout_s, self.body_rate_window_s
-        )

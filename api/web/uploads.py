@@ -10,13 +10,15 @@ The image's type is decided from its first bytes (:func:`sniff_image_type`), nev
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
+from starlette.requests import Request
 
-from api.core.errors import ServiceError
+from api.core import ServiceError
+from api.web.admission import counted
 from vision.decode import NotAnImage
 
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
@@ -184,13 +186,35 @@ async def read_scan_form(
     :class:`NotAnImage` when the image's first bytes are not a supported image format. Files are
     accepted in the ``image_fields`` (the first one required); the others come in ``ScanForm.more``.
     """
+    boundary = _boundary(content_type, content_length, max_body_bytes)
+    collector = _FormCollector(max_body_bytes, max_field_bytes, max_parts, image_fields)
+    await _parse(boundary, stream, collector, max_body_bytes)
+    if "image" not in collector.images:
+        raise BadUpload("the form has no 'image' part (send the photo in a field named 'image')")
+    image = bytes(collector.images.pop("image"))
+    require_image(image)
+    more = {name: bytes(data) for name, data in collector.images.items()}
+    for data in more.values():
+        require_image(data)
+    return ScanForm(image=image, filename=collector.filename, fields=collector.fields, more=more)
+
+
+async def read_upload(request: Request, take: Callable[[int], None], **limits: Any) -> ScanForm:
+    """:func:`read_scan_form` of ``request``'s body, each chunk counted by ``take`` (an admission's)."""
+    headers = request.headers
+    stream = counted(request.stream(), take)
+    return await read_scan_form(headers.get("content-type"), headers.get("content-length"), stream, **limits)
+
+
+def _boundary(content_type: str | None, content_length: str | None, max_body_bytes: int) -> bytes:
+    """The multipart boundary of an upload whose headers are acceptable (else the error saying why)."""
     mime, params = parse_options_header(content_type or "")
     if mime != b"multipart/form-data":
         raise UnsupportedMediaType(
             "send the photo as multipart/form-data with the file in a field named 'image'"
             + (f" (got {mime.decode('latin-1')})" if mime else "")
         )
-    boundary = params.get(b"boundary")
+    boundary: bytes | None = params.get(b"boundary")
     if not boundary:
         raise BadUpload("the multipart Content-Type has no boundary")
     if content_length is not None:
@@ -200,7 +224,13 @@ async def read_scan_form(
             raise UploadTooLarge(f"the upload is larger than {_megabytes(max_body_bytes)}")
     if len(boundary) > MAX_BOUNDARY:
         raise BadUpload(f"the multipart boundary is longer than {MAX_BOUNDARY} characters")
-    collector = _FormCollector(max_body_bytes, max_field_bytes, max_parts, image_fields)
+    return boundary
+
+
+async def _parse(
+    boundary: bytes, stream: AsyncIterator[bytes], collector: _FormCollector, max_body_bytes: int
+) -> None:
+    """Feed ``stream`` to ``collector`` through the multipart parser (at most ``max_body_bytes``)."""
     received = 0
     try:
         parser = MultipartParser(
@@ -223,66 +253,3 @@ async def read_scan_form(
         parser.finalize()
     except FormParserError as exc:
         raise BadUpload(f"malformed multipart form: {exc}") from None
-    if "image" not in collector.images:
-        raise BadUpload("the form has no 'image' part (send the photo in a field named 'image')")
-    image = bytes(collector.images.pop("image"))
-    require_image(image)
-    more = {name: bytes(data) for name, data in collector.images.items()}
-    for data in more.values():
-        require_image(data)
-    return ScanForm(image=image, filename=collector.filename, fields=collector.fields, more=more)
-
-
-class Admission:
-    """The heavy uploads in flight (scans and decks), admitted by the bytes they have actually sent.
-
-    A size declared in ``Content-Length`` costs nothing until the bytes come: a client that declares
-    25 MB and trickles holds only what it has sent, so slow clients cannot fill the budget that honest
-    uploads need. At most ``max_uploads`` at once; the bytes received by all of them stay within
-    ``max_bytes`` and those of one client (its address) within ``max_client_bytes``, else 503 ``busy``
-    (at the chunk that would pass it). The bytes are held until the upload's scan is done."""
-
-    def __init__(self, max_uploads: int, max_bytes: int, max_client_bytes: int) -> None:
-        self.max_uploads = max_uploads
-        self.max_bytes = max_bytes
-        self.max_client_bytes = max_client_bytes
-        self.uploads = 0
-        self.bytes = 0
-        self.by_client: dict[str, int] = {}
-
-    @asynccontextmanager
-    async def __call__(self, client: str) -> AsyncIterator[Callable[[int], None]]:
-        """Admit one upload of ``client``; yields ``take(n)``, to call as each chunk of ``n`` bytes comes
-        (:func:`counted` does)."""
-        from api.web.error_handlers import ServiceBusy
-
-        if self.uploads >= self.max_uploads:
-            raise ServiceBusy(f"the server is handling {self.uploads} uploads; try again in a moment")
-        self.uploads += 1
-        held = 0
-
-        def take(n: int) -> None:
-            nonlocal held
-            mine = self.by_client.get(client, 0)
-            if self.bytes + n > self.max_bytes or mine + n > self.max_client_bytes:
-                whose = "all uploads" if self.bytes + n > self.max_bytes else "this client's uploads"
-                raise ServiceBusy(f"the server holds as many bytes of {whose} as it takes; try again soon")
-            held += n
-            self.bytes += n
-            self.by_client[client] = mine + n
-
-        try:
-            yield take
-        finally:
-            self.uploads -= 1
-            self.bytes -= held
-            left = self.by_client.pop(client, 0) - held
-            if left:
-                self.by_client[client] = left
-
-
-async def counted(stream: AsyncIterator[bytes], take: Callable[[int], None]) -> AsyncIterator[bytes]:
-    """``stream``, each chunk counted by ``take`` (an :class:`Admission`'s) before it is passed on."""
-    async for chunk in stream:
-        take(len(chunk))
-        yield chunk

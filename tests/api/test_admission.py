@@ -14,7 +14,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.web.app import Settings, create_app
+from api.web import Settings, create_app
 from api.web.hosts import HostPolicy
 from tests.conftest import CITY, ROOT, assert_error
 from tests.live_server import serving

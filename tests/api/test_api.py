@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api.web.app import Settings, create_app
+from api.web import Settings, create_app
 from api.web.uploads import sniff_image_type
 from scoring.city import cell_name
 from scoring.city_text import parse_city
@@ -503,8 +503,8 @@ def test_stored_scan_result_overlay_and_check_by_id() -> None:
     app = create_app(Settings())
     with TestClient(app) as c:
         result = {**engine_json(CITY, CARDS), "scan_id": "s1", "overlay": "/api/v1/scans/s1/overlay"}
-        app.state.store.put("s1", result, CITY, b"\xff\xd8\xff fake jpeg bytes")
-        app.state.store.put("s2", engine_json(CITY), CITY, None)
+        app.state.services.scans.put("s1", result, CITY, b"\xff\xd8\xff fake jpeg bytes")
+        app.state.services.scans.put("s2", engine_json(CITY), CITY, None)
         assert c.get("/api/v1/scans/s1").json() == result
         overlay = c.get("/api/v1/scans/s1/overlay")
         assert overlay.status_code == 200 and overlay.headers["content-type"] == "image/jpeg"
@@ -589,20 +589,20 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch,
 
     import httpx
 
-    from api.core import scoring as service
+    from api.web import scanning
 
     running, peak, lock = [0], [0], threading.Lock()
 
-    def slow_scan(data: bytes, opts: service.ScoreOptions, long_side: int, left: object) -> service.Scanned:
+    def slow_scan(data: bytes, opts: object, long_side: int, **kw: object) -> scanning.Scanned:
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
         time.sleep(0.05)  # stands in for the CPU-bound scan
         with lock:
             running[0] -= 1
-        return service.Scanned({**engine_json(CITY), "cells": [], "warnings": []}, CITY, None)
+        return scanning.Scanned({**engine_json(CITY), "cells": [], "warnings": []}, CITY, None)
 
-    monkeypatch.setattr(service, "scan_and_score", slow_scan)
+    monkeypatch.setattr(scanning, "scan_and_score", slow_scan)
     app = create_app(Settings(scan_workers=2, max_pending_scans=64, database_path=_migrated(tmp_path)))
 
     async def run() -> list[httpx.Response]:
@@ -629,4 +629,4 @@ def test_serve_command_line(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as exc:
             build_parser().parse_args(["serve", *bad])
         assert exc.value.code == 2
-    assert "port must be" in capsys.readouterr().err
+    assert "port: expected a whole number from 1 to 65535" in capsys.readouterr().err

@@ -6,7 +6,6 @@ real server."""
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,10 +15,11 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
-from api.core import scoring as service
-from api.web.app import Settings, SettingsError, create_app
+from api.web import Settings, SettingsError, create_app, scanning
 from api.web.guards import BodyDeadline
+from api.web.routers import scoring as scoring_routes
 from tests.conftest import assert_error, png_bytes
+from vision.stages import ScanCancelled, Stop
 
 CITY = "R:EW  C:EW\nP     I\n"
 HUGE = "9" * 5000
@@ -108,7 +108,7 @@ def test_duplicate_cards_are_refused_before_the_scan(
     def no_scan(*args: object) -> None:
         raise AssertionError("the photo was scanned")
 
-    monkeypatch.setattr(service, "scan_and_score", no_scan)
+    monkeypatch.setattr(scanning, "scan_and_score", no_scan)
     files = {"image": ("a.png", png_bytes(), "image/png")}
     resp = client.post("/api/v1/scans", files=files, data={"cards": "8 7 8"})
     assert "given twice" in assert_error(resp, 400, "bad_form_field")
@@ -174,7 +174,7 @@ def test_one_log_line_per_client_fault_and_one_traceback_per_server_fault(
     def broken(body: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(service, "score_request", broken)
+    monkeypatch.setattr(scoring_routes, "score_request", broken)
     with caplog.at_level(logging.INFO):
         resp = client.post("/api/v1/score", json={"city": CITY})
     assert_error(resp, 500, "internal_error")
@@ -280,11 +280,11 @@ def test_a_scan_whose_client_left_stops_at_the_next_stage(monkeypatch: pytest.Mo
 
     stages: list[str] = []
 
-    def fake_scan(data: bytes, *, timings: dict[str, float], **kwargs: object) -> None:
+    def fake_scan(data: bytes, *, stop: Stop, **kwargs: object) -> None:
         for stage in ("decode", "locate", "rectify", "classify", "grow", "colour", "refine", "assemble"):
             time.sleep(0.1)
             stages.append(stage)
-            timings[stage] = 0.1
+            stop.check(stage)  # where the pipeline asks, at each stage's end
         raise AssertionError("the scan ran to its end")
 
     monkeypatch.setattr(vision.pipeline, "scan_image", fake_scan)
@@ -305,14 +305,12 @@ def test_a_scan_whose_client_left_stops_at_the_next_stage(monkeypatch: pytest.Mo
     assert 2 <= len(stages) <= 4
 
 
-def test_stage_clock_stops_only_once_the_client_has_gone() -> None:
-    left = threading.Event()
-    clock = service.StageClock(left)
-    clock["decode"] = 0.1
-    left.set()
-    with pytest.raises(service.ScanCancelled, match="'locate'"):
-        clock["locate"] = 0.2
-    assert dict(clock) == {"decode": 0.1, "locate": 0.2}
+def test_a_stop_stops_a_scan_only_once_the_client_has_gone() -> None:
+    stop = Stop()
+    stop.within(60.0).check("decode")  # the deadline the service adds shares the client's cancel
+    stop.cancel("the client has gone")
+    with pytest.raises(ScanCancelled, match="after the 'locate' stage: the client has gone"):
+        stop.within(60.0).check("locate")
 
 
 # ---- settings ----------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.core.flag_words import breakdown_in_flag_words, flag_words
+from api.core.flags import breakdown_in_flag_words, flag_words
 from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.cli import main
-from api.web.app import Settings, create_app
+from api.web import Settings, create_app
 
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "deployment.md").read_text()

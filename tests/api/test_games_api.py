@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.web.app import Settings, create_app
+from api.web import Settings, create_app
 from tests.conftest import CARDS, CITY, TOWN, assert_error, engine_json
 
 
@@ -171,7 +171,7 @@ def test_a_scan_stored_by_one_replica_is_served_by_another(db_url: str) -> None:
     first, second = create_app(Settings(database_url=db_url)), create_app(Settings(database_url=db_url))
     with TestClient(first) as a, TestClient(second) as b:
         result = {**engine_json(CITY, CARDS), "scan_id": "s1", "overlay": "/api/v1/scans/s1/overlay"}
-        first.state.store.put("s1", result, CITY, b"\xff\xd8\xff fake jpeg")
+        first.state.services.scans.put("s1", result, CITY, b"\xff\xd8\xff fake jpeg")
         assert b.get("/api/v1/scans/s1").json() == result
         assert b.get("/api/v1/scans/s1/overlay").content == b"\xff\xd8\xff fake jpeg"
         report = b.post("/api/v1/check", json={"scan_id": "s1", "cards": CARDS, "tally": "total 1"}).json()

@@ -65,7 +65,7 @@ def test_bad_settings_stop_the_server_in_one_line() -> None:
         "sprawlscan: error: SPRAWLSCAN_MAX_PENDING_SCANS must be a positive whole number, got '0'"
     ]
     done = subprocess.run(
-        [sys.executable, "-m", "uvicorn", "api.web.app:app"],
+        [sys.executable, "-m", "uvicorn", "api.web.asgi:app"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -15,8 +15,10 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text, update
 
 from api.storage import engine as storage
-from api.storage.engine import MIGRATIONS, ScanStore, connect, database_url, metadata, migrate, scans
+from api.storage.engine import MIGRATIONS, connect, database_url, migrate
 from api.storage.game_store import GameStore
+from api.storage.scan_store import ScanStore
+from api.storage.tables import ID_CHARS, metadata, scans
 
 
 @pytest.fixture()
@@ -59,7 +61,7 @@ def test_database_url_defaults_and_driver(monkeypatch: pytest.MonkeyPatch, tmp_p
 def test_scans_are_stored_expire_and_are_purged(engine) -> None:  # type: ignore[no-untyped-def]
     store = ScanStore(engine, ttl_s=3600)
     ids = [store.new_id() for _ in range(3)]
-    assert len(set(ids)) == 3 and all(len(i) == storage.ID_CHARS for i in ids)
+    assert len(set(ids)) == 3 and all(len(i) == ID_CHARS for i in ids)
     store.put(
         ids[0],
         {"total": 4, "cells": []},
@@ -115,7 +117,7 @@ def test_games_belong_to_their_owner(engine) -> None:  # type: ignore[no-untyped
     store = GameStore(engine)
     mine = store.add("a" * 64, _record(25, [8, 7, 17], True, label="first"))
     theirs = store.add("b" * 64, _record(10, [1, 2, 3], False))
-    assert "owner" not in mine and len(mine["id"]) == storage.ID_CHARS
+    assert "owner" not in mine and len(mine["id"]) == ID_CHARS
     assert store.get("a" * 64, mine["id"])["label"] == "first"
     assert store.get("a" * 64, theirs["id"]) is None
     assert store.update("a" * 64, theirs["id"], {"label": "stolen"}) is None

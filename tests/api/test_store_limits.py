@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.web.app import Settings, create_app
+from api.web import Settings, create_app
 from tests.conftest import CITY, Cli, assert_error
 
 TOKEN = "a" * 20 + "B" * 20
@@ -123,13 +123,13 @@ def _read_only(db_url: str) -> str:
 def test_a_database_that_cannot_be_written_is_reported_and_refuses_before_the_work(
     db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from api.core import scoring as service
+    from api.web import scanning
     from tests.conftest import png_bytes
 
     def must_not_scan(*args: object, **kw: object) -> None:
         raise AssertionError("the photo was scanned although its result could not be stored")
 
-    monkeypatch.setattr(service, "scan_and_score", must_not_scan)
+    monkeypatch.setattr(scanning, "scan_and_score", must_not_scan)
     with TestClient(create_app(Settings(database_url=_read_only(db_url)))) as c:
         assert "cannot be written" in caplog.text  # said at start-up
         health = c.get("/healthz")

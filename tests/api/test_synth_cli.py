@@ -56,7 +56,7 @@ def test_synth_bad_count_is_a_usage_error(tmp_path: Path, capsys: pytest.Capture
     with pytest.raises(SystemExit) as exc:
         main(["synth", "--count", "0", "--out", str(tmp_path)])
     assert exc.value.code == 2
-    assert "--count: must be at least 1" in capsys.readouterr().err
+    assert "--count: count: expected a whole number from 1 to" in capsys.readouterr().err
 
 
 def test_synth_heic_writes_iphone_style_files(tmp_path: Path) -> None:

@@ -160,7 +160,7 @@ def test_the_command_line_teaches_and_scans_with_a_deck(deck_png, city_png, tmp_
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from api.web.app import Settings, create_app
+    from api.web import Settings, create_app
 
     db = tmp_path_factory.mktemp("decks") / "decks.db"
     with TestClient(create_app(Settings(database_path=str(db), max_upload_bytes=4_000_000))) as c:

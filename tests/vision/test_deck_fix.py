@@ -253,7 +253,7 @@ def test_a_named_wrecktar_is_taught_and_read_as_wrecktar(art, with_wrecktar_png)
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    from api.web.app import Settings, create_app
+    from api.web import Settings, create_app
 
     db = tmp_path_factory.mktemp("decks") / "decks.db"
     settings = Settings(database_path=str(db), max_upload_bytes=4_000_000, overlay_long_side=1000)

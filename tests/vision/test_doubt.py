@@ -101,7 +101,7 @@ def test_marks_of_an_expansion_the_player_did_not_name_are_reported_not_scored()
 
 @pytest.mark.slow
 def test_the_cli_and_the_service_give_the_same_json_for_one_photo_and_one_set_of_choices(cli) -> None:
-    from api.core.scoring import scan_and_score
+    from api.web.scanning import scan_and_score
 
     photo = ROOT / "samples" / "demo.jpg"
     code, out, _ = cli(

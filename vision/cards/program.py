@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 import numpy as np
@@ -38,6 +37,7 @@ from vision.cards.pieces import (
 )
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
+from vision.workers import current_workers
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -62,9 +62,6 @@ CITY_CARDS = 15
 # In best_using_any, other cards placed this little (in all) beside one count as none, and a card whose
 # bound lies this close to the bound for any card reaches it: HiGHS solves these programs to about 1e-9.
 ONE_CARD = 1e-9
-# Solves on copies of a program's model, beside the decoding's own (HiGHS lets go of the interpreter
-# while it solves): one per decoding in progress, for the scan's threads.
-_SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-card-solves")
 # The kinds of variable (see CardProgram).
 X, Y, E, U, W = range(5)
 
@@ -315,7 +312,8 @@ class CardProgram:
         copy = new_highs()
         copy.passModel(h.getLp())
         copy.setBasis(h.getBasis())
-        job = _SOLVES.submit(self._best_any, copy, list(cards))
+        # On the scan's solves pool, beside the decoding's own solve (HiGHS lets go of the interpreter).
+        job = current_workers().solves.submit(self._best_any, copy, list(cards))
 
         def answer() -> float | None:
             self._owed = list(cards)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from api.storage.engine import metadata
+from api.storage.tables import metadata
 
 config = context.config
 connection = config.attributes.get("connection")

@@ -5,31 +5,29 @@ A device teaches the scanner its own cards by uploading one photo of the 18 card
 two, in fields ``image`` and ``image2``, for a big table; expansion cards lying beside them named in the
 field ``extras``); the answer is the assignment the player should check (each card's place, number and
 turn, and the photo with them drawn on it), and PATCH corrects it without the photo. The taught deck is
-kept with the device's games (its owner key, :mod:`api.storage_decks`) and every later scan sent with that
-device token reads with it, until it is removed or taught again. Teaching is as heavy as a scan, so it
-shares the scans' upload limits and worker threads.
+kept with the device's games (its owner key, :mod:`api.storage.deck_store`) and every later scan sent with
+that device token reads with it (:func:`api.web.deps.taught_deck`), until it is removed or taught again.
+Teaching is as heavy as a scan, so it shares the scans' upload limits and worker threads.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from typing import Annotated, Any
+from typing import Any
 
 import anyio
-from fastapi import APIRouter, Header, Request, Response
+from fastapi import APIRouter, Request, Response
 
-from api.core.errors import ServiceError
-from api.core.saved_games import owner_of
-from api.core.scoring import ScannerUnavailable, encode_jpeg
-from api.storage.deck_store import DeckStore
-from api.web.settings import Settings
-from api.web.uploads import Admission, UploadTooLarge, counted, read_scan_form
+from api.core import ServiceError
+from api.web.deps import AdmissionDep, DeckStoreDep, DeviceDep, ScanWorkersDep, SettingsDep
+from api.web.scanning import ScannerUnavailable, encode_jpeg
+from api.web.uploads import UploadTooLarge, read_upload
+
+__all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "router"]
 
 DECK_PATH = "/api/v1/deck"
-Auth = Annotated[
-    str | None, Header(description="'Bearer <device token>' (POST /api/v1/devices makes a token)")
-]
+router = APIRouter(prefix=DECK_PATH, tags=["deck"])
 
 
 # A correction's body (JSON) and the expansion cards' form field are small: bounded before parsing.
@@ -93,75 +91,64 @@ async def _fix_body(request: Request) -> list[Any]:
     return fixes
 
 
-def deck_router(
-    store: DeckStore,
-    settings: Settings,
-    limiter: anyio.CapacityLimiter,
-    admit: Admission,
-) -> APIRouter:
-    """The routes, keeping decks in ``store``; ``admit(client)`` is the scans' admission (an async context
-    manager that refuses with 503 when too many uploads, or too many of their bytes, are in flight)."""
-    router = APIRouter(prefix="/api/v1", tags=["deck"])
+@router.post("", status_code=201)
+async def teach(
+    request: Request,
+    owner: DeviceDep,
+    store: DeckStoreDep,
+    settings: SettingsDep,
+    admission: AdmissionDep,
+    workers: ScanWorkersDep,
+) -> dict[str, Any]:
+    """Teach the scanner this device's deck from a photo of the 18 cards face up in a grid (field
+    ``image``; a second photo in ``image2``; expansion cards beside them in ``extras``, a JSON list of
+    ``{"photo", "row", "col", "extra"}``). 422 names the cards missing, doubled or unreadable. The
+    answer's ``overlays`` are the photos with the cards drawn (JPEG data URLs, bounded in size)."""
+    async with admission.of(request) as take:
+        limits = {"max_parts": 4, "image_fields": ("image", "image2")}
+        form = await read_upload(request, take, max_body_bytes=2 * settings.max_upload_bytes, **limits)
+        photos = [form.image, *form.more.values()]
+        extras = _extras_field(form.fields.get("extras"))
+        del form
+        teaching = await workers.run(_teach, photos, extras)
+        overlays = await workers.run(_overlays, teaching, settings.overlay_long_side)
+    cards = [c.to_json() for c in teaching.cards]
+    stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards)
+    seconds = round(teaching.seconds, 2)
+    return {**stored.to_json(), "grid": teaching.describe(), "seconds": seconds, "overlays": overlays}
 
-    @router.post("/deck", status_code=201)
-    async def teach(request: Request, authorization: Auth = None) -> dict[str, Any]:
-        """Teach the scanner this device's deck from a photo of the 18 cards face up in a grid (field
-        ``image``; a second photo in ``image2``; expansion cards beside them in ``extras``, a JSON list of
-        ``{"photo", "row", "col", "extra"}``). 422 names the cards missing, doubled or unreadable. The
-        answer's ``overlays`` are the photos with the cards drawn (JPEG data URLs, bounded in size)."""
-        owner = owner_of(authorization)
-        limit = 2 * settings.max_upload_bytes
-        async with admit(request.client.host if request.client else "") as take:
-            form = await read_scan_form(
-                request.headers.get("content-type"),
-                request.headers.get("content-length"),
-                counted(request.stream(), take),
-                max_body_bytes=limit,
-                max_parts=4,
-                image_fields=("image", "image2"),
-            )
-            photos = [form.image, *form.more.values()]
-            extras = _extras_field(form.fields.get("extras"))
-            del form
-            teaching = await anyio.to_thread.run_sync(_teach, photos, extras, limiter=limiter)
-            overlays = await anyio.to_thread.run_sync(
-                _overlays, teaching, settings.overlay_long_side, limiter=limiter
-            )
-        cards = [c.to_json() for c in teaching.cards]
-        stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards)
-        seconds = round(teaching.seconds, 2)
-        return {**stored.to_json(), "grid": teaching.describe(), "seconds": seconds, "overlays": overlays}
 
-    @router.patch("/deck")
-    async def fix_deck(request: Request, authorization: Auth = None) -> dict[str, Any]:
-        """Correct this device's taught deck: ``{"corrections": [{"photo", "row", "col", "card",
-        "rotated"} or {"photo", "row", "col", "extra"}…]}`` (places 0-based, as the cards are listed).
-        422 names a place with no card, or a card the corrections leave doubled or missing."""
-        owner = owner_of(authorization)
-        fixes = await _fix_body(request)
-        stored = await anyio.to_thread.run_sync(store.get, owner)
-        if stored is None:
-            raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
-        deck, cards, grid = await anyio.to_thread.run_sync(_relabel, stored.deck, fixes, limiter=limiter)
-        kept = await anyio.to_thread.run_sync(store.put, owner, deck, cards)
-        return {**kept.to_json(), "grid": grid}
+@router.patch("")
+async def fix_deck(
+    request: Request, owner: DeviceDep, store: DeckStoreDep, workers: ScanWorkersDep
+) -> dict[str, Any]:
+    """Correct this device's taught deck: ``{"corrections": [{"photo", "row", "col", "card",
+    "rotated"} or {"photo", "row", "col", "extra"}…]}`` (places 0-based, as the cards are listed).
+    422 names a place with no card, or a card the corrections leave doubled or missing."""
+    fixes = await _fix_body(request)
+    stored = await anyio.to_thread.run_sync(store.get, owner)
+    if stored is None:
+        raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
+    deck, cards, grid = await workers.run(_relabel, stored.deck, fixes)
+    kept = await anyio.to_thread.run_sync(store.put, owner, deck, cards)
+    return {**kept.to_json(), "grid": grid}
 
-    @router.get("/deck")
-    def get_deck(authorization: Auth = None) -> dict[str, Any]:
-        """This device's taught deck: the cards it was taught from and when (404 when it has none)."""
-        stored = store.get(owner_of(authorization))
-        if stored is None:
-            raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
-        return stored.to_json()
 
-    @router.delete("/deck", status_code=204)
-    def delete_deck(authorization: Auth = None) -> Response:
-        """Remove this device's taught deck: its scans read as before it was taught."""
-        if not store.delete(owner_of(authorization)):
-            raise DeckNotFound("this device has no taught deck")
-        return Response(status_code=204)
+@router.get("")
+def get_deck(owner: DeviceDep, store: DeckStoreDep) -> dict[str, Any]:
+    """This device's taught deck: the cards it was taught from and when (404 when it has none)."""
+    stored = store.get(owner)
+    if stored is None:
+        raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
+    return stored.to_json()
 
-    return router
+
+@router.delete("", status_code=204)
+def delete_deck(owner: DeviceDep, store: DeckStoreDep) -> Response:
+    """Remove this device's taught deck: its scans read as before it was taught."""
+    if not store.delete(owner):
+        raise DeckNotFound("this device has no taught deck")
+    return Response(status_code=204)
 
 
 def _teach(photos: list[bytes], extras: list[Any]) -> Any:
@@ -190,18 +177,3 @@ def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]]
     deck = relabel(load_deck(data, name=name), fixes, name=name)
     cards = [card_from_meta(m) for m in deck.seen]
     return deck.to_bytes(), [c.to_json() for c in cards], describe(cards)
-
-
-def deck_of(store: DeckStore, authorization: str | None) -> Any:
-    """The taught deck of the device that sent a scan, or ``None`` (no token, or no deck taught)."""
-    if not authorization:
-        return None
-    stored = store.get(owner_of(authorization))
-    if stored is None:
-        return None
-    from vision.deck import load_deck
-
-    return load_deck(stored.deck, name="the device's taught deck")
-
-
-__all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "deck_of", "deck_router"]
