@@ -4,7 +4,7 @@
 table (``--format text``) or JSON. ``check CITY_OR_PHOTO --tally TALLY`` scores the city — read from a photo
 by the scanner when the file is a JPEG, PNG, WebP or HEIC image — and reports each tally line as agreeing or
 not. ``--game wagons`` (or a ``.town`` file, or a ``game: wagons`` header) hands both commands to
-:mod:`api.cli_wagons`.
+:mod:`api.cli.wagons`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``sprawlscan score|check TOWN --game wagons``: score a Circle the Wagons town, or check a hand tally.
 
-``api.cli_score`` owns the ``score`` and ``check`` parsers; it calls :func:`add_arguments` to add this
+``api.cli.score`` owns the ``score`` and ``check`` parsers; it calls :func:`add_arguments` to add this
 game's options and hands ``--game wagons`` runs to :func:`run_score` and :func:`run_check`. Goal cards,
 the scenario and the opponent pile come from the options or, failing that, from the town file's header.
 Tally lines that begin with "opponent" (``opponent 14``, ``opponent top three 9``) are checked against

@@ -1,8 +1,8 @@
 """Saved games in the database: add, list, read, change and delete one device's games, and their statistics.
 
-Every call takes the ``owner`` (the SHA-256 of a device token, see :mod:`api.games`) and only ever touches
-that owner's rows, so a game id alone never reaches another device's game. ``owner=None`` (the CLI's view
-of the whole database) is allowed only where a function says so.
+Every call takes the ``owner`` (the SHA-256 of a device token, see :mod:`api.core.saved_games`) and only
+ever touches that owner's rows, so a game id alone never reaches another device's game. ``owner=None``
+(the CLI's view of the whole database) is allowed only where a function says so.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ class GameStore:
         self.engine = engine
 
     def add(self, owner: str, record: dict[str, Any], limit: int | None = None) -> dict[str, Any]:
-        """Store a scored game (the columns of :data:`api.storage.games` but id, owner and timestamps)."""
+        """Store a scored game (the columns of :data:`api.storage.tables.games` but id, owner, times)."""
         return self.add_many(owner, [record], limit)[0]
 
     def add_many(

@@ -1,7 +1,7 @@
 """The ``Host`` names the service answers to, checked on every request (DNS rebinding).
 
 A page of another site whose DNS name has been re-pointed at this server sends requests with its own name
-as ``Host`` and a matching ``Origin``, so the cross-site check (:class:`api.guards.CrossSiteGuard`) passes
+as ``Host`` and a matching ``Origin``, so the cross-site check (:class:`api.web.guards.CrossSiteGuard`) passes
 them; :class:`HostGuard` refuses them. ``docs/deployment.md`` (Security) lists the names allowed.
 """
 

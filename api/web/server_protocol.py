@@ -5,7 +5,7 @@ byte at a time, keeps the connection (and, behind a proxy that forwards early, a
 keep-alive timeout only runs between requests and is reset by every byte. Here the request line and headers
 must be complete within ``header_timeout_s`` of the connection opening (or of the first byte of the next
 request on a kept-alive connection); otherwise the client gets a 408 JSON error and the connection closes.
-The body's own deadline is kept by :class:`api.guards.BodyGuard`.
+The body's own deadline is kept by :class:`api.web.guards.BodyGuard`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The engine names options and values, never a command-line flag; the command line and the service put
-its advice in flag words at their edge (api/flag_words.py), the same words as before the split."""
+its advice in flag words at their edge (api/core/flags.py), the same words as before the split."""
 
 from __future__ import annotations
 
