@@ -123,9 +123,9 @@ def test_decodings_share_one_pool_and_wait_for_room() -> None:
     import threading
     import time
 
-    from vision.decode import _BytePool
+    from vision.pixels import BytePool
 
-    pool = _BytePool(300)
+    pool = BytePool(300)
     pool.acquire(200)
     got: list[float] = []
     waiter = threading.Thread(target=lambda: (pool.acquire(200), got.append(time.monotonic())))
