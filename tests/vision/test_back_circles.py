@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.backs import circles as back_circles
-from vision.backs.circles import MIN_INSIDE, MIN_RESPONSE, SECTORS, _along, _percentile, _response
+from vision.backs import ring_filter
+from vision.backs.circles import _along, _percentile
+from vision.backs.ring_filter import MIN_INSIDE, MIN_RESPONSE, SECTORS, ring_response
 
 
 def _dense_response(yellow: np.ndarray, r: float) -> np.ndarray:
@@ -50,12 +51,12 @@ def _yellow_field(seed: int) -> np.ndarray:
 def test_the_pruned_response_is_the_plain_one_where_it_matters(
     monkeypatch: pytest.MonkeyPatch, share: float, seed: int
 ) -> None:
-    monkeypatch.setattr(back_circles, "GATHER_SHARE", share)
+    monkeypatch.setattr(ring_filter, "GATHER_SHARE", share)
     yellow = _yellow_field(seed)
     r = 5.0
     pad = int(np.ceil(1.9 * r))
     padded = cv2.copyMakeBorder(yellow, pad, pad, pad, pad, cv2.BORDER_REFLECT)
-    fast, plain = _response(padded, pad, r), _dense_response(yellow, r)
+    fast, plain = ring_response(padded, pad, r), _dense_response(yellow, r)
     strong = plain > MIN_RESPONSE + 1e-3
     assert strong.sum() > 20  # the field has spots to find
     np.testing.assert_allclose(fast[strong], plain[strong], atol=1e-4)
