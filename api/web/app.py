@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import anyio
 from fastapi import FastAPI
@@ -29,7 +29,7 @@ from api.web.hosts import HostGuard, HostPolicy
 from api.web.routers import deck, games, page, scans, scoring
 from api.web.settings import Settings
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "lifespan"]
 
 log = logging.getLogger("sprawlscan.api")
 
@@ -42,12 +42,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=version(),
         description="Score Sprawlopolis and Circle the Wagons cities from a photo, a typed grid or a hand "
         'tally. Errors are JSON: {"error": {"code", "message"}}.',
-        lifespan=_lifespan(services),
+        lifespan=lifespan,
         responses=ERROR_RESPONSES,
         docs_url=None,
         redoc_url=None,
     )
-    app.state.services = services  # read by the routes' dependencies only (api.web.deps.services)
+    app.state.services = services  # read by the lifespan and the routes' dependencies (api.web.deps)
     install_error_handlers(app)
     docs_pages.install(app)
     _add_guards(app, services.settings)
@@ -57,16 +57,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _lifespan(services: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await _start(services)
-        try:
-            yield
-        finally:
-            services.close()
-
-    return lifespan
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The app's start-up (:func:`_start`) and shutdown: the scanner's threads stop, connections go."""
+    services: Services = app.state.services
+    await _start(services)
+    try:
+        yield
+    finally:
+        services.close()
 
 
 async def _start(services: Services) -> None:

@@ -630,3 +630,12 @@ def test_serve_command_line(capsys: pytest.CaptureFixture[str]) -> None:
             build_parser().parse_args(["serve", *bad])
         assert exc.value.code == 2
     assert "port: expected a whole number from 1 to 65535" in capsys.readouterr().err
+
+
+def test_the_scan_threads_belong_to_the_app_and_stop_with_it(tmp_path: Path) -> None:
+    app = create_app(Settings(database_path=str(tmp_path / "t.db")))
+    pools = app.state.services.workers.pools
+    with TestClient(app):
+        assert pools.backs.submit(lambda: 3).result() == 3  # started on first use, not at import
+        assert pools._pools
+    assert not pools._pools  # shut down with the app
