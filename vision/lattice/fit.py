@@ -207,20 +207,37 @@ def fit_lattice(
     pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
-    lattice = Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1))
-    occupied = occupied_cells(mask, lattice)
-    if occupied.any():
-        rr, cc = np.nonzero(occupied)
-        r0, c0 = rr.min(), cc.min()
-        lattice = Lattice(
-            (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
-            pitch_x,
-            pitch_y,
-            int(rr.max() - r0 + 1),
-            int(cc.max() - c0 + 1),
+    lattice, occupied = _trimmed(Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1)), mask)
+    lattice = _with_boundaries(lattice, jumps_x, jumps_y)
+    if refine_offsets:
+        offsets = drift_offsets(
+            lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
         )
-        occupied = occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
-    # Column and row centres from the boundaries actually found, as offsets from the uniform lattice.
+        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
+    return LatticeFit(lattice, occupied, (strength_x, strength_y))
+
+
+def _trimmed(lattice: Lattice, mask: np.ndarray) -> tuple[Lattice, np.ndarray]:
+    """The lattice cut down to the rows and columns the card region occupies, and which cells it does."""
+    occupied = occupied_cells(mask, lattice)
+    if not occupied.any():
+        return lattice, occupied
+    rr, cc = np.nonzero(occupied)
+    r0, c0 = rr.min(), cc.min()
+    (x0, y0), pitch_x, pitch_y = lattice.origin, lattice.pitch_x, lattice.pitch_y
+    trimmed = Lattice(
+        (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
+        pitch_x,
+        pitch_y,
+        int(rr.max() - r0 + 1),
+        int(cc.max() - c0 + 1),
+    )
+    return trimmed, occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
+
+
+def _with_boundaries(lattice: Lattice, jumps_x: np.ndarray, jumps_y: np.ndarray) -> Lattice:
+    """Column and row centres from the boundaries actually found, as offsets from the uniform lattice."""
+    pitch_x, pitch_y = lattice.pitch_x, lattice.pitch_y
     bx = boundary_positions(jumps_x, lattice.origin[0], pitch_x, lattice.cols)
     by = boundary_positions(jumps_y, lattice.origin[1], pitch_y, lattice.rows)
     offsets = np.zeros((lattice.rows, lattice.cols, 2))
@@ -228,10 +245,4 @@ def fit_lattice(
     centre_y = lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y
     offsets[:, :, 0] = ((bx[:-1] + bx[1:]) / 2 - centre_x)[None, :]
     offsets[:, :, 1] = ((by[:-1] + by[1:]) / 2 - centre_y)[:, None]
-    lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
-    if refine_offsets:
-        offsets = drift_offsets(
-            lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
-        )
-        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
-    return LatticeFit(lattice, occupied, (strength_x, strength_y))
+    return Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
