@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.api.test_browser import ARTIFACTS
+from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 from tests.page_stubs import FakeScan, ScanStub, photo_jpeg, post
-from tests.test_browser import ARTIFACTS
-from tests.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 
 pytestmark = pytest.mark.browser
 
