@@ -95,7 +95,7 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
 
 def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]]:
     """One devset photo read upright and in each perturbation named: {way: figures}."""
-    from scoring.city import parse_city
+    from scoring.city_text import parse_city
     from tests.bench.perturb import perturbed
     from vision.decode import decode_image
     from vision.evaluate import compare_cities
