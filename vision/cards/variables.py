@@ -79,7 +79,7 @@ def program_variables(
             # Reading a cell as table where the classifier saw a block most likely costs extra: a block
             # no card explains (an expansion card, a card we do not know) is kept, not made a hole.
             e_at[flat] = n_pieces + len(more_kind)
-            hole = HOLE_COST if ev.best[0] != EMPTY_LABEL else 0.0
+            hole = HOLE_COST if ev.best[0] != EMPTY_LABEL and not ev.enclosed else 0.0
             more_kind.append(E), more_cell.append(flat), more_gain.append(ev.log(EMPTY_LABEL) - hole)
         # Unexplained: the cell keeps its best block reading.
         u_at[rc] = n_pieces + len(more_kind)
