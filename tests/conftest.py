@@ -24,15 +24,15 @@ import pytest
 
 from tests.pgserver import PostgresServer
 
-# Before api.app is imported: its module-level app, and every server a test starts, would otherwise use the
-# per-user database of whoever runs the tests.
+# Before api.web.asgi is imported: its module-level app, and every server a test starts, would otherwise use
+# the per-user database of whoever runs the tests.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="sprawlscan-tests-")
 # FastAPI's test client sends `Host: testserver`: the in-process apps answer to it as a server started with
 # `sprawlscan serve --host testserver` would (a real `serve` sets this to its own --host).
 os.environ["SPRAWLSCAN_SERVE_HOST"] = "testserver"
 
-# The service and the command line are imported by the fixtures that use them, after the line above (api.app
-# builds its app on import) and only in the runs that need them.
+# The service and the command line are imported by the fixtures that use them, after the line above
+# (api.web.asgi builds its app on import) and only in the runs that need them.
 from hypothesis import settings  # noqa: E402
 
 from scoring.breakdown import Breakdown  # noqa: E402
@@ -108,7 +108,7 @@ def client() -> Iterator[Any]:
     """The service in-process (FastAPI's test client, start-up included), uploads up to 4 MB."""
     from fastapi.testclient import TestClient
 
-    from api.app import Settings, create_app
+    from api.web import Settings, create_app
 
     with TestClient(create_app(Settings(max_upload_bytes=4_000_000))) as c:
         yield c

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api.app import create_app
+from api.web import create_app
 from scoring.city_text import parse_city
 from scoring.tally import parse_tally
 from scoring.wagons import parse_town

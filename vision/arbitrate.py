@@ -10,7 +10,6 @@ and no stacking of the 18 layouts explains what they read).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +18,7 @@ from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
 from vision.city_geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
 from vision.lattice import Located, NoCityFound, Periods, locate_city, measure_periods
+from vision.stages import Stages
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
 
@@ -89,18 +89,17 @@ def cards_confirm(geometry: Geometry, readings: Grid) -> bool:
     return shown >= MIN_BLOCKS and decoding.explained >= CARDS_CONFIRM
 
 
-def read_geometry(photo: np.ndarray, judge: Classifier, timings: dict[str, float] | None = None) -> Verdict:
+def read_geometry(photo: np.ndarray, judge: Classifier, stages: Stages | None = None) -> Verdict:
     """Locate, rectify and fit the lattice on an upright RGB photo, judged by ``judge`` (see
-    :func:`judge_lattice`). Raises :class:`~vision.lattice.locate.NoCityFound`."""
-    timings = {} if timings is None else timings
-    t = time.perf_counter()
-    small, _ = small_copy(photo)
-    located = locate_city(small)
-    timings["locate"] = time.perf_counter() - t
-    t = time.perf_counter()
-    periods = measure_periods(located, small)
-    timings["rectify"] = time.perf_counter() - t
-    return judge_lattice(photo, small, located, periods, judge, timings)
+    :func:`judge_lattice`); ``stages`` times them (and stops the scan between them). Raises
+    :class:`~vision.lattice.locate.NoCityFound`."""
+    stages = Stages() if stages is None else stages
+    with stages("locate"):
+        small, _ = small_copy(photo)
+        located = locate_city(small)
+    with stages("rectify"):
+        periods = measure_periods(located, small)
+    return judge_lattice(photo, small, located, periods, judge, stages)
 
 
 def judge_lattice(
@@ -109,40 +108,59 @@ def judge_lattice(
     located: Located,
     periods: Periods,
     judge: Classifier,
-    timings: dict[str, float],
+    stages: Stages | None = None,
 ) -> Verdict:
     """The lattice of the best-ranked period pair, read by ``judge``; when that reading is doubtful (mean
     log-confidence below :data:`DOUBTFUL_EVIDENCE`, and the cards do not explain it) or the lattice is
     refused (too few cells), up to :data:`MAX_HYPOTHESES` - 1 other pairs (halves, doubles, runners-up)
     are fitted and read too, and the best :class:`Evidence` score wins (an alternative only with at least
     :data:`~vision.city_geometry.MIN_BLOCKS` blocks read confidently)."""
-    best: Verdict | None = None
-    start = time.perf_counter()
-    refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was
+    stages = Stages() if stages is None else stages
     hypotheses = periods.hypotheses(MAX_HYPOTHESES)
-    for i, pitches in enumerate(hypotheses):
-        try:
-            geometry = geometry_for(photo, small, located, periods, pitches, timings if i == 0 else None)
-        except NoCityFound as exc:  # e.g. too few cells at twice the pitch: another hypothesis may do
-            refusal = exc if i == 0 else refusal
-            continue
-        t = time.perf_counter()
-        readings = read_lattice(judge, geometry.view, geometry.lattice)
-        evidence = lattice_evidence(geometry, readings)
-        verdict = Verdict(geometry, readings, evidence, i + 1)
-        if i == 0:
-            timings["classify"] = time.perf_counter() - t
-            if evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE or cards_confirm(geometry, readings):
-                return verdict
-            start = time.perf_counter()
-        # An alternative must show a city: a lattice of half blocks can read as confidently "empty".
-        if (best is None or evidence.score > best.evidence.score) and (
-            i == 0 or evidence.confident_blocks >= MIN_BLOCKS
-        ):
-            best = verdict
+    first: Verdict | None = None
+    refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was
+    try:
+        geometry = geometry_for(photo, small, located, periods, hypotheses[0], stages)
+    except NoCityFound as exc:  # e.g. too few cells at twice the pitch: another hypothesis may do
+        refusal = exc
+    else:
+        with stages("classify"):
+            first = _verdict(judge, geometry, 1)
+        if first.evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE or cards_confirm(geometry, first.readings):
+            return first
+    with stages("arbitrate"):
+        best = _best_other(photo, small, located, periods, hypotheses, judge, first)
     # When the first lattice was refused, only a clearly read one replaces it: the refusal (a single
     # card, too little of a city) must not turn into a made-up grid at another pitch.
     if best is None or (refusal is not None and best.evidence.mean_log_confidence < DOUBTFUL_EVIDENCE):
         raise refusal or NoCityFound("no city found: no block lattice fits the cards' edges")
-    timings["arbitrate"] = time.perf_counter() - start
     return Verdict(best.geometry, best.readings, best.evidence, len(hypotheses))
+
+
+def _verdict(judge: Classifier, geometry: Geometry, tried: int) -> Verdict:
+    readings = read_lattice(judge, geometry.view, geometry.lattice)
+    return Verdict(geometry, readings, lattice_evidence(geometry, readings), tried)
+
+
+def _best_other(
+    photo: np.ndarray,
+    small: np.ndarray,
+    located: Located,
+    periods: Periods,
+    hypotheses: list[tuple[float, float]],
+    judge: Classifier,
+    best: Verdict | None,
+) -> Verdict | None:
+    """The best of ``best`` (the first lattice's verdict) and the other hypotheses' lattices."""
+    for i, pitches in enumerate(hypotheses[1:], start=2):
+        try:
+            geometry = geometry_for(photo, small, located, periods, pitches)
+        except NoCityFound:
+            continue
+        verdict = _verdict(judge, geometry, i)
+        # An alternative must show a city: a lattice of half blocks can read as confidently "empty".
+        if (best is None or verdict.evidence.score > best.evidence.score) and (
+            verdict.evidence.confident_blocks >= MIN_BLOCKS
+        ):
+            best = verdict
+    return best

@@ -7,7 +7,6 @@ lattice on the same plane (warping the view again only when the lattice reaches 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -30,6 +29,7 @@ from vision.lattice import (
     rectify_city,
     warp,
 )
+from vision.stages import Stages
 
 __all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
 
@@ -135,33 +135,31 @@ def geometry_for(
     located: Located,
     periods: Periods,
     pitches: tuple[float, float],
-    timings: dict[str, float] | None = None,
+    stages: Stages | None = None,
 ) -> Geometry:
     """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
     lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
-    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city."""
-    timings = {} if timings is None else timings
+    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city.
+    ``stages`` times the ``rectify`` and ``lattice`` stages (none: untimed)."""
+    stages = Stages() if stages is None else stages
     scale = small.shape[1] / photo.shape[1]
-    t = time.perf_counter()
-    rect = rectify_city(located, small, periods=periods, pitches=pitches)
-    to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
-    rectified = warp(photo, to_rectified, rect.size)
-    mask = warp(located.mask, rect.homography, rect.size, nearest=True)
-    timings["rectify"] = timings.get("rectify", 0.0) + time.perf_counter() - t
-
-    t = time.perf_counter()
-    vertical, horizontal = segments_in_frame(rect.homography, located.segments)
-    fit = fit_lattice(rectified, vertical, horizontal, mask)
-    sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
-    sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
-    if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
-        rescale = np.diag([sx, sy, 1.0])
-        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
-        rect = replace(rect, homography=rescale @ rect.homography, size=size)
-        to_rectified = rescale @ to_rectified
-        rectified = warp(photo, to_rectified, size)
-        fit = replace(fit, lattice=_scaled(fit.lattice, sx, sy))
-    timings["lattice"] = timings.get("lattice", 0.0) + time.perf_counter() - t
+    with stages("rectify"):
+        rect = rectify_city(located, small, periods=periods, pitches=pitches)
+        to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
+        rectified = warp(photo, to_rectified, rect.size)
+        mask = warp(located.mask, rect.homography, rect.size, nearest=True)
+    with stages("lattice"):
+        vertical, horizontal = segments_in_frame(rect.homography, located.segments)
+        fit = fit_lattice(rectified, vertical, horizontal, mask)
+        sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
+        sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
+        if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
+            rescale = np.diag([sx, sy, 1.0])
+            size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
+            rect = replace(rect, homography=rescale @ rect.homography, size=size)
+            to_rectified = rescale @ to_rectified
+            rectified = warp(photo, to_rectified, size)
+            fit = replace(fit, lattice=_scaled(fit.lattice, sx, sy))
     n_cells = int(fit.occupied.sum())
     if n_cells < MIN_BLOCKS:
         raise NoCityFound(

@@ -2,7 +2,7 @@
 
 Everything is drawn in the photo's own perspective (the rectified lattice mapped back through the
 inverse homography) on a downscaled copy, so a player can hold the overlay next to the table and see at
-a glance which cell was misread. The coordinates are the page's (``api/static/overlay.js``): column
+a glance which cell was misread. The coordinates are the page's (``api/web/static/overlay.js``): column
 letters beyond the first row's outer side, row numbers beyond the first column's, each block labelled
 with its name and zone (``B3 R``); its road is drawn as a line, so no compass code in the grid's frame
 has to be turned into the photo's.
@@ -20,7 +20,7 @@ import numpy as np
 from scoring.city import STEP, ZONES, Cell, City, cell_name
 from scoring.geometry import largest_groups, roads
 from vision.decode import fit_long_side
-from vision.lattice import project_points
+from vision.lattice import Lattice, project_points
 
 if TYPE_CHECKING:
     from vision.assemble import Assembled
@@ -155,45 +155,79 @@ def draw_overlay(
     corners in photo pixels). ``base`` is :func:`overlay_base` of the photo when made already (drawn on)."""
     canvas, k = base if base is not None else overlay_base(geometry.photo, long_side)
     to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
-    lattice = geometry.lattice
+    pen = _Pen(to_canvas, geometry.lattice, assembled.origin, max(1, round(max(canvas.shape[:2]) / 700)))
     city: City = assembled.city
-    r0, c0 = assembled.origin
-    line = max(1, round(max(canvas.shape[:2]) / 700))
+    canvas = _tint_largest_groups(canvas, city, pen)
+    _draw_cells(canvas, city, assembled, pen)
+    _draw_roads(canvas, city, pen)
+    _draw_scoring_cards(canvas, scoring_cards, k, pen.line)
+    # Labels last, so nothing covers them.
+    outlines = cell_outlines(geometry, assembled)
+    _draw_labels(canvas, label_layout(city, outlines), _cell_width(outlines, canvas), assembled, pen.line)
+    return canvas
 
-    def cell_points(r: int, c: int, pts: np.ndarray) -> np.ndarray:
+
+_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+
+
+@dataclass(frozen=True)
+class _Pen:
+    """Where a city cell lies on the canvas (the lattice mapped through ``to_canvas``), and the line width."""
+
+    to_canvas: np.ndarray
+    lattice: Lattice
+    origin: tuple[int, int]
+    line: int
+
+    def cell_points(self, r: int, c: int, pts: np.ndarray) -> np.ndarray:
         """Cell-unit points (centre 0, sides ±1) of city cell (r, c) → canvas pixels."""
-        cx, cy = lattice.center(r + r0, c + c0)
-        rect = np.c_[cx + pts[:, 0] * lattice.pitch_x / 2, cy + pts[:, 1] * lattice.pitch_y / 2]
-        return project_points(to_canvas, rect)
+        cx, cy = self.lattice.center(r + self.origin[0], c + self.origin[1])
+        rect = np.c_[cx + pts[:, 0] * self.lattice.pitch_x / 2, cy + pts[:, 1] * self.lattice.pitch_y / 2]
+        return project_points(self.to_canvas, rect)
 
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
-    # Largest groups: a translucent fill in the zone's colour.
+    def cell_poly(self, r: int, c: int, pts: np.ndarray) -> np.ndarray:
+        return self.cell_points(r, c, pts).round().astype(np.int32)
+
+
+def _tint_largest_groups(canvas: np.ndarray, city: City, pen: _Pen) -> np.ndarray:
+    """Largest groups: a translucent fill in the zone's colour."""
     tint = canvas.copy()
     for zone in ZONES:
         for group in largest_groups(city, zone)[:1]:
             for r, c in group:
-                poly = cell_points(r, c, square * 0.92).round().astype(np.int32)
-                cv2.fillPoly(tint, [poly], ZONE_RGB[zone])
-    canvas = cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
-    # The lattice and every block's outline; doubtful cells in red.
+                cv2.fillPoly(tint, [pen.cell_poly(r, c, _SQUARE * 0.92)], ZONE_RGB[zone])
+    return cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
+
+
+def _draw_cells(canvas: np.ndarray, city: City, assembled: Assembled, pen: _Pen) -> None:
+    """The lattice and every block's outline; doubtful cells in red."""
     for r, c, cell in city.cells():
-        poly = cell_points(r, c, square).round().astype(np.int32)
         doubtful = assembled.confidence[r, c] < 0.8
         if cell.is_block or doubtful:
             colour = LOW if doubtful else (255, 255, 255)
-            cv2.polylines(canvas, [poly], True, colour, line * (2 if doubtful else 1), cv2.LINE_AA)
-    # Roads, one colour per road.
+            width = pen.line * (2 if doubtful else 1)
+            cv2.polylines(canvas, [pen.cell_poly(r, c, _SQUARE)], True, colour, width, cv2.LINE_AA)
+
+
+def _draw_roads(canvas: np.ndarray, city: City, pen: _Pen) -> None:
+    """Roads, one colour per road, with a dot where each stops."""
     for i, road in enumerate(roads(city)):
         colour = ROAD_COLOURS[i % len(ROAD_COLOURS)]
         for r, c in road.cells:
             seg = city.cell(r, c).road
             if seg:
-                pts = cell_points(r, c, _road_path(seg)).round().astype(np.int32)
-                cv2.polylines(canvas, [pts], False, colour, 2 * line, cv2.LINE_AA)
-        for end in road.ends:  # a dot where the road stops
+                pts = pen.cell_poly(r, c, _road_path(seg))
+                cv2.polylines(canvas, [pts], False, colour, 2 * pen.line, cv2.LINE_AA)
+        for end in road.ends:
             dr, dc = STEP[end.side]
-            p = cell_points(*end.cell, np.array([[dc * 0.9, dr * 0.9]]))[0]
-            cv2.circle(canvas, (int(p[0]), int(p[1])), 3 * line, colour, -1, cv2.LINE_AA)
+            p = pen.cell_points(*end.cell, np.array([[dc * 0.9, dr * 0.9]]))[0]
+            cv2.circle(canvas, (int(p[0]), int(p[1])), 3 * pen.line, colour, -1, cv2.LINE_AA)
+
+
+def _draw_scoring_cards(
+    canvas: np.ndarray, scoring_cards: Sequence[tuple[int | None, np.ndarray]], k: float, line: int
+) -> None:
+    """A box round each scoring card found, with its number (``?`` when unread)."""
     for number, corners in scoring_cards:
         poly = (np.asarray(corners, np.float64) * k).round().astype(np.int32)
         colour = CARD_BOX if number is not None else LOW
@@ -201,10 +235,6 @@ def draw_overlay(
         text = str(number) if number is not None else "?"
         org = (int(poly[0][0]) + 4 * line, int(poly[0][1]) - 4 * line)
         halo_text(canvas, text, org, 0.7 * line, colour, 2 * line, 4 * line)
-    # Labels last, so nothing covers them.
-    outlines = cell_outlines(geometry, assembled)
-    _draw_labels(canvas, label_layout(city, outlines), _cell_width(outlines, canvas), assembled, line)
-    return canvas
 
 
 def _cell_width(outlines: dict[tuple[int, int], list[list[float]]], canvas: np.ndarray) -> float:

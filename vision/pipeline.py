@@ -1,7 +1,9 @@
 """Photo bytes → the city on the table, stage by stage; :func:`scan_image` is the one entry point for the
 command line, the web service and the benchmarks.
 
-Each stage is a module with one job, and its seconds go into ``ScanResult.timings`` under its name:
+Each stage is a module with one job; its seconds go into ``ScanResult.timings`` under its name, and a
+scan given a :class:`~vision.stages.Stop` is stopped at the end of a stage once it is cancelled or past its
+deadline (:mod:`vision.stages`):
 
 ``decode``    bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (:mod:`vision.decode`);
 ``locate``    card region and the two line families on a small copy (:mod:`vision.lattice.locate`);
@@ -27,9 +29,7 @@ Each stage is a module with one job, and its seconds go into ``ScanResult.timing
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -46,7 +46,9 @@ from vision.recolour import normalise_zone_colours
 from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
 from vision.run import WORK_LONG_SIDE
+from vision.stages import Stages, StageTimer, Stop
 from vision.unexplained import read_unexplained_again
+from vision.workers import Workers, serving
 
 __all__ = [
     "WORK_LONG_SIDE",
@@ -58,28 +60,17 @@ __all__ = [
     "shipped_classifier",
 ]
 
-# The backs (and the overlay's picture) are made on a thread of their own while the cells are read
-# (OpenCV and onnxruntime release the GIL, so the two overlap on a machine with two cores).
-_BACKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-backs")
-T = TypeVar("T")
-
 
 def shipped_classifier() -> Classifier:
     """The shipped ONNX cell classifier (loaded once per process; raises ``ModelError`` when missing)."""
     return get_classifier()
 
 
-def _timed(timings: dict[str, float], stage: str, run: Callable[..., T], *args: object) -> T:
-    t = time.perf_counter()
-    out = run(*args)
-    timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - t
-    return out
-
-
 def _backs(geometry: Geometry) -> tuple[list[BackNumber], list[str], float]:
-    t = time.perf_counter()
-    backs, warnings = read_backs(geometry)
-    return backs, warnings, time.perf_counter() - t
+    timer = StageTimer()
+    with timer("cards"):
+        backs, warnings = read_backs(geometry)
+    return backs, warnings, timer.timings["cards"]
 
 
 def scan_rgb(
@@ -91,32 +82,50 @@ def scan_rgb(
     judge: Classifier | None = None,
     timings: dict[str, float] | None = None,
     deck: TaughtDeck | None = None,
+    stop: Stop | None = None,
+    workers: Workers | None = None,
 ) -> ScanResult:
     """Scan an upright RGB photo (see :func:`scan_image`)."""
-    timings = {} if timings is None else timings
-    classify = classifier or shipped_classifier()
-    # The overlay's picture needs only the photo: shrunk on the worker thread while the city is read.
-    base = _BACKS.submit(overlay_base, photo, OVERLAY_LONG_SIDE) if overlay else None
-    verdict = read_geometry(photo, judge or classify, timings)
+    stages = Stages(StageTimer(timings), stop or Stop())
+    with serving(workers) as pools:
+        return _read(photo, stages, pools, cards, overlay, classifier or shipped_classifier(), judge, deck)
+
+
+def _read(
+    photo: np.ndarray,
+    stages: Stages,
+    pools: Workers,
+    cards: Sequence[int] | None,
+    overlay: bool,
+    classify: Classifier,
+    judge: Classifier | None,
+    deck: TaughtDeck | None,
+) -> ScanResult:
+    # The overlay's picture needs only the photo: shrunk on a worker thread while the city is read, as the
+    # backs are (OpenCV and onnxruntime release the GIL, so the two overlap on a machine with two cores).
+    base = pools.backs.submit(overlay_base, photo, OVERLAY_LONG_SIDE) if overlay else None
+    verdict = read_geometry(photo, judge or classify, stages)
     geometry, readings = verdict.geometry, verdict.readings
     if judge is not None and judge is not classify:
-        readings = _timed(timings, "classify", read_lattice, classify, geometry.view, geometry.lattice)
-    backs = _BACKS.submit(_backs, geometry) if cards is None else None
-    geometry, readings = _timed(timings, "grow", grow_to_blocks, geometry, readings, classify)
-    geometry, readings = _timed(timings, "colour", normalise_zone_colours, geometry, readings, classify)
-    readings = _timed(timings, "refine", refine_doubtful, geometry, readings, classify)
-    readings = _timed(timings, "refine", find_lost_blocks, geometry, readings, classify)
-    readings = _timed(timings, "deck", use_deck, geometry, readings, deck)
+        readings = stages.run("classify", read_lattice, classify, geometry.view, geometry.lattice)
+    backs = pools.backs.submit(_backs, geometry) if cards is None else None
+    geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
+    geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
+    readings = stages.run("refine", refine_doubtful, geometry, readings, classify)
+    readings = stages.run("refine", find_lost_blocks, geometry, readings, classify)
+    readings = stages.run("deck", use_deck, geometry, readings, deck)
     found: list[BackNumber] = []
     back_warnings: list[str] = []
     if backs is not None:
-        found, back_warnings, timings["cards"] = backs.result()
-    city_cards = _timed(timings, "stacking", stack_city, geometry, readings, found, cards)
-    city_cards = _timed(
-        timings, "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
+        found, back_warnings, seconds = backs.result()
+        stages.timer.add("cards", seconds)
+        stages.stop.check("cards")
+    city_cards = stages.run("stacking", stack_city, geometry, readings, found, cards)
+    city_cards = stages.run(
+        "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
     )
-    result = _timed(timings, "assemble", assemble_scan, geometry, city_cards, back_warnings, timings)
-    return _timed(timings, "overlay", with_overlay, result, base.result()) if base is not None else result
+    result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, stages.timer.timings)
+    return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result
 
 
 def _decode(data: bytes) -> DecodedImage:
@@ -132,6 +141,8 @@ def scan_image(
     judge: Classifier | None = None,
     timings: dict[str, float] | None = None,
     deck: TaughtDeck | None = None,
+    stop: Stop | None = None,
+    workers: Workers | None = None,
 ) -> ScanResult:
     """Read the city in a photo (JPEG, PNG, WebP or HEIC bytes).
 
@@ -139,23 +150,27 @@ def scan_image(
     face up beside the city are read (and a warning says when they could not be). With ``overlay`` the
     result carries an RGB picture of what was read. ``classifier`` replaces the shipped cell classifier
     and ``judge`` the one that judges the lattice (by default the classifier itself; tests and
-    benchmarks). ``timings`` receives each stage's seconds as the stage ends (a caller's mapping may stop
-    the scan there by raising). ``deck``, a taught deck, is read alongside the classifier
-    (:mod:`vision.deck.use`); without one the scan is as before.
+    benchmarks). ``timings`` receives each stage's seconds as the stage ends. ``stop`` is asked before the
+    first stage and at each stage's end (:class:`~vision.stages.ScanStopped` when it says stop).
+    ``deck``, a taught deck, is read alongside the classifier (:mod:`vision.deck.use`); without one the
+    scan is as before. ``workers`` are the thread pools the scan works on (:mod:`vision.workers`).
     Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """
-    timings = {} if timings is None else timings
+    stages = Stages(StageTimer(timings), stop or Stop())
+    stages.stop.check()
     start = time.perf_counter()
-    decoded = _timed(timings, "decode", _decode, data)
+    decoded = stages.run("decode", _decode, data)
     result = scan_rgb(
         decoded.rgb,
         cards=cards,
         overlay=overlay,
         classifier=classifier,
         judge=judge,
-        timings=timings,
+        timings=stages.timer.timings,
         deck=deck,
+        stop=stages.stop,
+        workers=workers,
     )
     # Wall time: the backs are read while the cells are read again, so the stages add up to more.
     result.timings["total"] = time.perf_counter() - start

@@ -7,7 +7,7 @@ territories scoring. :func:`fewest_scoring` finds that choice without trying the
 grows with the town plus the pairs of readings that share a cell, plus the pairs of *kinds* of reading
 (alike in size and in their cells per tied group) that share a tied group; it picks the very choice that
 trying every combination in order would (the first, in the goal cards' order, of those with the fewest
-scoring territories), which ``tests/test_wagons_fewest.py`` checks against that enumeration.
+scoring territories), which ``tests/scoring/test_wagons_fewest.py`` checks against that enumeration.
 
 Why it gives the same answers. Let ``F`` be the cells scored by the cards that have one reading, ``A_p``
 and ``B_q`` those of the two cards with tied readings (only Cool Water and The Herd have them; a missing

@@ -24,8 +24,8 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api.app import Settings, create_app  # noqa: E402
-from api.games import owner_of_token  # noqa: E402
+from api.core.saved_games import owner_of_token  # noqa: E402
+from api.web import Settings, create_app  # noqa: E402
 from tests.pgserver import PostgresServer  # noqa: E402
 
 TARGET_MS = 50.0
@@ -35,7 +35,7 @@ TOKEN = "bench-device-token-0123456789abcdefghij"
 def fill(app: object, n: int, seed: int) -> None:
     """``n`` games of the benchmark device and ``n`` of other devices, inserted in batches."""
     rng = random.Random(seed)
-    store = app.state.games  # type: ignore[attr-defined]
+    store = app.state.services.games  # type: ignore[attr-defined]
     start = datetime(2025, 1, 1, tzinfo=UTC)
     for owner in (owner_of_token(TOKEN), None):
         batch = []
@@ -115,7 +115,8 @@ def run(url: str, backend: str, games: int, requests: int) -> bool:
         # plans for a handful of rows and cannot answer from the indexes alone; autovacuum fixes both within
         # about a minute. Shown for information; the target is judged on the table as autovacuum leaves it.
         report(client, requests, "just after the bulk insert (before autovacuum):")
-        with app.state.games.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        engine = app.state.services.engine
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
             conn.exec_driver_sql("VACUUM ANALYZE games")
         return report(client, requests, "after VACUUM ANALYZE (what autovacuum does on its own):")
 

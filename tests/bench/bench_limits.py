@@ -220,7 +220,7 @@ def _timed(what: str, send: Callable[[], tuple[str, bool]]) -> bool:
 
 def engine() -> bool:
     from tests.conftest import CITY
-    from tests.test_engine_limits import checkerboard_town, tally_within_limit
+    from tests.scoring.test_engine_limits import checkerboard_town, tally_within_limit
 
     port = free_port()
     proc = start_server(port, {})

@@ -52,12 +52,14 @@ class CellEvidence:
     ``log_p`` maps labels (``(zone, road)``, and :data:`EMPTY_LABEL`) to log-probabilities; labels not in
     it count as :data:`LOG_FLOOR`. ``wrecktar``: the cell is under the Wrecktar card (never shown by a city
     card, never empty); ``marked``: the block carries an expansion mark, so it is part of a card whose
-    layout is not one of the 18.
+    layout is not one of the 18; ``enclosed``: blocks were read on all four sides and ``log_p`` already
+    weighs how rare a hole is there (the program's own hole cost does not count it again).
     """
 
     log_p: Mapping[Label, float]
     wrecktar: bool = False
     marked: bool = False
+    enclosed: bool = False
 
     def log(self, label: Label) -> float:
         return float(self.log_p.get(label, LOG_FLOOR))

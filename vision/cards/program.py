@@ -6,9 +6,10 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
   placement, or read empty (``e``), or left *unexplained* (``u``: it keeps the classifier's reading, at a
   cost of :data:`UNEXPLAINED_COST` nats — expansion cards and cards we do not know end up here);
 * each card is placed once at most and never lies on a cell read empty, a placed card shows at least one
-  cell (it costs :data:`PLACEMENT_COST`, so a card that shows nothing is never placed), and two
-  overlapping cards never both show a cell of their overlap (rows for cards at one place or side by side,
-  the only ones that can); :mod:`vision.cards.branch` finds the best solution that is a stacking;
+  cell (it costs :data:`~vision.cards.variables.PLACEMENT_COST`, so a card that shows nothing is never
+  placed), and two overlapping cards never both show a cell of their overlap (rows for cards at one place
+  or side by side, the only ones that can); :mod:`vision.cards.branch` finds the best solution that is a
+  stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
 The placements considered come from :mod:`vision.cards.pieces`, the rows are built on arrays by
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 import numpy as np
@@ -38,6 +38,8 @@ from vision.cards.pieces import (
 )
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
+from vision.cards.variables import E, U, X, Y, leave_cost, program_variables
+from vision.workers import current_workers
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 
@@ -47,26 +49,11 @@ __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 # its neighbours too. A cell with an expansion mark (or next to one) belongs to a card we do not know and
 # costs nothing, or little, to leave as read.
 UNEXPLAINED_COST = 8.0
-# Two neighbouring blocks that no card explains earn this back (nats): see CardProgram.
-UNKNOWN_CARD_BONUS = 2.0
-# Reading as table a cell the classifier read as a block costs this much on top of its log-probability.
-HOLE_COST = 2.0
-# Every card placed costs this many nats: a card that explains a single misread cell where the card that
-# shows its neighbours would explain it too must be worth more than that (the scoring cards and cards
-# covered whole are otherwise free to explain any confident misreading exactly).
-PLACEMENT_COST = 3.0
-MARKED_COST = 0.0
-NEAR_MARK_COST = 1.0
 # A Sprawlopolis city holds 15 cards (18 less the three scoring cards).
 CITY_CARDS = 15
 # In best_using_any, other cards placed this little (in all) beside one count as none, and a card whose
 # bound lies this close to the bound for any card reaches it: HiGHS solves these programs to about 1e-9.
 ONE_CARD = 1e-9
-# Solves on copies of a program's model, beside the decoding's own (HiGHS lets go of the interpreter
-# while it solves): one per decoding in progress, for the scan's threads.
-_SOLVES = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sprawlscan-card-solves")
-# The kinds of variable (see CardProgram).
-X, Y, E, U, W = range(5)
 
 
 class CardProgram:
@@ -85,70 +72,21 @@ class CardProgram:
         self.rows, self.cols = len(grid), max((len(r) for r in grid), default=0)
         self.grid = grid
         self.visible = [(r, c) for r in range(self.rows) for c in range(self.cols) if grid[r][c] is not None]
-        self.costs = {rc: self._unexplained_cost(rc, unexplained_cost) for rc in self.visible}
+        self.costs = {rc: leave_cost(grid, rc, unexplained_cost) for rc in self.visible}
         self.table = cell_table(grid, (self.rows, self.cols), self.costs, cards)
         self.visible_at = self.table.visible
         self.candidates = found = candidate_pieces(self.table, cards)
 
-        # Each placement's x, then its y (TL, TR, BL, BR as shown); then each visible cell's e (not under
-        # Wrecktar) and u; then the w of neighbours left unexplained together.
-        n_shown = found.shown.sum(axis=1)
-        first = np.zeros(len(found), np.int64)
-        np.cumsum(1 + n_shown[:-1], out=first[1:])
-        self.x_vars = first
-        self.y_of = np.where(found.shown, first[:, None] + np.cumsum(found.shown, axis=1), -1)
-        n_pieces = int((1 + n_shown).sum())
-        kind = np.full(n_pieces, Y, np.int8)
-        kind[first] = X
-        place_of = np.repeat(np.arange(len(found)), 1 + n_shown)
-        quad_of = np.full(n_pieces, -1, np.int64)
-        on_p, on_k = np.nonzero(found.shown)
-        quad_of[self.y_of[on_p, on_k]] = on_k
-        cell_of = np.full(n_pieces, -1, np.int64)
-        ys = self.y_of[on_p, on_k]
-        cell_of[ys] = (found.row[on_p] + on_k // 2) * self.cols + found.col[on_p] + on_k % 2
-        gain = np.full(n_pieces, -PLACEMENT_COST)
-        gain[ys] = found.value[on_p, on_k]
-
-        more_kind, more_cell, more_gain = [], [], []
-        self.e_at = np.full(self.rows * self.cols, -1, np.int64)
-        u_at: dict[tuple[int, int], int] = {}
-        for rc in self.visible:
-            ev = grid[rc[0]][rc[1]]
-            assert ev is not None
-            flat = rc[0] * self.cols + rc[1]
-            if not ev.wrecktar:
-                # Reading a cell as table where the classifier saw a block most likely costs extra: a block
-                # no card explains (an expansion card, a card we do not know) is kept, not made a hole.
-                self.e_at[flat] = n_pieces + len(more_kind)
-                hole = HOLE_COST if ev.best[0] != EMPTY_LABEL else 0.0
-                more_kind.append(E), more_cell.append(flat), more_gain.append(ev.log(EMPTY_LABEL) - hole)
-            # Unexplained: the cell keeps its best block reading.
-            u_at[rc] = n_pieces + len(more_kind)
-            more_kind.append(U), more_cell.append(flat)
-            more_gain.append(0.0 if ev.wrecktar else ev.best_block[1] - self.costs[rc])
-        # Neighbouring cells left unexplained together earn UNKNOWN_CARD_BONUS: a card we do not know shows
-        # up to four neighbouring blocks, a misreading is one cell alone.
-        pairs, self._w_cells = [], []
-        for (r, c), i in u_at.items():
-            for other in ((r, c + 1), (r + 1, c)):
-                j = u_at.get(other)
-                if j is None:
-                    continue
-                ev_a, ev_b = grid[r][c], grid[other[0]][other[1]]
-                if ev_a is None or ev_b is None or ev_a.wrecktar or ev_b.wrecktar:
-                    continue
-                if ev_a.best[0] == EMPTY_LABEL or ev_b.best[0] == EMPTY_LABEL:
-                    continue
-                pairs.append((n_pieces + len(more_kind), i, j))
-                self._w_cells.append(((r, c), other))
-                more_kind.append(W), more_cell.append(-1), more_gain.append(UNKNOWN_CARD_BONUS)
-        self.kind = np.concatenate([kind, np.array(more_kind, np.int8)])
-        self.place_of = np.concatenate([place_of, np.full(len(more_kind), -1)])
-        self.quad_of = np.concatenate([quad_of, np.full(len(more_kind), -1)])
-        self.cell_of = np.concatenate([cell_of, np.array(more_cell, np.int64)])
-        self.gain = np.concatenate([gain, np.array(more_gain, np.float64)])
-        self._pairs = pairs
+        v = program_variables(grid, found, self.visible, self.costs, self.rows, self.cols)
+        self.x_vars, self.y_of, self.e_at = v.x_vars, v.y_of, v.e_at
+        self.kind, self.place_of, self.quad_of, self.cell_of, self.gain = (
+            v.kind,
+            v.place_of,
+            v.quad_of,
+            v.cell_of,
+            v.gain,
+        )
+        self._pairs, self._w_cells = v.pairs, v.w_cells
         self.base_rows = self._base_rows(min(CITY_CARDS, len(cards)))
         self.extra_rows: list[tuple[dict[int, float], float, float]] = []
         # The solves the model owes (see best_using_any).
@@ -244,20 +182,6 @@ class CardProgram:
         rows.add(xs, 1.0, -np.inf, float(most_cards))
         return rows
 
-    def _unexplained_cost(self, rc: tuple[int, int], default: float) -> float:
-        ev = self.grid[rc[0]][rc[1]]
-        assert ev is not None
-        if ev.marked or ev.wrecktar:
-            return MARKED_COST
-        r, c = rc
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < self.rows and 0 <= cc < self.cols:
-                other = self.grid[rr][cc]
-                if other is not None and other.marked:
-                    return min(default, NEAR_MARK_COST)
-        return default
-
     def _model(self) -> _Highs:
         """The HiGHS model, built on first use; rows added since are appended (warm re-solves)."""
         if self._highs is None:
@@ -315,7 +239,8 @@ class CardProgram:
         copy = new_highs()
         copy.passModel(h.getLp())
         copy.setBasis(h.getBasis())
-        job = _SOLVES.submit(self._best_any, copy, list(cards))
+        # On the scan's solves pool, beside the decoding's own solve (HiGHS lets go of the interpreter).
+        job = current_workers().solves.submit(self._best_any, copy, list(cards))
 
         def answer() -> float | None:
             self._owed = list(cards)

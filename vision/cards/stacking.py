@@ -31,12 +31,10 @@ from vision.cards.program import (
     UNEXPLAINED_COST,
     CardProgram,
     CellEvidence,
-    E,
     Label,
     Placement,
-    U,
-    Y,
 )
+from vision.cards.variables import E, U, Y
 
 __all__ = [
     "DOUBT_MARGIN",
@@ -188,44 +186,20 @@ def stack_program(
         return CardStacking((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
     objective, x, rounds = solved
     cells = _explain(program, x)
-    found = program.candidates
-    placements = tuple(
-        sorted(
-            (
-                Placement(int(found.card[p]), bool(found.rotated[p]), int(found.row[p]), int(found.col[p]))
-                for p in np.flatnonzero(x[program.x_vars]).tolist()
-            ),
-            key=lambda p: (p.row, p.col, p.card),
-        )
-    )
-    # Check the cells the decoding changed and those the classifier doubted.
-    doubts = []
-    for rc, d in cells.items():
-        ev = program.grid[rc[0]][rc[1]]
-        assert ev is not None
-        best_label, best_log = ev.best
-        if checks and (d.label != best_label or best_log < math.log(CHECK_BELOW)):
-            doubts.append((ev.log(d.label) - best_log, rc))
-    doubts.sort()
+    placements = _placements(program, x)
+    used = {p.card for p in placements}
+    left_out = [n for n in LAYOUTS if n not in used]
+    whole_city = checks and len(placements) == CITY_CARDS and not exclude
     best_left_out = None
-    if checks and len(placements) == CITY_CARDS and not exclude:
-        used = {p.card for p in placements}
-        left_out = [n for n in LAYOUTS if n not in used]
-        if not used & set(again_if):
-            best_left_out = program.best_using_any_later(left_out)  # beside the checks
-    margins: dict[tuple[int, int], float] = {}
-    for _, rc in doubts[:MAX_CHECKS]:
-        forbid = program.label_vars(rc, cells[rc].label) + excluded
-        # The relaxation bounds the next best explanation from above, so the margin is at least this:
-        # a cell reported in doubt may, rarely, be a little surer than reported, never the other way.
-        bound = program.relaxed_best(forbid, stop_below=objective - ENOUGH_MARGIN)
-        margins[rc] = float("inf") if bound is None else max(0.0, objective - bound)
+    if whole_city and not used & set(again_if):
+        best_left_out = program.best_using_any_later(left_out)  # beside the checks
+    margins = _margins(program, cells, _doubts(program, cells) if checks else [], excluded, objective)
     cells = {
         rc: StackedCell(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
         for rc, d in cells.items()
     }
     missing_margin = None
-    if checks and len(placements) == CITY_CARDS and not exclude:
+    if whole_city:
         if best_left_out is None:
             bounds = [b for n in left_out if (b := program.best_using(n)) is not None]
             best = max(bounds, default=None)
@@ -237,3 +211,51 @@ def stack_program(
     ]  # type: ignore[union-attr]
     explained = sum(cells[rc].source == "card" for rc in blocks) / max(1, len(blocks))
     return CardStacking(placements, cells, objective, explained, rounds, len(margins), (), missing_margin)
+
+
+def _placements(program: CardProgram, x: np.ndarray) -> tuple[Placement, ...]:
+    """The cards a solution ``x`` places, in reading order."""
+    found = program.candidates
+    return tuple(
+        sorted(
+            (
+                Placement(int(found.card[p]), bool(found.rotated[p]), int(found.row[p]), int(found.col[p]))
+                for p in np.flatnonzero(x[program.x_vars]).tolist()
+            ),
+            key=lambda p: (p.row, p.col, p.card),
+        )
+    )
+
+
+def _doubts(
+    program: CardProgram, cells: dict[tuple[int, int], StackedCell]
+) -> list[tuple[float, tuple[int, int]]]:
+    """The cells to check, likeliest first: those the decoding changed and those the classifier doubted,
+    each with how much less likely its decoded label is than the best read (≤ 0)."""
+    doubts = []
+    for rc, d in cells.items():
+        ev = program.grid[rc[0]][rc[1]]
+        assert ev is not None
+        best_label, best_log = ev.best
+        if d.label != best_label or best_log < math.log(CHECK_BELOW):
+            doubts.append((ev.log(d.label) - best_log, rc))
+    doubts.sort()
+    return doubts
+
+
+def _margins(
+    program: CardProgram,
+    cells: dict[tuple[int, int], StackedCell],
+    doubts: list[tuple[float, tuple[int, int]]],
+    excluded: list[int],
+    objective: float,
+) -> dict[tuple[int, int], float]:
+    """How much worse the next best explanation of each of the first :data:`MAX_CHECKS` doubted cells is."""
+    margins: dict[tuple[int, int], float] = {}
+    for _, rc in doubts[:MAX_CHECKS]:
+        forbid = program.label_vars(rc, cells[rc].label) + excluded
+        # The relaxation bounds the next best explanation from above, so the margin is at least this:
+        # a cell reported in doubt may, rarely, be a little surer than reported, never the other way.
+        bound = program.relaxed_best(forbid, stop_below=objective - ENOUGH_MARGIN)
+        margins[rc] = float("inf") if bound is None else max(0.0, objective - bound)
+    return margins

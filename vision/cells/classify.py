@@ -191,59 +191,38 @@ class CellClassifier:
         p_mark = pm[np.arange(len(pm)), mark].tolist()
         # Python floats and lists once for the whole batch, not per cell.
         rows, orders, marks = joint.tolist(), ranked.tolist(), mark.tolist()
-        keys, pairs, zones, reading, empty = (
-            self._keys,
-            self._pairs,
-            self._zones,
-            self._reading_order,
-            self._empty,
-        )
         labels: dict[tuple[int, int], str] = {}
-        out = []
-        for row, order, mk, pk in zip(rows, orders, marks, p_mark, strict=True):
-            best = order[0]
-            zone_name, road = pairs[best]
-            p = row[best]
-            dist = dict(zip(keys, row, strict=True))
-            alternatives = tuple(
-                islice(((zones[k], pairs[k][1], row[k]) for k in order if reading[k]), _ALTERNATIVES)
+        return [
+            self._reading(row, order, mk, pk, labels)
+            for row, order, mk, pk in zip(rows, orders, marks, p_mark, strict=True)
+        ]
+
+    def _reading(
+        self, row: list[float], order: list[int], mk: int, pk: float, labels: dict[tuple[int, int], str]
+    ) -> CellReading:
+        """The reading of one cell: ``row`` the joint probability of each legal pair, ``order`` the pairs
+        from the likeliest, ``mk`` the mark read (``pk`` its probability); ``labels`` caches block tokens."""
+        pairs, empty = self._pairs, self._empty
+        best = order[0]
+        zone_name, road = pairs[best]
+        p = row[best]
+        dist = dict(zip(self._keys, row, strict=True))
+        readable = ((self._zones[k], pairs[k][1], row[k]) for k in order if self._reading_order[k])
+        alternatives = tuple(islice(readable, _ALTERNATIVES))
+        if zone_name == "W":
+            return CellReading(None, None, p, "W", alternatives, "wrecktar", False, False, row[empty], dist)
+        if zone_name == "empty":
+            return CellReading(
+                None, None, p, ".", alternatives, kind="empty", empty_probability=p, distribution=dist
             )
-            if zone_name == "W":
-                out.append(
-                    CellReading(
-                        None, None, p, "W", alternatives, kind="wrecktar", empty_probability=row[empty],
-                        distribution=dist,
-                    )
-                )  # fmt: skip
-            elif zone_name == "empty":
-                out.append(
-                    CellReading(
-                        None, None, p, ".", alternatives, kind="empty", empty_probability=p, distribution=dist
-                    )
-                )
-            else:
-                name = self.marks[mk] if self.marks else "none"
-                poi, construction = name == "poi", name == "construction"
-                label = labels.get((best, mk))
-                if label is None:
-                    label = labels[best, mk] = block(
-                        zone_name, road, poi=poi, construction=construction
-                    ).token()
-                out.append(
-                    CellReading(
-                        zone_name,
-                        road,
-                        p * pk,
-                        label,
-                        alternatives,
-                        "block",
-                        poi,
-                        construction,
-                        row[empty],
-                        dist,
-                    )
-                )
-        return out
+        name = self.marks[mk] if self.marks else "none"
+        poi, construction = name == "poi", name == "construction"
+        label = labels.get((best, mk))
+        if label is None:
+            label = labels[best, mk] = block(zone_name, road, poi=poi, construction=construction).token()
+        return CellReading(
+            zone_name, road, p * pk, label, alternatives, "block", poi, construction, row[empty], dist
+        )
 
     def _pair(self, k: int) -> tuple[str, str | None]:
         zi, ri = self._legal[k]

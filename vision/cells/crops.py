@@ -97,16 +97,8 @@ def extract_crops(
     if jitters is not None and len(jitters) != len(pts):
         raise ValueError(f"got {len(jitters)} jitters for {len(pts)} centres")
     out_h, out_w = size
-    # Downsample the whole image once with area averaging so the per-crop warps do not alias.
-    factor = min(1.0, out_h / (context * pitch_y))
-    if factor < SHRINK_BELOW:
-        small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-        fx = small.shape[1] / image.shape[1]
-        fy = small.shape[0] / image.shape[0]
-    else:
-        small, fx, fy = image, 1.0, 1.0
+    small, scale = _shrunk(image, out_h / (context * pitch_y))
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], dtype=np.float32)
-    scale = np.array([fx, fy], dtype=np.float32)
     if jitters is None:  # one window shape for all: the corners in one computation
         windows = _window_corners(pts, pitch_x, pitch_y, context, None)
     else:
@@ -115,27 +107,35 @@ def extract_crops(
     crops = np.empty((len(pts), out_h, out_w, 3), dtype=np.uint8)
     for i, corners in enumerate(windows * scale):
         jitter = jitters[i] if jitters is not None else None
-        if jitter is None or jitter.persp is None:
-            m = cv2.getAffineTransform(dst[:3], corners[:3])
-            cv2.warpAffine(
-                small,
-                m,
-                (out_w, out_h),
-                dst=crops[i],
-                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-        else:
-            h = cv2.getPerspectiveTransform(dst, corners)
-            cv2.warpPerspective(
-                small,
-                h,
-                (out_w, out_h),
-                dst=crops[i],
-                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
+        _warp_into(crops[i], small, dst, corners, perspective=jitter is not None and jitter.persp is not None)
     return crops
+
+
+def _shrunk(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The image downsampled once with area averaging (so the per-crop warps do not alias) when ``factor``
+    is below :data:`SHRINK_BELOW`, and the scale (x, y) from the image's pixels to its."""
+    factor = min(1.0, factor)
+    if factor >= SHRINK_BELOW:
+        return image, np.array([1.0, 1.0], dtype=np.float32)
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    fx = small.shape[1] / image.shape[1]
+    fy = small.shape[0] / image.shape[0]
+    return small, np.array([fx, fy], dtype=np.float32)
+
+
+def _warp_into(
+    out: np.ndarray, image: np.ndarray, dst: np.ndarray, corners: np.ndarray, *, perspective: bool
+) -> None:
+    """Warp the window ``corners`` of ``image`` onto ``out`` (its corners ``dst``): affine from three
+    corners, or the full perspective of the four."""
+    size = (out.shape[1], out.shape[0])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    if perspective:
+        h = cv2.getPerspectiveTransform(dst, corners)
+        cv2.warpPerspective(image, h, size, dst=out, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        m = cv2.getAffineTransform(dst[:3], corners[:3])
+        cv2.warpAffine(image, m, size, dst=out, flags=flags, borderMode=cv2.BORDER_REPLICATE)
 
 
 def lattice_crops(

@@ -25,7 +25,7 @@ __all__ = ["REFERENCE_AB", "ZoneMap", "apply_zone_map", "cell_ab", "fit_zone_map
 ZONES = ("R", "C", "I", "P")
 # Where the classifier learned each zone: the median a*, b* of the blocks of 40 rendered cities (top-down,
 # random tables, white-balanced like a scan, measured by cell_ab on the true lattice; play seeds
-# 90 000 000–039). tests/test_zone_colour.py checks that the renderer still puts them there.
+# 90 000 000–039). tests/vision/test_zone_colour.py checks that the renderer still puts them there.
 REFERENCE_AB = {"R": (11.2, 16.2), "C": (1.3, -5.7), "I": (3.2, -0.7), "P": (-22.8, 19.8)}
 # Cells read at least this surely take part; a zone needs this many of them to place its cluster, and at
 # least three zones must be placed (an affine map of the plane has six numbers).
@@ -132,6 +132,25 @@ def fit_zone_map(ab: np.ndarray, zones: Sequence[str]) -> ZoneMap | None:
     seen = [k for k in range(4) if (labels == k).sum() >= MIN_MEMBERS]
     if len(seen) < MIN_ZONES:
         return None
+    centres, nearest = _clusters(ab, labels, ref, seen)
+    counts = np.bincount(nearest, minlength=4)
+    used = [k for k in range(4) if counts[k] >= MIN_MEMBERS]
+    if len(used) < MIN_ZONES:
+        return None
+    solution = _affine_towards_identity(centres[used], ref[used], counts[used])
+    zone_map = ZoneMap(
+        solution[:2].T, solution[2], {ZONES[k]: (float(centres[k, 0]), float(centres[k, 1])) for k in used}
+    )
+    if zone_map.largest_shift > MAX_SHIFT or np.linalg.det(zone_map.matrix) <= 0.3:
+        return None
+    return zone_map
+
+
+def _clusters(
+    ab: np.ndarray, labels: np.ndarray, ref: np.ndarray, seen: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """k-means of the cells' a*b* into the four zones, started from the zones they were read as (a zone not
+    seen starts at its reference moved by the seen zones' mean offset): the centres and each cell's zone."""
     centres = ref.copy()
     offset = np.mean([np.median(ab[labels == k], axis=0) - ref[k] for k in seen], axis=0)
     for k in range(4):
@@ -145,24 +164,18 @@ def fit_zone_map(ab: np.ndarray, zones: Sequence[str]) -> ZoneMap | None:
         if np.allclose(moved, centres, atol=0.05):
             break
         centres = moved
-    counts = np.bincount(nearest, minlength=4)
-    used = [k for k in range(4) if counts[k] >= MIN_MEMBERS]
-    if len(used) < MIN_ZONES:
-        return None
-    # Weighted least squares for [A | t] with a ridge pulling it towards the identity.
-    x = np.hstack([centres[used], np.ones((len(used), 1))])
-    y = ref[used]
-    wts = np.sqrt(counts[used].astype(np.float64))[:, None]
+    return centres, nearest
+
+
+def _affine_towards_identity(x_ab: np.ndarray, y_ab: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Weighted least squares for [A | t] (3, 2) taking ``x_ab`` to ``y_ab``, each row weighted by its cell
+    count, with a ridge pulling it towards the identity."""
+    x = np.hstack([x_ab, np.ones((len(x_ab), 1))])
+    wts = np.sqrt(counts.astype(np.float64))[:, None]
     prior = np.hstack([np.eye(2), np.zeros((2, 1))]).T  # (3, 2): the identity map
     lhs = (x * wts).T @ (x * wts) + RIDGE * np.diag([1.0, 1.0, 0.0])
-    rhs = (x * wts).T @ (y * wts) + RIDGE * np.diag([1.0, 1.0, 0.0]) @ prior
-    solution = np.linalg.solve(lhs + 1e-9 * np.eye(3), rhs)  # (3, 2)
-    zone_map = ZoneMap(
-        solution[:2].T, solution[2], {ZONES[k]: (float(centres[k, 0]), float(centres[k, 1])) for k in used}
-    )
-    if zone_map.largest_shift > MAX_SHIFT or np.linalg.det(zone_map.matrix) <= 0.3:
-        return None
-    return zone_map
+    rhs = (x * wts).T @ (y_ab * wts) + RIDGE * np.diag([1.0, 1.0, 0.0]) @ prior
+    return np.linalg.solve(lhs + 1e-9 * np.eye(3), rhs)
 
 
 def apply_zone_map(image: np.ndarray, zone_map: ZoneMap) -> np.ndarray:

@@ -23,6 +23,7 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.cells import CellReading, Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry, geometry_for, small_copy
+from vision.deck.assign import FITS, assign_cards
 from vision.deck.corrections import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.outlines import CARD_PX, find_cards
@@ -35,10 +36,6 @@ __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
 # A block's log-probability is floored here (the softmax underflows; one bad block must not dominate).
 FLOOR = math.log(1e-4)
-# A card fits its layout when its four blocks average at least this log-probability (0.1 a block)...
-FITS = math.log(0.1)
-# ...and the assignment is settled when giving any card another layout costs at least this many nats.
-SETTLED = 2.0
 # A 2 × 2 group holds a card when at least this many of its blocks read as a card.
 CARD_CELLS = 3
 # The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
@@ -200,7 +197,7 @@ def teach_deck(
             )
     cards = [i for i, place in enumerate(found) if place not in named]
     places = [(found[i][0] if many else None, found[i][1], found[i][2]) for i in cards]
-    given = _assign(places, np.concatenate(fits)[cards], np.concatenate(turns)[cards], label)
+    given = assign_cards(places, np.concatenate(fits)[cards], np.concatenate(turns)[cards], label)
     seen_cards = []
     for i, place in enumerate(found):
         if place in named:
@@ -287,66 +284,3 @@ def _read_photo(photo: bytes, name: str) -> tuple[np.ndarray, PhotoCards]:
     if best is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
     return rgb, best
-
-
-def _assign(
-    places: list[tuple[int | None, int, int]], fit: np.ndarray, turn: np.ndarray, name: str
-) -> list[CardSeen]:
-    """Each card found (photo, row, column) one layout, each layout once; refused (named) unless every
-    card is settled."""
-    found = places
-    rows, cols = linear_sum_assignment(-fit)
-    given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
-    problems = []
-    # A card whose own best layout is far better than the one it was given shows a layout twice.
-    doubled: dict[int, list[int]] = {}
-    for i in range(len(found)):
-        own = int(fit[i].argmax())
-        if i not in given or fit[i, own] - fit[i, given[i]] > SETTLED:
-            doubled.setdefault(CARDS[own], []).append(i)
-    for n, where in sorted(doubled.items()):
-        holders = sorted({*where, *[i for i, j in given.items() if CARDS[j] == n]})
-        if len(holders) > 1:
-            problems.append(f"card {n} appears twice ({', '.join(place_name(places[i]) for i in holders)})")
-    unreadable = [i for i in range(len(found)) if fit[i].max() < 4 * FITS]
-    for i in unreadable:
-        problems.append(f"the card at {place_name(places[i])} matches no known card")
-    used = {CARDS[j] for j in given.values()}
-    if len(found) < len(CARDS):
-        missing = [n for n in CARDS if n not in used]
-        problems.append(
-            f"only {len(found)} of the {len(CARDS)} cards found; missing: card{'s' * (len(missing) > 1)} "
-            + ", ".join(map(str, missing))
-        )
-    elif len(found) > len(CARDS):
-        extra = [i for i in range(len(found)) if i not in given]
-        problems.append(
-            f"{len(found)} cards found, more than the {len(CARDS)} of a deck (extra at "
-            + ", ".join(place_name(places[i]) for i in extra)
-            + ")"
-        )
-    elif doubled:
-        missing = [CARDS[given[i]] for ws in doubled.values() for i in ws if i in given]
-        if missing:
-            problems.append(
-                "missing: card" + "s" * (len(missing) > 1) + " " + ", ".join(map(str, sorted(missing)))
-            )
-    if not problems:
-        total = fit[rows, cols].sum()
-        for i, j in given.items():
-            forbidden = fit.copy()
-            forbidden[i, j] = -1e9
-            r2, c2 = linear_sum_assignment(-forbidden)
-            if total - forbidden[r2, c2].sum() < SETTLED:
-                other = CARDS[int(c2[list(r2).index(i)])]
-                problems.append(
-                    f"the card at {place_name(places[i])} could be card {CARDS[j]} or card {other}"
-                )
-    if problems:
-        raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")
-    return [
-        CardSeen(
-            places[i][1], places[i][2], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4, places[i][0] or 0
-        )
-        for i, j in sorted(given.items())
-    ]

@@ -18,6 +18,10 @@ BLOCK_W_MM = 44.45
 BLOCK_H_MM = 31.75
 # How far the drift rounds look for card edges: a quarter block, short of the road edges 13 mm away.
 DRIFT_SEARCH_MM = 8.0
+# What perspective the rectification leaves changes the pitch from one cell to the next by a fraction of a
+# percent (0.6 % on a rendered photo tilted 15°, the most seen); a boundary fit bending more than 2 × this
+# (a pitch change of 0.8 % per cell) is bent by noise, and is bent only this much.
+MAX_CURVATURE = 0.02
 
 
 @dataclass(frozen=True)
@@ -134,19 +138,41 @@ def _span(lo: float, hi: float, phase: float, pitch: float) -> tuple[float, int]
     return float(first), max(count, 0)
 
 
+def _shrunk_quadratic(k: np.ndarray, found: np.ndarray, weights: np.ndarray, pitch: float) -> np.ndarray:
+    """Coefficients (highest first) of a weighted quadratic through (k, found) whose curvature is shrunk
+    towards none by ``c² / (c² + var c)``: kept where the points determine it, about none where it is
+    within its own noise, and never more than :data:`MAX_CURVATURE` of the pitch. Ten boundaries or so
+    often do not determine a curvature: unshrunk it came out with opposite signs for a devset photo and
+    the photo turned by 180°. The shrinkage is smooth, so a photo moved by a pixel moves the boundaries
+    by a fraction of one; the line is then refitted under the curvature kept."""
+    w = np.sqrt(weights)
+    if len(k) < 5:  # a curvature from fewer points has no variance to judge it by
+        return np.r_[0.0, np.polyfit(k, found, 1, w=w)]
+    coef, cov = np.polyfit(k, found, 2, w=w, cov="unscaled")
+    residual = found - np.polyval(coef, k)
+    var = float(cov[0, 0]) * float((weights * residual**2).sum()) / (len(k) - 3)
+    c = float(coef[0]) * coef[0] ** 2 / (coef[0] ** 2 + var + 1e-12)
+    c = float(np.clip(c, -MAX_CURVATURE * pitch, MAX_CURVATURE * pitch))
+    return np.r_[c, np.polyfit(k, found - c * k**2, 1, w=w)]
+
+
 def boundary_positions(jumps: np.ndarray, first: float, pitch: float, count: int) -> np.ndarray:
     """Where the ``count + 1`` boundaries ``first + k * pitch`` really lie along one axis.
 
-    Each boundary is found as the centre of the colour-jump peak within a quarter pitch of where the
-    uniform lattice puts it; a weighted quadratic in ``k`` through those centres absorbs a slightly wrong
-    pitch and what perspective the rectification left. Falls back to the uniform positions when fewer
-    than three boundaries are found or the fit bends the spacing by more than 10%.
+    Each inner boundary is found as the centre of the colour-jump peak within a quarter pitch of where
+    the uniform lattice puts it (the outer two lie on the city's outline, where the jumps compare a
+    block with the masked table; they pulled the fit and moved whole outer rows by up to 9 mm between a
+    devset photo and the photo turned). A weighted quadratic in ``k`` through those centres absorbs a
+    slightly wrong pitch and what perspective the rectification left, its curvature shrunk by how well
+    the boundaries determine it (:func:`_shrunk_quadratic`). Falls back to the uniform positions when
+    fewer than three
+    inner boundaries are found or the fit changes the spacing by more than 10%.
     """
     uniform = first + pitch * np.arange(count + 1)
     ks, found, weights = [], [], []
     for k, b in enumerate(uniform):
         lo, hi = int(b - 0.25 * pitch), int(b + 0.25 * pitch) + 1
-        if lo < 0 or hi > len(jumps):
+        if lo < 0 or hi > len(jumps) or k in (0, count):
             continue
         seg = jumps[lo:hi]
         top = seg - seg.min()
@@ -159,12 +185,11 @@ def boundary_positions(jumps: np.ndarray, first: float, pitch: float, count: int
     if len(ks) < 3:
         return uniform
     k_arr, f_arr, w_arr = np.array(ks, float), np.array(found), np.array(weights)
-    degree = 2 if len(ks) >= 5 else 1
     keep = np.ones(len(ks), bool)
     for _ in range(2):  # one round of dropping boundaries that disagree with the rest
-        coef = np.polyfit(k_arr[keep], f_arr[keep], degree, w=np.sqrt(w_arr[keep]))
+        coef = _shrunk_quadratic(k_arr[keep], f_arr[keep], w_arr[keep], pitch)
         keep = np.abs(np.polyval(coef, k_arr) - f_arr) < 0.12 * pitch
-        if keep.sum() < degree + 2:
+        if keep.sum() < 3:
             return uniform
     fitted = np.polyval(coef, np.arange(count + 1))
     spacing = np.diff(fitted)
@@ -207,20 +232,37 @@ def fit_lattice(
     pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
-    lattice = Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1))
-    occupied = occupied_cells(mask, lattice)
-    if occupied.any():
-        rr, cc = np.nonzero(occupied)
-        r0, c0 = rr.min(), cc.min()
-        lattice = Lattice(
-            (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
-            pitch_x,
-            pitch_y,
-            int(rr.max() - r0 + 1),
-            int(cc.max() - c0 + 1),
+    lattice, occupied = _trimmed(Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1)), mask)
+    lattice = _with_boundaries(lattice, jumps_x, jumps_y)
+    if refine_offsets:
+        offsets = drift_offsets(
+            lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
         )
-        occupied = occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
-    # Column and row centres from the boundaries actually found, as offsets from the uniform lattice.
+        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
+    return LatticeFit(lattice, occupied, (strength_x, strength_y))
+
+
+def _trimmed(lattice: Lattice, mask: np.ndarray) -> tuple[Lattice, np.ndarray]:
+    """The lattice cut down to the rows and columns the card region occupies, and which cells it does."""
+    occupied = occupied_cells(mask, lattice)
+    if not occupied.any():
+        return lattice, occupied
+    rr, cc = np.nonzero(occupied)
+    r0, c0 = rr.min(), cc.min()
+    (x0, y0), pitch_x, pitch_y = lattice.origin, lattice.pitch_x, lattice.pitch_y
+    trimmed = Lattice(
+        (x0 + c0 * pitch_x, y0 + r0 * pitch_y),
+        pitch_x,
+        pitch_y,
+        int(rr.max() - r0 + 1),
+        int(cc.max() - c0 + 1),
+    )
+    return trimmed, occupied[r0 : rr.max() + 1, c0 : cc.max() + 1]
+
+
+def _with_boundaries(lattice: Lattice, jumps_x: np.ndarray, jumps_y: np.ndarray) -> Lattice:
+    """Column and row centres from the boundaries actually found, as offsets from the uniform lattice."""
+    pitch_x, pitch_y = lattice.pitch_x, lattice.pitch_y
     bx = boundary_positions(jumps_x, lattice.origin[0], pitch_x, lattice.cols)
     by = boundary_positions(jumps_y, lattice.origin[1], pitch_y, lattice.rows)
     offsets = np.zeros((lattice.rows, lattice.cols, 2))
@@ -228,10 +270,4 @@ def fit_lattice(
     centre_y = lattice.origin[1] + (np.arange(lattice.rows) + 0.5) * pitch_y
     offsets[:, :, 0] = ((bx[:-1] + bx[1:]) / 2 - centre_x)[None, :]
     offsets[:, :, 1] = ((by[:-1] + by[1:]) / 2 - centre_y)[:, None]
-    lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
-    if refine_offsets:
-        offsets = drift_offsets(
-            lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
-        )
-        lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
-    return LatticeFit(lattice, occupied, (strength_x, strength_y))
+    return Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)

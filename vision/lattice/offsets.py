@@ -26,15 +26,29 @@ def segment_axis(seg: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np
     return across, along, length
 
 
+# A line's vote fades with its distance from a cell boundary (a biweight over ``max_shift``) and with
+# how far its middle lies along the boundary from the cell's middle (full up to ALONG_FULL pitches, none
+# past ALONG_NONE): no vote switches on or off at a threshold, so a photo moved by a pixel moves the
+# shifts by a fraction of one, where a weighted median could jump to another line (4-5 mm for a card).
+ALONG_FULL, ALONG_NONE = 0.3, 0.45
+# The shift is pulled towards none by this much line length (in the other axis's pitches): a cell with
+# one short building outline near its boundary keeps the drift, a cell with card edges follows them.
+PRIOR_LENGTH = 0.3
+# Rounds of re-centring the biweight on the estimate (an M-estimate: it settles on the nearest edge).
+SHIFT_ROUNDS = 3
+
+
 def _local_shifts(
     lattice: Lattice, vertical: np.ndarray, horizontal: np.ndarray, max_shift: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-cell (dx, dy) shifts (pixels, relative to the cell's current centre) that move each cell onto
-    the card edges and rims around it, and the evidence behind each (total length of the lines that
-    voted, pixels; 0 where there were too few and the shift is 0).
+    the card edges and rims around it, and the evidence behind each (the weighted length of the lines
+    that voted, pixels).
 
-    For each cell, the line positions within ``max_shift`` of its left/right (top/bottom) boundaries
-    vote, weighted by length, for the shift; the weighted median is robust to the odd building outline.
+    The line positions near a cell's left/right (top/bottom) boundaries vote, weighted by length, for
+    the shift; the estimate is a biweight M-estimate started at no shift and shrunk towards none where
+    little line length voted (:data:`PRIOR_LENGTH`). Every weight is a smooth function of the lines, so
+    the shifts change little when the photo changes little.
     """
     shifts = np.zeros((lattice.rows, lattice.cols, 2))
     evidence = np.zeros((lattice.rows, lattice.cols, 2))
@@ -47,20 +61,20 @@ def _local_shifts(
             continue
         across, along, weight = segment_axis(seg, axis)
         mid, mid_other = centres[..., axis, None], centres[..., 1 - axis, None]
-        near = np.abs(along - mid_other) < 0.4 * pitch_other  # (rows, cols, segments)
-        # Both boundaries' votes side by side; a line that does not vote sorts last with no weight.
+        off_middle = np.abs(along - mid_other) / pitch_other  # (rows, cols, segments)
+        fade = np.clip((ALONG_NONE - off_middle) / (ALONG_NONE - ALONG_FULL), 0.0, 1.0)
+        # Both boundaries' votes side by side.
         d = np.concatenate([across - (mid + side * pitch) for side in (-0.5, 0.5)], axis=-1)
-        ok = np.concatenate([near, near], axis=-1) & (np.abs(d) < max_shift)
-        w = np.where(ok, np.concatenate([weight, weight]), 0.0)
-        total = w.sum(axis=-1)
-        order = np.argsort(np.where(ok, d, np.inf), axis=-1, kind="stable")
-        cum = np.cumsum(np.take_along_axis(w, order, axis=-1), axis=-1)
-        # The weighted median: the first vote at which half the weight is reached.
-        pick = np.argmax(cum >= cum[..., -1:] / 2, axis=-1)
-        median = np.take_along_axis(np.take_along_axis(d, order, axis=-1), pick[..., None], axis=-1)[..., 0]
-        voted = total > 0.3 * pitch_other
-        shifts[..., axis] = np.where(voted, median, 0.0)
-        evidence[..., axis] = np.where(voted, total, 0.0)
+        w = np.concatenate([weight * fade, weight * fade], axis=-1)
+        estimate = np.zeros(d.shape[:-1])
+        prior = PRIOR_LENGTH * pitch_other
+        for _ in range(SHIFT_ROUNDS):
+            u = np.clip((d - estimate[..., None]) / max_shift, -1.0, 1.0)
+            k = w * (1.0 - u**2) ** 2
+            total = k.sum(axis=-1)
+            estimate = (k * d).sum(axis=-1) / (total + prior)
+        shifts[..., axis] = np.clip(estimate, -max_shift, max_shift)
+        evidence[..., axis] = total
     return shifts, evidence
 
 

@@ -1,0 +1,65 @@
+"""The ``sprawlscan`` command line: a thin dispatcher over one module per subcommand.
+
+Each subcommand module exposes ``register(subparsers)``, which adds its parser and sets ``func`` to a
+callable taking the parsed arguments and returning the exit status. Bad input (any
+:class:`~scoring.errors.InputError` or an unreadable file) becomes one line on standard error and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from api.cli import cards, games, scan, score, serve, synth, teach
+from api.core import flag_words, version
+from scoring.errors import InputError
+from vision.workers import Workers
+
+if TYPE_CHECKING:
+    from vision.cells import Classifier
+
+# Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
+SUBCOMMANDS = (score, scan, cards, synth, serve, games, teach)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's usage errors: status 2, one line plus usage
+        self.print_usage(sys.stderr)
+        self.exit(2, f"sprawlscan: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sprawlscan", description="Score Sprawlopolis and Circle the Wagons cities.")
+    parser.add_argument("--version", action="version", version=f"sprawlscan {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in SUBCOMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = None) -> int:
+    """Run ``sprawlscan`` with ``argv`` and return its exit status. ``classifier`` replaces the shipped
+    cell classifier in the commands that scan a photo (tests give a stand-in)."""
+    args = build_parser().parse_args(argv)
+    args.classifier = classifier
+    # The scanner's thread pools live as long as this command (vision.workers), not as long as the process.
+    with Workers() as workers, workers.active():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"sprawlscan: error: {flag_words(str(exc))}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"sprawlscan: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+

@@ -1,0 +1,158 @@
+"""``sprawlscan scan PHOTO``: read a city from a photo and score it.
+
+``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
+breakdown table (warnings about doubtful cells go to standard error),
+``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
+text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
+taught deck (``sprawlscan teach``). Bad input (not a photo, no city
+in it, unknown card numbers) exits with status 2 and one line naming the problem.
+
+A photo that cannot be read reliably (glare, a shadow, a lattice in doubt: ``retake`` in the JSON) is not
+scored: the reading is printed (``text`` and ``city``: the city read and its doubtful cells; ``json``: the
+JSON, with a null total), then ``sprawlscan: retake: <why and what to change>`` on standard error, and the
+exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from api.cli.argtypes import whole
+from api.cli.inputs import check_cards_option, in_file
+from api.core import ScoreOptions, score_scan
+from scoring.errors import InputError
+
+
+def _read(path: str) -> bytes:
+    from vision.decode import MAX_FILE_BYTES
+
+    if path == "-":
+        return sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    with open(path, "rb") as fh:
+        return fh.read(MAX_FILE_BYTES + 1)  # anything longer is refused by the decoder, unread
+
+
+def _write_overlay(path: str, rgb: Any) -> None:
+    import cv2
+
+    ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if ext not in ("png", "jpg", "jpeg", "webp"):
+        raise InputError(f"--overlay: cannot write {path!r}: use a .png, .jpg or .webp file name")
+    if not cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)):
+        raise OSError(f"could not write the overlay to {path}")
+
+
+def _deck(path: str) -> Any:
+    """The taught deck in ``path`` (``sprawlscan teach``); a bad file is an InputError naming it."""
+    from vision.deck import MAX_FILE_BYTES, load_deck
+
+    with open(path, "rb") as fh:
+        return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+
+
+def run_scan(args: argparse.Namespace) -> int:
+    from vision.cells import ModelError
+    from vision.pipeline import scan_image
+
+    name = "standard input" if args.photo == "-" else args.photo
+    cards = tuple(args.cards) if args.cards else None
+    expansions = tuple(dict.fromkeys(e.lower() for e in args.expansion or ()))
+    if expansions:  # refuse bad expansion names and card numbers before spending time on the photo
+        from scoring.expansions import select
+
+        select(expansions)
+    check_cards_option(args.cards, list(expansions), {})
+    deck = _deck(args.deck) if args.deck else None
+    data = _read(args.photo)
+    try:
+        result = scan_image(
+            data, cards=cards, overlay=args.overlay is not None, deck=deck, classifier=args.classifier
+        )
+    except InputError as exc:
+        raise in_file(name, exc) from None
+    except ModelError as exc:
+        print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
+        return 1
+    scored = score_scan(result, ScoreOptions(cards, expansions or None))
+    if args.overlay is not None and result.overlay is not None:
+        _write_overlay(args.overlay, result.overlay)
+    city_text = scored.breakdown.city  # the city scored, in the city format (cards and expansions too)
+    if args.format == "city":
+        sys.stdout.write(city_text)
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
+        if scored.retake is None:
+            return 0
+    elif scored.retake is not None:  # the reading, to check by hand; no total from this photo
+        sys.stdout.write("The city read (not scored):\n" + city_text)
+        sys.stdout.write(doubt_text(scored.doubt))
+    else:
+        from scoring.report import render_text
+
+        text = render_text(scored.breakdown)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(doubt_text(scored.doubt))
+    for warning in scored.warnings:
+        print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+    if scored.retake is not None:
+        print(f"sprawlscan: retake: {scored.retake}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
+    """The doubtful cells in plain words, one line each, for under the breakdown."""
+    if not doubt:
+        return ""
+    lines = ["", "Cells to check (the scan could have read them otherwise):"]
+    for d in doubt:
+        scored = [a for a in d["alternatives"] if a.get("total") is not None]
+        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in scored)
+        if not scored:  # a reading not scored (a retake): what else the cell could be
+            ifs = "it could be " + _one_of([a["label"] for a in d["alternatives"]])
+        lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
+    return "\n".join(lines) + "\n"
+
+
+def _one_of(labels: list[str]) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``scan`` subcommand to the ``sprawlscan`` dispatcher."""
+    scan = subparsers.add_parser(
+        "scan",
+        help="read a city from a photo and score it",
+        description="Read a Sprawlopolis city from a photo (JPEG, PNG, WebP or HEIC) and score it.",
+    )
+    scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
+    scan.add_argument(
+        "--cards",
+        nargs="+",
+        type=whole("card number"),
+        metavar="N",
+        help="the scoring cards in play, e.g. 8 7 17",
+    )
+    scan.add_argument(
+        "--expansion",
+        action="extend",
+        nargs="+",
+        metavar="NAME",
+        help="expansion(s) in play (poi, construction, wrecktar, beaches, beach:peninsula, interstate, "
+        "roadwork)",
+    )
+    scan.add_argument(
+        "--format",
+        choices=("text", "json", "city"),
+        default="text",
+        help="text: the breakdown table; json: breakdown, cells and warnings; city: only the city read",
+    )
+    scan.add_argument("--overlay", metavar="OUT.png", help="also write a picture of what was read")
+    scan.add_argument(
+        "--deck", metavar="DECK", help="a taught deck (sprawlscan teach) to read the cards with"
+    )
+    scan.set_defaults(func=run_scan)

@@ -1,0 +1,67 @@
+"""``sprawlscan serve``: run the web service with uvicorn.
+
+``--workers N`` starts N processes (each with its own scanner model session; scans and games are in the
+shared database, so any of them answers any request); uvicorn imports the app by name
+(``api.web.asgi:app``) in every worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from api.cli.argtypes import whole
+from scoring.errors import InputError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand to the ``sprawlscan`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the web service (the mobile page and the JSON API)",
+        description="Run the web service: the mobile page at / and the JSON API under /api/v1 "
+        "(OpenAPI docs at /docs). Limits are read from SPRAWLSCAN_* environment variables "
+        "(see docs/deployment.md).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=whole("port", 1, 65535), default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--workers", type=whole("workers", 1), default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=("critical", "error", "warning", "info", "debug"),
+        help="uvicorn log level (default info)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; returns uvicorn's exit status (0 on a clean shutdown). Bad
+    ``SPRAWLSCAN_*`` settings are refused here, before uvicorn starts, in one line (exit 2)."""
+    import logging
+
+    import uvicorn
+
+    from api.web import Settings, SettingsError, server_options
+
+    try:
+        Settings.from_env()
+    except SettingsError as exc:
+        raise InputError(str(exc)) from None
+    os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
+
+    # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    uvicorn.run(
+        "api.web.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        proxy_headers=True,
+        **server_options(),
+    )
+    return 0

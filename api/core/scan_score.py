@@ -1,0 +1,119 @@
+"""A scanned city scored with what the player gave: the one path ``sprawlscan scan`` and the service's
+``POST /api/v1/scan`` share, so the same photo and the same choices give the same JSON on both.
+
+The rule for what the player gives: scoring cards given replace the ones the scan read; the expansions
+scored are exactly the ones the player names (the scanner never puts an expansion in play on its own; where
+it read an expansion's marks that the player did not name, a warning says so and names the cells).
+
+When the scan asks for another photo (``ScanResult.retake``), the result keeps the reading (city, cells,
+doubt) to correct by hand but scores nothing: ``total``, ``target`` and ``won`` are null, ``items`` is empty
+and the doubt's alternatives carry no total, since any figure read off such a photo would be a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from api.core.flags import breakdown_in_flag_words
+from api.core.score_options import ScoreOptions
+from scoring.breakdown import Breakdown
+from scoring.city import City, cell_names, parse_cell
+from scoring.engine import score_city
+from scoring.errors import InputError
+from scoring.expansions import select
+from vision.result import ScanResult
+
+__all__ = ["PHOTO_WRECKTAR_NOTE", "ScoredScan", "photo_notes", "score_scan"]
+
+# The marks the scanner reads, and the expansion each one belongs to.
+_MARKS = {
+    "wrecktar": lambda cell: cell.kind == "wrecktar",
+    "poi": lambda cell: cell.poi,
+    "construction": lambda cell: cell.construction,
+}
+
+
+PHOTO_WRECKTAR_NOTE = (
+    "Wrecktar: the scanner did not find Wrecktar in the photo, so it scores 0; if it lies in the city, "
+    "write the scan out with 'sprawlscan scan PHOTO --format city > game.city', mark the four cells it "
+    "covers with 'W' and score that file."
+)
+
+
+def photo_notes(breakdown: Breakdown) -> Breakdown:
+    """``breakdown`` of a city read from a photo: advice that speaks of typed cells becomes advice for a
+    photo (the player cannot type into a photo)."""
+    from scoring.expansions.wrecktar import NO_CELLS_NOTE
+
+    notes = tuple(PHOTO_WRECKTAR_NOTE if n == NO_CELLS_NOTE else n for n in breakdown.notes)
+    return replace(breakdown, notes=notes)
+
+
+@dataclass(frozen=True)
+class ScoredScan:
+    scan: ScanResult
+    breakdown: Breakdown
+    warnings: tuple[str, ...]
+    doubt: tuple[dict[str, Any], ...]
+
+    @property
+    def retake(self) -> str | None:
+        """Why another photo is needed and what to change, when the scan asks for one."""
+        return self.scan.retake
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.breakdown.to_json()
+        out.update(self.scan.to_json())
+        out["warnings"] = list(self.warnings)
+        out["doubt"] = list(self.doubt)
+        if self.retake is not None:  # the reading stays, to correct by hand; no score from it
+            out.update(items=[], total=None, target=None, won=None)
+        return out
+
+
+def _city(scan: ScanResult, opts: ScoreOptions) -> tuple[City, list[str]]:
+    city = scan.city
+    if opts.cards is not None:
+        city = replace(city, cards=opts.cards)
+    named = tuple(opts.expansions or ())
+    city = replace(city, expansions=named)
+    warnings = []
+    in_play = select(named)
+    for expansion, marked in _MARKS.items():
+        cells = [(r, c) for r, c, cell in city.cells() if marked(cell)]
+        if cells and expansion not in in_play:
+            warnings.append(
+                f"the photo shows {expansion} marks at {cell_names(cells)}, but {expansion} was not named, "
+                "so they are not scored: name it to score them"
+            )
+    return city, warnings
+
+
+def _total(city: City, opts: ScoreOptions) -> int:
+    return score_city(city, variant=opts.variant, options=dict(opts.options)).total
+
+
+def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, Any], ...]:
+    """Each doubtful cell with the total the city would score under each of its alternatives."""
+    out = []
+    for doubt in scan.doubts:
+        entry = doubt.to_json()
+        alternatives = []
+        for alt in entry["alternatives"]:
+            try:
+                changed = city.with_cell(doubt.row, doubt.col, parse_cell(alt["label"]))
+                total = None if scan.retake is not None else _total(changed, opts)
+                alternatives.append({**alt, "total": total})
+            except InputError:  # an alternative these rules cannot score (a mark of an expansion not named)
+                continue
+        out.append({**entry, "alternatives": alternatives})
+    return tuple(out)
+
+
+def score_scan(scan: ScanResult, opts: ScoreOptions) -> ScoredScan:
+    """Score ``scan``'s city with the player's ``opts``, with each doubtful cell's alternative totals."""
+    city, warnings = _city(scan, opts)
+    breakdown = score_city(city, variant=opts.variant, options=dict(opts.options))
+    breakdown = photo_notes(breakdown_in_flag_words(breakdown))
+    return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), _doubt(scan, city, opts))

@@ -1,0 +1,146 @@
+"""What the routes depend on, handed to them by FastAPI's ``Depends``: the settings, the stores, the device
+that sent a request (its token), that device's taught deck, the upload admission and the scan workers.
+
+Each app holds one :class:`Services`, made by :func:`api.web.app.create_app` and closed at its shutdown;
+:func:`services` is the one place a route's app is asked for it. A route names what it needs by type
+(``store: ScanStoreDep``), so a test can give an app other parts with ``app.dependency_overrides``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Header, Request
+from sqlalchemy import Engine
+
+from api.core import owner_of
+from api.storage import DeckStore, GameStore, ScanStore, WriteCheck, connect, database_url
+from api.web.admission import Admission
+from api.web.scanning import ScanWorkers
+from api.web.settings import Settings
+
+__all__ = [
+    "AdmissionDep",
+    "Auth",
+    "DeckStoreDep",
+    "DeviceDep",
+    "GameStoreDep",
+    "ScanStoreDep",
+    "ScanWorkersDep",
+    "Services",
+    "SettingsDep",
+    "TaughtDeckDep",
+    "WriteCheckDep",
+]
+
+Auth = Annotated[
+    str | None, Header(description="'Bearer <device token>' (POST /api/v1/devices makes a token)")
+]
+
+
+@dataclass(frozen=True)
+class Services:
+    """One app's parts: its settings, database stores, upload admission and scan workers."""
+
+    settings: Settings
+    engine: Engine
+    scans: ScanStore
+    games: GameStore
+    decks: DeckStore
+    writable: WriteCheck
+    admission: Admission
+    workers: ScanWorkers
+
+    @classmethod
+    def of(cls, settings: Settings) -> Services:
+        """The parts for ``settings`` (nothing is opened yet: the database at start-up, threads on use)."""
+        engine = connect(database_url(settings.database_url, settings.database_path))
+        # One admission for every heavy upload (scans and decks), by the bytes each has sent.
+        admission = Admission(
+            settings.max_pending_scans, settings.max_pending_bytes, settings.max_client_pending_bytes
+        )
+        return cls(
+            settings,
+            engine,
+            ScanStore(engine, settings.scan_ttl_s),
+            GameStore(engine),
+            DeckStore(engine),
+            WriteCheck(engine),
+            admission,
+            ScanWorkers(settings.scan_workers),
+        )
+
+    def close(self) -> None:
+        """Stop the scanner's threads and let the database connections go."""
+        self.workers.close()
+        self.engine.dispose()
+
+
+def services(request: Request) -> Services:
+    """The :class:`Services` of the app that received ``request``."""
+    found: Services = request.app.state.services
+    return found
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+
+
+def _settings(s: ServicesDep) -> Settings:
+    return s.settings
+
+
+def _scans(s: ServicesDep) -> ScanStore:
+    return s.scans
+
+
+def _games(s: ServicesDep) -> GameStore:
+    return s.games
+
+
+def _decks(s: ServicesDep) -> DeckStore:
+    return s.decks
+
+
+def _writable(s: ServicesDep) -> WriteCheck:
+    return s.writable
+
+
+def _admission(s: ServicesDep) -> Admission:
+    return s.admission
+
+
+def _workers(s: ServicesDep) -> ScanWorkers:
+    return s.workers
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+ScanStoreDep = Annotated[ScanStore, Depends(_scans)]
+GameStoreDep = Annotated[GameStore, Depends(_games)]
+DeckStoreDep = Annotated[DeckStore, Depends(_decks)]
+WriteCheckDep = Annotated[WriteCheck, Depends(_writable)]
+AdmissionDep = Annotated[Admission, Depends(_admission)]
+ScanWorkersDep = Annotated[ScanWorkers, Depends(_workers)]
+
+
+def device(authorization: Auth = None) -> str:
+    """The owner key of the device that sent the request (401 without a valid device token)."""
+    return owner_of(authorization)
+
+
+DeviceDep = Annotated[str, Depends(device)]
+
+
+def taught_deck(decks: DeckStoreDep, authorization: Auth = None) -> Any:
+    """The taught deck of the device that sent a scan, or ``None`` (no token, or no deck taught)."""
+    if not authorization:
+        return None
+    stored = decks.get(owner_of(authorization))
+    if stored is None:
+        return None
+    from vision.deck import load_deck
+
+    return load_deck(stored.deck, name="the device's taught deck")
+
+
+TaughtDeckDep = Annotated[Any, Depends(taught_deck)]

@@ -1,0 +1,124 @@
+"""Doubt that is honest: a cell that could be otherwise is named with its alternatives and the total the city
+would score under each, and the CLI and the service score a scan along one path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from api.core.scan_score import score_scan
+from api.core.score_options import ScoreOptions
+from scoring.city import parse_cell
+from scoring.city_text import parse_city
+from scoring.engine import score_city
+from vision.assemble import assemble_city
+from vision.cards import CardReading, CardStacking, StackedCell
+from vision.cells import CellReading
+from vision.doubt import find_doubts
+from vision.result import ScanResult
+
+ROOT = Path(__file__).resolve().parents[2]
+# A finished-looking city with a hole in its middle (B2): blocks on all four sides of it.
+HOLED = """\
+R:EW  C:EW  I:EW
+P     .     P
+R:NS  C:NS  I:NS
+"""
+
+
+def _readings(text: str, sure: float = 0.97) -> list[list[CellReading]]:
+    city = parse_city(text)
+    return [[CellReading.certain(cell.zone, cell.road, sure) for cell in row] for row in city.grid]
+
+
+def _no_cards(readings: list[list[CellReading]]) -> CardReading:
+    decoding = CardStacking((), {}, 0.0, 0.0)
+    return CardReading(readings, [[None] * len(r) for r in readings], decoding, [], False, readings)
+
+
+def test_a_table_cell_enclosed_by_blocks_is_doubted_even_when_read_surely() -> None:
+    readings = _readings(HOLED)
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert (doubt.name, doubt.reading, doubt.sources) == ("B2", ".", ("enclosed",))
+    assert doubt.alternatives[0] == "P"  # a pale park is what reads as table
+
+
+def test_a_surely_read_city_without_holes_has_no_doubt() -> None:
+    readings = _readings("R:EW  C:EW\nP     I:NS\n")
+    assert find_doubts(assemble_city(readings), _no_cards(readings)) == ()
+
+
+def test_a_low_confidence_cell_offers_the_classifiers_other_readings() -> None:
+    readings = _readings("R:EW  C:EW\nP     I:NS\n")
+    readings[1][1] = CellReading.from_options((("I", "NS", 0.45), ("C", "NS", 0.4), ("I", "EW", 0.15)))
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.name == "B2" and doubt.sources == ("classifier",)
+    assert doubt.alternatives[:2] == ("C:NS", "I:EW")
+
+
+def test_a_cell_the_cards_overruled_with_little_margin_is_doubted() -> None:
+    before = _readings("R:EW  C:EW\nP     I:NS\n")
+    after = [list(row) for row in before]
+    after[0][1] = CellReading.certain("I", "EW", 0.9)
+    cells = {(0, 1): StackedCell(("I", "EW"), "card", 4, margin=1.0)}
+    as_cards = CardReading(
+        after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), [], True, before
+    )
+    (doubt,) = find_doubts(assemble_city(after), as_cards)
+    assert doubt.name == "B1" and doubt.reading == "I:EW" and "C:EW" in doubt.alternatives
+    assert "cards" in doubt.sources
+
+
+def _scan_of(text: str, cards: tuple[int, ...]) -> ScanResult:
+    readings = _readings(text)
+    assembled = assemble_city(readings, cards=list(cards))
+    doubts = find_doubts(assembled, _no_cards(readings))
+    return ScanResult(assembled.city, [], [], {}, None, assembled=assembled, doubts=doubts)
+
+
+def test_each_alternative_total_is_the_score_of_the_city_with_that_cell_changed() -> None:
+    scan = _scan_of(HOLED, (1, 2, 3))
+    scored = score_scan(scan, ScoreOptions((7, 12, 13)))
+    (doubt,) = scored.doubt
+    assert doubt["alternatives"]
+    for alt in doubt["alternatives"]:
+        changed = scan.city.with_cell(doubt["row"], doubt["col"], parse_cell(alt["label"]))
+        assert alt["total"] == score_city(changed, (7, 12, 13)).total
+    assert scored.breakdown.total == score_city(scan.city, (7, 12, 13)).total
+
+
+def test_marks_of_an_expansion_the_player_did_not_name_are_reported_not_scored() -> None:
+    scan = ScanResult(parse_city("R:EW  C:EW*\nP     I:NS\n"), [], [], {}, None)
+    scored = score_scan(scan, ScoreOptions((1, 2, 3)))
+    assert any("poi marks at B1" in w for w in scored.warnings)
+    named = score_scan(scan, ScoreOptions((1, 2, 3), ("points-of-interest",)))
+    assert not any("poi marks" in w for w in named.warnings)
+    assert any(item.key == "poi" for item in named.breakdown.items)
+
+
+@pytest.mark.slow
+def test_the_cli_and_the_service_give_the_same_json_for_one_photo_and_one_set_of_choices(cli) -> None:
+    from api.web.scanning import scan_and_score
+
+    photo = ROOT / "samples" / "demo.jpg"
+    code, out, _ = cli(
+        "scan", str(photo), "--cards", "7", "12", "13", "--expansion", "poi", "--format", "json"
+    )
+    assert code == 0
+    served = scan_and_score(photo.read_bytes(), ScoreOptions((7, 12, 13), ("poi",)), 800).result
+    for key in ("timings", "taught_deck"):
+        served.pop(key)
+    for cell in served["cells"]:
+        cell.pop("outline", None)
+    assert json.loads(out) == json.loads(json.dumps(served))
+
+
+def test_doubt_in_the_scan_json_lists_cell_reading_alternatives_and_why() -> None:
+    scan = _scan_of(HOLED, (1, 2, 3))
+    entry = score_scan(scan, ScoreOptions((1, 2, 3))).to_json()["doubt"][0]
+    assert set(entry) >= {"cell", "reading", "alternatives", "why"}
+    assert all(set(a) == {"label", "total"} for a in entry["alternatives"])
+    assert np.isfinite([a["total"] for a in entry["alternatives"]]).all()
