@@ -221,7 +221,7 @@ def test_check_reads_a_photo_with_the_scanner(
 
     def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
         seen["data"], seen["cards"], seen["classifier"] = data, cards, classifier
-        return types.SimpleNamespace(city=parse_city(CITY))
+        return types.SimpleNamespace(city=parse_city(CITY), retake=None)
 
     fake = types.ModuleType("vision.pipeline")
     fake.scan_image = scan_image  # type: ignore[attr-defined]
@@ -239,7 +239,7 @@ def test_a_photo_without_wrecktar_gets_advice_for_a_photo_not_for_a_typed_file(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
-        return types.SimpleNamespace(city=parse_city(CITY))
+        return types.SimpleNamespace(city=parse_city(CITY), retake=None)
 
     fake = types.ModuleType("vision.pipeline")
     fake.scan_image = scan_image  # type: ignore[attr-defined]
