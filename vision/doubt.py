@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.city import cell_name
+from scoring.city import EMPTY, SIDES, block, cell_name
 from vision.assemble import Assembled
 from vision.cards import CardReading, StackedCell
 from vision.cells import CellReading
@@ -84,9 +84,7 @@ class CellDoubt:
 
 
 def _label(zone: str | None, road: str | None) -> str:
-    if zone is None:
-        return "."
-    return zone if road is None else f"{zone}:{road}"
+    return (EMPTY if zone is None else block(zone, road)).token()
 
 
 def _ranked_labels(reading: CellReading | None) -> list[tuple[str, float]]:
@@ -106,8 +104,7 @@ class _Cell:
     confidence: float
     before: CellReading | None
     decoded: StackedCell | None
-    enclosed: bool
-    beside_blocks: bool
+    block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
 
 
@@ -125,9 +122,9 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if overruled and narrowly and before.probability > OVERRULED_SURE:
         out.append(("cards", f"the classifier read {before.label}; the cards say {cell.label}"))
     if cell.label == ".":
-        if cell.enclosed:
+        if cell.block_sides == 4:
             out.append(("enclosed", "table read where blocks lie on all four sides"))
-        elif cell.beside_blocks and cell.confidence < TABLE_BESIDE_BLOCKS:
+        elif cell.block_sides and cell.confidence < TABLE_BESIDE_BLOCKS:
             out.append(("table", f"table read beside the city with {cell.confidence:.0%} confidence"))
     if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
         out.append(("unexplained", "no card of the 18 shows this block here"))
@@ -149,15 +146,6 @@ def _alternatives(cell: _Cell) -> tuple[str, ...]:
     return tuple(alts[:MAX_ALTERNATIVES])
 
 
-def _block_sides(assembled: Assembled, r: int, c: int) -> int:
-    """How many of the cell's four sides touch a block."""
-    city, sides = assembled.city, 0
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        rr, cc = r + dr, c + dc
-        sides += 0 <= rr < city.n_rows and 0 <= cc < city.n_cols and city.grid[rr][cc].is_block
-    return sides
-
-
 def find_doubts(
     assembled: Assembled, as_cards: CardReading, glare: np.ndarray | None = None
 ) -> tuple[CellDoubt, ...]:
@@ -174,8 +162,7 @@ def find_doubts(
                 float(assembled.confidence[r, c]),
                 before[r + r0][c + c0] if before is not None else None,
                 as_cards.decoding.cells.get((r + r0, c + c0)) if as_cards.used else None,
-                _block_sides(assembled, r, c) == 4,
-                _block_sides(assembled, r, c) > 0,
+                sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
             )
             signals = _signals(cell, as_cards.used, explained)
