@@ -62,4 +62,3 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from api.cli.argtypes import whole
+from api.cli.argtypes import add_game_choices
 from api.cli.inputs import check_cards_option, in_file
 from api.core import ScoreOptions, score_scan
 from scoring.errors import InputError
@@ -130,21 +130,7 @@ def register(subparsers: Any) -> None:
         description="Read a Sprawlopolis city from a photo (JPEG, PNG, WebP or HEIC) and score it.",
     )
     scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
-    scan.add_argument(
-        "--cards",
-        nargs="+",
-        type=whole("card number"),
-        metavar="N",
-        help="the scoring cards in play, e.g. 8 7 17",
-    )
-    scan.add_argument(
-        "--expansion",
-        action="extend",
-        nargs="+",
-        metavar="NAME",
-        help="expansion(s) in play (poi, construction, wrecktar, beaches, beach:peninsula, interstate, "
-        "roadwork)",
-    )
+    add_game_choices(scan, "the scoring cards in play, e.g. 8 7 17", "expansion(s) in play")
     scan.add_argument(
         "--format",
         choices=("text", "json", "city"),

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from api.cli import wagons as cli_wagons
-from api.cli.argtypes import whole
+from api.cli.argtypes import add_game_choices
 from api.cli.inputs import (
     check_cards_option,
     in_file,
@@ -159,20 +159,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--cards",
-        nargs="+",
-        type=whole("card number"),
-        metavar="N",
-        help="scoring cards in play (override the file's 'cards:')",
-    )
-    parser.add_argument(
-        "--expansion",
-        action="extend",
-        nargs="+",
-        metavar="NAME",
-        help="expansion(s) in play, added to the file's 'expansions:' (poi, construction, wrecktar, beaches, "
-        "beach:peninsula, interstate, roadwork)",
+    add_game_choices(
+        parser,
+        "scoring cards in play (override the file's 'cards:')",
+        "expansion(s) in play, added to the file's 'expansions:'",
     )
     parser.add_argument(
         "--variant", choices=VARIANTS, help="rulebook variant (default: the file's, else standard)"
