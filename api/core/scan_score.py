@@ -90,8 +90,8 @@ def _city(scan: ScanResult, opts: ScoreOptions) -> tuple[City, list[str]]:
     return city, warnings
 
 
-def _total(city: City, opts: ScoreOptions) -> int:
-    return score_city(city, variant=opts.variant, options=dict(opts.options)).total
+def _score(city: City, opts: ScoreOptions) -> Breakdown:
+    return score_city(city, variant=opts.variant, options=dict(opts.options))
 
 
 def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, Any], ...]:
@@ -103,7 +103,7 @@ def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, 
         for alt in entry["alternatives"]:
             try:
                 changed = city.with_cell(doubt.row, doubt.col, parse_cell(alt["label"]))
-                total = None if scan.retake is not None else _total(changed, opts)
+                total = None if scan.retake is not None else _score(changed, opts).total
                 alternatives.append({**alt, "total": total})
             except InputError:  # an alternative these rules cannot score (a mark of an expansion not named)
                 continue
@@ -114,6 +114,5 @@ def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, 
 def score_scan(scan: ScanResult, opts: ScoreOptions) -> ScoredScan:
     """Score ``scan``'s city with the player's ``opts``, with each doubtful cell's alternative totals."""
     city, warnings = _city(scan, opts)
-    breakdown = score_city(city, variant=opts.variant, options=dict(opts.options))
-    breakdown = photo_notes(breakdown_in_flag_words(breakdown))
+    breakdown = photo_notes(breakdown_in_flag_words(_score(city, opts)))
     return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), _doubt(scan, city, opts))
