@@ -1,0 +1,78 @@
+"""A look-alike Circle the Wagons card: four territories (2 × 2) on a portrait card, each a texture on its
+pale ground inside a thin cream outline, with its icon large in the middle.
+
+Cards are drawn unturned (icons upright); a card lying turned by 180° is this picture turned. The art of
+card ``n`` in print ``look`` is drawn from ``rng([look.seed, n])`` (:func:`card_rng`), so the same print
+shows the same card at every resolution, in a town photo as in a deck photo.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from models.synth import palette as pal
+from models.synth.art import CardArt, print_variation
+from models.synth.draw import Pen, rounded_rect_mask
+from models.synth.wagons.icons import draw_icon
+from models.synth.wagons.look import Look
+from models.synth.wagons.textures import draw_territory
+from scoring.wagons.cards import CARDS, card_grid
+
+CARD_W = 63.5  # mm: the Button Shy card, lying portrait
+CARD_H = 88.9
+TERR_W = CARD_W / 2  # a territory, about 31.75 × 44.45 mm
+TERR_H = CARD_H / 2
+CORNER_R = 3.0
+#: Card corners in card-local mm: TL, TR, BR, BL (as the card lies unturned).
+CARD_CORNERS_MM = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
+
+
+def card_rng(look: Look, number: int) -> np.random.Generator:
+    """The generator card ``number``'s art is drawn from in print ``look``."""
+    return np.random.default_rng([look.seed, number, 2929])
+
+
+def _territory_image(
+    terrain: str, icon: str, look: Look, rng: np.random.Generator, ppm: float, size: tuple[int, int]
+) -> np.ndarray:
+    """One territory's inner picture (inside the cream outline), ``size`` = (w, h) px."""
+    w_px, h_px = size
+    w, h = w_px / ppm, h_px / ppm
+    img = np.zeros((h_px, w_px, 3), np.uint8)
+    pen = Pen(img, ppm)
+    draw_territory(pen, terrain, w, h, look, rng)
+    ground = look.colours(terrain)[0]
+    height = TERR_H * look.icon_size * float(rng.uniform(0.92, 1.08))
+    centre = (w / 2 + float(rng.normal(0, 0.4)), h / 2 + float(rng.normal(0, 0.6)))
+    draw_icon(pen, icon, centre, height, look, rng, ground)
+    return img
+
+
+def render_wagons_card(
+    number: int, look: Look, ppm: float, rng: np.random.Generator | None = None
+) -> CardArt:
+    """Card ``number`` (0–17) in print ``look`` at ``ppm`` px/mm, unturned: RGB and its rounded outline.
+    ``rng`` defaults to the card's own (:func:`card_rng`); the printed territories are its table's."""
+    if number not in CARDS:
+        raise ValueError(f"no Circle the Wagons card {number} (cards are 0 to {max(CARDS)})")
+    rng = card_rng(look, number) if rng is None else rng
+    w, h = int(round(CARD_W * ppm)), int(round(CARD_H * ppm))
+    rgb = np.empty((h, w, 3), np.uint8)
+    rgb[:] = pal.vary(rng, look.cream, 3, 2)
+    grid = card_grid(number)
+    border = look.border * float(rng.uniform(0.9, 1.1))
+    for dr in (0, 1):
+        for dc in (0, 1):
+            x0 = int(round((dc * TERR_W + border) * ppm))
+            y0 = int(round((dr * TERR_H + border) * ppm))
+            x1 = int(round(((dc + 1) * TERR_W - border) * ppm))
+            y1 = int(round(((dr + 1) * TERR_H - border) * ppm))
+            cell = grid[dr][dc]
+            inner = _territory_image(cell.terrain, cell.icon, look, rng, ppm, (x1 - x0, y1 - y0))
+            mask = rounded_rect_mask(x1 - x0, y1 - y0, look.corner * ppm)[..., None] > 0
+            roi = rgb[y0:y1, x0:x1]
+            roi[:] = np.where(mask, inner, roi)
+    if rng.random() < 0.6:  # the cut edge reads as a thin dark or light line
+        edge = (60, 54, 50) if rng.random() < 0.5 else (236, 230, 216)
+        Pen(rgb, ppm).rect(0.1, 0.1, CARD_W - 0.2, CARD_H - 0.2, None, edge, float(rng.uniform(0.15, 0.35)))
+    return CardArt(print_variation(rgb, rng, 0.5 * look.spread), rounded_rect_mask(w, h, CORNER_R * ppm), ppm)
