@@ -12,6 +12,11 @@ table=wood --set tilt=30``), and ``--long-side PX`` renders smaller images than 
 their deck (``sprawlscan teach``): the 18 cards face up, six a row, in the seed's order and turns, as
 ``DIR/deck-NNNN.jpg`` with ``DIR/deck-NNNN.json`` (each card's place, number and turn, and the grid as
 ``teach`` prints it; ``models.synth.deck``).
+
+``--game wagons`` does the same for Circle the Wagons (``models.synth.wagons``): town photos whose JSON holds
+``"game": "wagons"`` and the town in ``city`` (town format), and with ``--deck`` the deck photo of its 18
+cards. ``--set look=K`` photographs print K of the art, ``--set art_spread=X`` draws the art X times as
+widely varied (default 1).
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ evaluation set can be made again rather than stored.
 writes a deck photo to teach the scanner with (sprawlscan teach DIR/deck-0000.jpg --out my.deck): the 18
 cards face up, six a row, as DIR/deck-NNNN.jpg, with DIR/deck-NNNN.json saying which card lies where
 (--count N: N decks, seeds S .. S+N-1; --long-side PX: its long side, else 3 px per mm).
+
+  sprawlscan synth --game wagons --count N --seed S --out DIR
+
+writes Circle the Wagons town photos instead (photo-NNNN.json has "game": "wagons" and the town in its
+"city" field); with --deck, the deck photo of the 18 Circle the Wagons cards. For towns, --set look=K
+photographs print K of the look-alike art (default: each photo its own) and --set art_spread=X varies the
+art X times as widely (0..3, default 1).
 """
 
 
@@ -93,23 +105,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--deck", action="store_true", help="write deck photos to teach with (deck-NNNN.jpg) instead"
     )
+    p.add_argument(
+        "--game",
+        choices=("sprawlopolis", "wagons"),
+        default="sprawlopolis",
+        help="the game photographed: Sprawlopolis cities (default) or Circle the Wagons towns",
+    )
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def _renderer(game: str, overrides: dict[str, Any]) -> Any:
+    """The photo renderer of ``game``: seed → ``SynthPhoto``, with the overrides applied."""
+    if game == "wagons":
+        from models.synth.wagons.photo import render_town_photo
+
+        return lambda seed: render_town_photo(seed, **overrides)
     from models.synth.scene import render_photo  # heavy imports only when the command runs
 
+    overrides.setdefault("scoring_cards", True)  # a scan of the photo reads them, as of a real game
+    return lambda seed: render_photo(seed, **overrides)
+
+
+def run(args: argparse.Namespace) -> int:
     if args.deck:
         return run_deck(args)
     overrides = dict(parse_setting(s) for s in args.set)
-    overrides.setdefault("scoring_cards", True)  # a scan of the photo reads them, as of a real game
     if args.long_side is not None:
         overrides["long_side"] = args.long_side
+    render = _renderer(args.game, overrides)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for k in range(10 if args.count is None else args.count):
         try:
-            photo = render_photo(args.seed + k, **overrides)
+            photo = render(args.seed + k)
         except (ValueError, TypeError) as exc:
             raise SynthOptionError(str(exc)) from None
         stem = out / f"photo-{k:04d}"
@@ -129,6 +157,7 @@ def run_deck(args: argparse.Namespace) -> int:
     import cv2
 
     from models.synth.deck import render_deck
+    from models.synth.wagons.deck import render_wagons_deck
 
     if args.set or args.heic:
         raise SynthOptionError(f"--deck cannot be used with {'--set' if args.set else '--heic'}")
@@ -136,7 +165,7 @@ def run_deck(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for k in range(1 if args.count is None else args.count):
         seed = args.seed + k
-        rgb, truth = render_deck(seed)
+        rgb, truth = render_wagons_deck(seed) if args.game == "wagons" else render_deck(seed)
         if args.long_side is not None:
             rgb, truth = _resized(rgb, truth, args.long_side)
         ok, jpeg = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 88])

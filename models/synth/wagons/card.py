@@ -32,19 +32,25 @@ def card_rng(look: Look, number: int) -> np.random.Generator:
     return np.random.default_rng([look.seed, number, 2929])
 
 
-def _territory_image(
-    terrain: str, icon: str, look: Look, rng: np.random.Generator, ppm: float, size: tuple[int, int]
+def render_territory(
+    terrain: str,
+    icon: str | None,
+    look: Look,
+    rng: np.random.Generator,
+    ppm: float,
+    size: tuple[int, int] | None = None,
 ) -> np.ndarray:
-    """One territory's inner picture (inside the cream outline), ``size`` = (w, h) px."""
-    w_px, h_px = size
+    """One territory's picture inside its cream outline (``size`` = (w, h) px, default a whole territory):
+    its texture and, unless ``icon`` is ``None``, its icon in the middle."""
+    w_px, h_px = size or (int(round(TERR_W * ppm)), int(round(TERR_H * ppm)))
     w, h = w_px / ppm, h_px / ppm
     img = np.zeros((h_px, w_px, 3), np.uint8)
     pen = Pen(img, ppm)
     draw_territory(pen, terrain, w, h, look, rng)
-    ground = look.colours(terrain)[0]
-    height = TERR_H * look.icon_size * float(rng.uniform(0.92, 1.08))
-    centre = (w / 2 + float(rng.normal(0, 0.4)), h / 2 + float(rng.normal(0, 0.6)))
-    draw_icon(pen, icon, centre, height, look, rng, ground)
+    if icon is not None:
+        height = TERR_H * look.icon_size * float(rng.uniform(0.92, 1.08))
+        centre = (w / 2 + float(rng.normal(0, 0.4)), h / 2 + float(rng.normal(0, 0.6)))
+        draw_icon(pen, icon, centre, height, look, rng, look.colours(terrain)[0])
     return img
 
 
@@ -68,7 +74,7 @@ def render_wagons_card(
             x1 = int(round(((dc + 1) * TERR_W - border) * ppm))
             y1 = int(round(((dr + 1) * TERR_H - border) * ppm))
             cell = grid[dr][dc]
-            inner = _territory_image(cell.terrain, cell.icon, look, rng, ppm, (x1 - x0, y1 - y0))
+            inner = render_territory(cell.terrain, cell.icon, look, rng, ppm, (x1 - x0, y1 - y0))
             mask = rounded_rect_mask(x1 - x0, y1 - y0, look.corner * ppm)[..., None] > 0
             roi = rgb[y0:y1, x0:x1]
             roi[:] = np.where(mask, inner, roi)

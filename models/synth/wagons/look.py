@@ -23,7 +23,7 @@ TERRAINS = "DFMPSW"
 #: (168, 207, 208), mountains (182, 174, 167), plains (236, 206, 125), water (137, 193, 206)).
 GROUND: dict[str, Color] = {
     "D": (240, 196, 170),
-    "F": (186, 204, 166),
+    "F": (204, 220, 186),
     "M": (190, 182, 175),
     "P": (240, 212, 132),
     "S": (164, 204, 206),
@@ -31,7 +31,7 @@ GROUND: dict[str, Color] = {
 }
 INK: dict[str, Color] = {
     "D": (214, 128, 94),
-    "F": (104, 136, 92),
+    "F": (136, 162, 116),
     "M": (88, 82, 80),
     "P": (196, 150, 62),
     "S": (244, 250, 250),
@@ -40,7 +40,7 @@ INK: dict[str, Color] = {
 #: Secondary ink: forest hatching, mountain faces, water's darker wave lines.
 SHADE: dict[str, Color] = {
     "D": (226, 160, 126),
-    "F": (150, 176, 126),
+    "F": (186, 206, 162),
     "M": (166, 158, 152),
     "P": (222, 184, 96),
     "S": (196, 228, 230),

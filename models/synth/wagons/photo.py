@@ -70,10 +70,14 @@ def _n_cards(rng: np.random.Generator) -> int:
 def town_conditions(seed_rng: np.random.Generator, overrides: dict[str, Any]) -> Conditions:
     """The photo's conditions: the Sprawlopolis ones (without its scoring cards and expansions) and the
     town's number of cards, replaced by ``overrides``; ``ValueError`` naming a bad one."""
+    sprawl = sorted(set(overrides) & set(SPRAWL_ONLY))
+    if sprawl:
+        raise ValueError(f"{sprawl[0]} is a Sprawlopolis condition, not one of a Circle the Wagons photo")
     known = {f.name for f in fields(Conditions)} - set(SPRAWL_ONLY)
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        names = ", ".join(sorted(known | {"look", "art_spread"}))
+        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {names}")
     base = replace(sample_conditions(seed_rng), n_cards=_n_cards(seed_rng), scoring_cards=False)
     base = replace(base, wrecktar=False, poi=False, construction=0)
     cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
@@ -126,6 +130,10 @@ def render_town_photo(
     and ``n_cards`` 1–18). Same arguments → the same bytes. ``ValueError`` for a bad argument."""
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
+    if look is not None and (not isinstance(look, int) or isinstance(look, bool) or look < 0):
+        raise ValueError(f"look must be a whole number ≥ 0 (a print of the art), got {look!r}")
+    if isinstance(art_spread, bool) or not isinstance(art_spread, int | float):
+        raise ValueError(f"art_spread must be a number 0..3, got {art_spread!r}")
     if play is not None:
         overrides = {**overrides, "n_cards": len(play.placements)}
     cond_rng, town_rng, art_rng, table_rng, fx_rng, clutter_rng = _streams(seed)

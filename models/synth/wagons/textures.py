@@ -32,7 +32,7 @@ def desert(pen: Pen, w: float, h: float, look: Look, rng: np.random.Generator, c
     ground, ink, shade = cols
     step = 2.6 * look.scale
     width = 0.45 * look.stroke
-    amp, period = float(rng.uniform(0.3, 0.7)) * step, float(rng.uniform(5, 9)) * look.scale
+    amp, period = float(rng.uniform(0.2, 0.45)) * step, float(rng.uniform(6, 11)) * look.scale
     for y in np.arange(float(rng.uniform(0, step)), h + step, step):
         x = float(rng.uniform(-4, 0))
         phase = float(rng.uniform(0, 2 * math.pi))
@@ -60,7 +60,7 @@ def forest(pen: Pen, w: float, h: float, look: Look, rng: np.random.Generator, c
             hw = tree_w * float(rng.uniform(0.4, 0.5))
             tri = [(cx, top), (cx + hw, top + tree_h), (cx - hw, top + tree_h)]
             pen.poly(tri, pal.vary(rng, shade, 5, 3))
-            for d in np.arange(-hw, hw, hatch * 0.7):  # the pine's cross-hatching, both ways
+            for d in np.arange(-hw, hw, hatch):  # the pine's cross-hatching, both ways
                 pen.line((cx + d, top + tree_h), (cx + d + hw * 0.5, top + tree_h * 0.5), ink, width)
                 pen.line((cx - d, top + tree_h), (cx - d - hw * 0.5, top + tree_h * 0.5), ink, width)
             pen.poly(tri, None, pal.vary(rng, ink, 5, 3), width * 1.2)
