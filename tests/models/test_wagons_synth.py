@@ -53,6 +53,7 @@ def _rim_terrain(photo, r: int, c: int, x: float, y: float) -> str:
     return min(KEY, key=lambda t: float(np.linalg.norm(lab - np.array(KEY[t]))))
 
 
+@pytest.mark.slow
 def test_a_town_photo_s_truth_parses_scores_and_is_a_stack_of_its_cards() -> None:
     for seed in (1, 2, 3):
         photo = render_town_photo(seed, long_side=800)
@@ -108,6 +109,7 @@ def test_a_town_photo_refuses_conditions_it_does_not_have() -> None:
         render_town_photo(1, look=-2)
 
 
+@pytest.mark.slow
 def test_a_wagons_deck_photo_holds_the_18_cards() -> None:
     rgb, truth = render_wagons_deck(2)
     assert truth["game"] == "wagons" and sorted(c["card"] for c in truth["cards"]) == list(range(18))
@@ -120,6 +122,7 @@ def test_a_wagons_deck_photo_holds_the_18_cards() -> None:
     assert np.sum((sizes > 0.8 * card_px) & (sizes < 1.1 * card_px)) == 18
 
 
+@pytest.mark.slow
 def test_synth_game_wagons_writes_town_photos_beside_their_truth(tmp_path: Path) -> None:
     args = ["synth", "--game", "wagons", "--count", "2", "--seed", "3", "--long-side", "640"]
     for out in ("a", "b"):

@@ -109,10 +109,11 @@ def plains(pen: Pen, w: float, h: float, look: Look, rng: np.random.Generator, c
         for x in np.arange((row % 2) * step_x / 2, w + step_x, step_x):
             bx, by = float(x + rng.uniform(-0.5, 0.5) * step_x), float(y + rng.uniform(-0.3, 0.3) * step_y)
             length = float(rng.uniform(1.2, 2.2)) * look.scale
+            stroke = min(width, 0.3 * length)  # a grass stroke stays a stroke, never a blob
             colour = pal.vary(rng, ink if rng.random() < 0.7 else shade, 6, 3)
             tilts = (-0.35, 0.0, 0.35) if rng.random() < 0.3 else (float(rng.uniform(-0.12, 0.12)),)
             for tilt in tilts:
-                pen.line((bx, by), (bx + tilt * length, by - length), colour, width)
+                pen.line((bx, by), (bx + tilt * length, by - length), colour, stroke)
 
 
 def water(pen: Pen, w: float, h: float, look: Look, rng: np.random.Generator, cols: tuple) -> None:
