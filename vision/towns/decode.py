@@ -111,8 +111,8 @@ def decode_town(
     it must hold the whole town. ``deck`` maps card numbers to their ``((TL, TR), (BL, BR))``
     territories unturned (default: the 18 cards of ``scoring.wagons.cards``); ``exclude`` names cards
     known not to be in the town (the opponent's, the goal cards when their numbers are known). Without
-    ``margins`` no cell is checked and every margin is ``nan``. Raises :class:`~vision.towns.evidence.TownEvidenceError` for readings it
-    cannot take.
+    ``margins`` no cell is checked and every margin is ``nan``. Raises
+    :class:`~vision.towns.evidence.TownEvidenceError` for readings it cannot take.
 
     >>> sure = lambda token: {token: 0.99, ".": 0.01}
     >>> town = decode_town([[sure("P/c"), sure("P/f")], [{"D/w": 0.9, "P/m": 0.05}, sure("F/b")]])
