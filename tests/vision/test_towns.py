@@ -16,7 +16,7 @@ import pytest
 from scoring.wagons.cards import CARDS
 from scoring.wagons.town import Territory
 from scoring.wagons.town_text import parse_town
-from vision.cards.branch import MAX_NODES
+from vision.cards import MAX_NODES
 from vision.towns import (
     DOUBT_MARGIN,
     TOKENS,

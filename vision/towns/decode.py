@@ -4,7 +4,7 @@ readings (:mod:`vision.towns.evidence`).
 Every territory of a town is one quadrant of one of the 18 cards (lying either way round, each card at
 most once, each new card on top, never on the table). The most probable reading that obeys that is found
 as an integer program (:mod:`vision.towns.program`) by the Sprawlopolis decoding's branch and bound
-(:func:`vision.cards.branch.best_stacking`). A territory the classifier misread is set to what its card
+(:func:`vision.cards.best_stacking`). A territory the classifier misread is set to what its card
 shows; a cell no card can show keeps its reading and is marked ``unexplained``.
 
 Every cell then gets a *margin*: how much less probable (nats) the best legal town is in which that cell
@@ -23,7 +23,7 @@ import numpy as np
 
 from scoring.wagons.cards import CardGrid
 from scoring.wagons.town import Territory
-from vision.cards.branch import best_stacking
+from vision.cards import best_stacking
 from vision.towns.evidence import LABELS, CellProbabilities, TownEvidenceError, town_evidence
 from vision.towns.placements import TownPlacement, connected, deck_grids
 from vision.towns.program import TownProgram

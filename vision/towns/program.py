@@ -12,8 +12,8 @@ cells, 0° or 180°, overlapping by whole cells, each new card on top).
 * every cell has exactly one explanation, a quadrant is shown only by a placed card, each card is placed
   at most once, no card lies on a cell read as table, two cards at one place are never both placed, and
   two overlapping cards never each show a cell of their overlap (the rows of
-  :func:`vision.cards.rows.overlap_rows`, reused as they are). Longer stacking cycles are cut by
-  :func:`vision.cards.branch.best_stacking`, which this program serves as it serves a ``CardProgram``.
+  :func:`vision.cards.overlap_rows`, reused as they are). Longer stacking cycles are cut by
+  :func:`vision.cards.best_stacking`, which this program serves as it serves a ``CardProgram``.
 
 Placements are considered only inside the grid (every cell of a card is a cell of the town, shown or
 covered), where no cell they cover is surely table, and where one of their quadrants is read at
@@ -30,8 +30,7 @@ import numpy as np
 from highspy._core import _Highs
 
 from scoring.wagons.cards import CardGrid
-from vision.cards.rows import Layout, Rows, overlap_rows
-from vision.cards.solves import new_highs, solve
+from vision.cards import Layout, Rows, new_highs, overlap_rows, solve
 from vision.towns.evidence import TABLE, label_index
 from vision.towns.placements import TownPlacement
 
@@ -169,7 +168,7 @@ class TownProgram:
             self._rows_in = len(self.extra_rows)
         return self._highs
 
-    # The interface vision.cards.branch.best_stacking uses.
+    # The interface vision.cards.best_stacking uses.
     def relax(self, forbid: Sequence[int] = (), force: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
         """The relaxation's optimum (objective, values) with ``forbid`` at 0 and ``force`` at 1, or None."""
         return solve(self._model(), forbid, force, values=True)  # type: ignore[return-value]
