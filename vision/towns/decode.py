@@ -170,6 +170,14 @@ def _margin(program: TownProgram, var: int, objective: float) -> tuple[float, st
     """How much less probable the best town is that reads ``var``'s cell otherwise, the label it reads
     there, and the relaxations solved to find out."""
     rc, label = program.cell(var), program.label_of(var)
+    if rc not in program.reachable:
+        # No card considered covers the cell: it is table or unexplained whatever the rest of the town
+        # is, and the other of the two is the alternative (no search needed).
+        e, u = program.at_cell(rc)
+        other = u if var == e else e
+        alternative = LABELS[program.label_of(other)]
+        token = "." if alternative is None else alternative.token()
+        return abs(float(program.gain[e] - program.gain[u])), token, 0
     forbid = [v for v in program.at_cell(rc) if program.label_of(v) == label]
     found = best_stacking(program, forbid=forbid)  # type: ignore[arg-type]
     if found is not None:

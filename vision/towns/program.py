@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 import numpy as np
 from highspy._core import _Highs
@@ -193,6 +194,11 @@ class TownProgram:
     def at_cell(self, rc: tuple[int, int]) -> list[int]:
         """The variables that explain cell ``rc``."""
         return np.flatnonzero(self.cell_of == rc[0] * self.cols + rc[1]).tolist()
+
+    @cached_property
+    def reachable(self) -> set[tuple[int, int]]:
+        """The cells some placement considered covers."""
+        return {rc for p in range(len(self.placements)) for rc in self.covers(p)}
 
     def is_kind(self, var: int, name: str) -> bool:
         return int(self.kind[var]) == {"x": _X, "y": _Y, "e": _E, "u": _U}[name]
