@@ -3,21 +3,32 @@
 ``pieces`` lists the placements considered, ``rows`` and ``program`` build the integer program,
 ``solves`` holds the HiGHS calls, ``branch`` finds the best reading that is a real stacking, ``stacking``
 reads a grid as cards (with the doubt checks), ``city`` turns a scan's cell readings into that evidence and
-back. Other rooms use only the names below.
+back. Other rooms use only the names below; the model's rows, HiGHS calls and stacking search are also
+used by :mod:`vision.towns` (the same decoding for Circle the Wagons cards).
 """
 
+from vision.cards.branch import MAX_NODES, best_stacking
 from vision.cards.city import CardReading, evidence_grid, name_cells, read_as_cards
 from vision.cards.program import CITY_CARDS, Label
+from vision.cards.rows import Layout, Rows, overlap_rows
+from vision.cards.solves import new_highs, solve
 from vision.cards.stacking import CardStacking, StackedCell, stack_cards
 
 __all__ = [
     "CITY_CARDS",
+    "MAX_NODES",
     "CardReading",
     "CardStacking",
     "Label",
+    "Layout",
+    "Rows",
     "StackedCell",
+    "best_stacking",
     "evidence_grid",
     "name_cells",
+    "new_highs",
+    "overlap_rows",
     "read_as_cards",
+    "solve",
     "stack_cards",
 ]
