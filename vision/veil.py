@@ -1,0 +1,106 @@
+"""A lamp's glare lifted off the top-down view, and how much of each cell's art it left.
+
+Glare on glossy cards lays a white veil over the art: a photographed pixel is ``I = J (1 - a) + 255 a``
+where ``J`` is the art and ``a`` the veil's strength, smooth across the city and strongest at the spot's
+core. The card art has something dark in every patch of it (roads, outlines, trees), so the city's dark
+channel (the least of R, G and B), taken as a lower envelope over half a cell, rises where a veil lies and
+nowhere else (the dark channel prior of haze removal, with white in place of the sky). Measured on the real
+cards' development set: the envelope over a city's cells has its median at 44–73 and its maximum at most
+0.21 of the way from the median to white; under a glare spot it reaches 0.7 to 1.
+
+Where ``a`` is at most :data:`RECOVERABLE` the art is divided back out; past it nothing is left to read,
+the core stays white and the doubt names its cells (:mod:`vision.doubt`, ``glare``). Weakening those cells'
+own readings so that the cards decide them was tried and read fewer of the perturbed devset right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.lattice import Lattice
+
+__all__ = ["RECOVERABLE", "Veil", "cell_veil", "lift_veil"]
+
+# The envelope's window and its smoothing, as shares of the shorter side of a cell.
+ENVELOPE_WINDOW = 0.5
+# A veil is lifted only when it is this strong somewhere on the city: the cities read clean reach 0.21
+# (pale parks with nothing dark in half a cell), a lamp's spot 0.7 and more.
+SPOT_STRENGTH = 0.45
+# Below this strength a pixel is left as it is (the pale parks' own level, see SPOT_STRENGTH).
+LEAST_STRENGTH = 0.15
+# Past this strength the art is not divided back out: the noise and the JPEG's blocks would be amplified
+# more than five times.
+RECOVERABLE = 0.8
+
+
+@dataclass(frozen=True)
+class Veil:
+    """The view with the veil lifted (``image``) and the veil's strength per pixel (0–1), or ``None``
+    when the city shows no glare spot (then ``image`` is the view itself)."""
+
+    image: np.ndarray
+    strength: np.ndarray | None = None
+
+
+def _envelope(view: np.ndarray, window: int) -> np.ndarray:
+    dark = view.min(axis=2)
+    # An opening, not an erosion alone: the erosion's minimum lags behind the veil where it rises fast.
+    lower = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((window, window), np.uint8))
+    return cv2.GaussianBlur(lower.astype(np.float32), (0, 0), window / 2)
+
+
+def _city_mask(shape: tuple[int, ...], lattice: Lattice, occupied: np.ndarray) -> np.ndarray:
+    """The cores of the lattice's cells on the card region, (H, W) bool."""
+    mask = np.zeros(shape[:2], bool)
+    hx, hy = 0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y
+    for r, c in zip(*np.nonzero(occupied), strict=True):
+        x, y = lattice.center(int(r), int(c))
+        mask[max(0, int(y - hy)) : max(0, int(y + hy)), max(0, int(x - hx)) : max(0, int(x + hx))] = True
+    return mask
+
+
+def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
+    """The veil over the cells ``occupied`` of ``lattice`` in the RGB top-down ``view``, lifted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from vision.lattice import Lattice
+    >>> art = np.full((120, 160, 3), 60, np.uint8)
+    >>> lattice = Lattice((0.0, 0.0), 40.0, 30.0, 4, 4)
+    >>> lift_veil(art, lattice, np.ones((4, 4), bool)).strength is None
+    True
+    """
+    window = max(3, int(ENVELOPE_WINDOW * min(lattice.pitch_x, lattice.pitch_y)) | 1)
+    envelope = _envelope(view, window)
+    mask = _city_mask(view.shape, lattice, occupied)
+    if not mask.any():
+        return Veil(view)
+    base = float(np.median(envelope[mask]))
+    strength = np.clip((envelope - base) / max(255.0 - base, 1.0), 0.0, 1.0)
+    if float(strength[mask].max()) < SPOT_STRENGTH:
+        return Veil(view)
+    strength[strength < LEAST_STRENGTH] = 0.0
+    a = np.minimum(strength, RECOVERABLE)[..., None]
+    art = (view.astype(np.float32) - 255.0 * a) / (1.0 - a)
+    return Veil(np.clip(art + 0.5, 0, 255).astype(np.uint8), strength)
+
+
+def cell_veil(strength: np.ndarray | None, lattice: Lattice) -> np.ndarray:
+    """The mean veil over each cell's core, (rows, cols); zeros when there is none."""
+    out = np.zeros((lattice.rows, lattice.cols), np.float64)
+    if strength is None:
+        return out
+    h, w = strength.shape
+    hx, hy = 0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
+            x, y = lattice.center(r, c)
+            x0, y0 = min(w, max(0, int(x - hx))), min(h, max(0, int(y - hy)))
+            x1, y1 = min(w, max(0, int(x + hx))), min(h, max(0, int(y + hy)))
+            if x1 > x0 and y1 > y0:
+                out[r, c] = float(strength[y0:y1, x0:x1].mean())
+    return out
