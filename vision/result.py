@@ -17,7 +17,7 @@ from vision.doubt import CellDoubt, find_doubts
 from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
-from vision.retake import ask_retake, read_light
+from vision.retake import ask_retake, cut_by_frame, read_light
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 
@@ -118,7 +118,7 @@ def assemble_scan(
     sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
     light = read_light(geometry, assembled)
     doubts = find_doubts(assembled, as_cards, glare=light.glare_cells)
-    retake = ask_retake(light, assembled, as_cards, doubts)
+    retake = ask_retake(light, assembled, as_cards, doubts, cut_by_frame(geometry, assembled))
     return ScanResult(
         assembled.city,
         cells,
