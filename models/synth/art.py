@@ -21,7 +21,7 @@ import numpy as np
 from models.synth import palette as pal
 from models.synth.blocks import BLOCK_H, BLOCK_W, draw_block
 from models.synth.draw import Pen, rounded_rect_mask
-from models.synth.tables import TABLE_KINDS, TableKind, render_table
+from models.synth.tables import COMMON_TABLES, TableKind, render_table
 from scoring.city import EMPTY, Cell, City
 from scoring.placement import Placement, Play, card_cell
 from vision.lattice import Lattice
@@ -419,7 +419,7 @@ def render_city_topdown(
         raise ValueError(f"supersample must be a whole number ≥ 1, got {supersample}")
     g = as_generator(rng)
     layout = lay_out(play, g)
-    kind: TableKind = table or TABLE_KINDS[int(g.integers(len(TABLE_KINDS)))]
+    kind: TableKind = table or COMMON_TABLES[int(g.integers(len(COMMON_TABLES)))]
     width = int(round((play.city.n_cols * layout.pitch[0] + 2 * margin_mm) * px_per_mm))
     height = int(round((play.city.n_rows * layout.pitch[1] + 2 * margin_mm) * px_per_mm))
     k = int(supersample)

@@ -37,7 +37,7 @@ from models.synth.art import (
 )
 from models.synth.camera import local_scale, look_at_table, project
 from models.synth.clutter import TableObject, place_objects, render_object
-from models.synth.tables import TABLE_KINDS, TableKind, render_table
+from models.synth.tables import COMMON_TABLES, TABLE_KINDS, TableKind, render_table
 from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
 from scoring.city import format_city
 from scoring.placement import Play, simulate_play
@@ -111,7 +111,7 @@ def sample_conditions(rng: np.random.Generator) -> Conditions:
     log_wb = rng.normal(0, 0.07, 2)
     tilt = float(35 * rng.beta(1.3, 2.2))
     return Conditions(
-        table=TABLE_KINDS[int(rng.choice(4, p=[0.35, 0.3, 0.15, 0.2]))],
+        table=COMMON_TABLES[int(rng.choice(4, p=[0.35, 0.3, 0.15, 0.2]))],
         orientation="portrait" if rng.random() < 0.5 else "landscape",
         tilt=tilt,
         azimuth=float(rng.uniform(0, 360)),

@@ -1,7 +1,10 @@
-"""Table surfaces seen under real cities: blue patterned cloth, wood, white and dark.
+"""Table surfaces seen under real cities: blue patterned cloth, wood, white and dark, and the harder rooms.
 
 :func:`render_table` draws a tileable texture; the photo simulator warps it with wrap-around borders, so
-one tile covers a table of any size.
+one tile covers a table of any size. The harder rooms (:data:`HARDER_TABLES`: a red check cloth, grey felt,
+marble and pale wood, each close in colour or pattern to the cards) are drawn only when asked for
+(``--set table=check``), so the photos of every existing seed stay as they were;
+``tests/bench/bench_rooms.py`` reads cities on them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,11 @@ import numpy as np
 
 from models.synth.draw import Pen
 
-TableKind = Literal["cloth", "wood", "white", "dark"]
-TABLE_KINDS: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")
+TableKind = Literal["cloth", "wood", "white", "dark", "check", "felt", "marble", "pale_wood"]
+# The tables a photo's conditions are drawn from, and those drawn only when asked for.
+COMMON_TABLES: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")
+HARDER_TABLES: tuple[TableKind, ...] = ("check", "felt", "marble", "pale_wood")
+TABLE_KINDS: tuple[TableKind, ...] = COMMON_TABLES + HARDER_TABLES
 
 
 def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell_h: float, cell_w: float) -> np.ndarray:
@@ -85,8 +91,43 @@ def _cloth(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     return np.clip(img.astype(np.float32) + weave[..., None], 0, 255).astype(np.uint8)
 
 
-def _wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+def _check(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    """A check (gingham) cloth: red on white by default, close to the residential blocks' orange."""
+    colour = np.array([196, 52, 48], float) + rng.normal(0, [14, 12, 12])
+    pale = np.array([238, 232, 226], float) + rng.normal(0, 5, 3)
+    period = h / max(1, round(h / (float(rng.uniform(12, 30)) * ppm)))  # whole checks per tile
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    band_x = ((xs % period) < period / 2).astype(np.float32)
+    band_y = ((ys % period) < period / 2).astype(np.float32)
+    share = (0.5 * (band_x + band_y))[..., None]  # 0 white, 0.5 where one band crosses, 1 where both do
+    img = pale * (1 - share) + colour * share
+    img += (_grain(rng, h, w, 5.0) + 4 * _smooth_noise(rng, h, w, 40 * ppm, 40 * ppm))[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _felt(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    """Grey felt: close to the industrial blocks' grey, soft and fibrous."""
+    level = float(rng.uniform(95, 165))
+    fibres = cv2.GaussianBlur(_grain(rng, h, w, 14.0), (0, 0), 0.6 * ppm)
+    tex = fibres + _grain(rng, h, w, 3.0) + 5 * _smooth_noise(rng, h, w, 60 * ppm, 60 * ppm)
+    base = level + rng.normal(0, 3, 3)
+    return np.clip(cv2.merge([tex + np.float32(b) for b in base]), 0, 255).astype(np.uint8)
+
+
+def _marble(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    """White or pale grey marble with thin dark veins."""
+    img = _plain(rng, h, w, ppm, float(rng.uniform(205, 240)), 3).astype(np.float32)
+    for scale, depth in ((70.0, 45.0), (25.0, 25.0)):
+        field = _smooth_noise(rng, h, w, scale * ppm, scale * ppm)
+        veins = np.exp(-((field / 0.05) ** 2))  # thin where the smooth field crosses zero
+        img -= (depth * float(rng.uniform(0.6, 1.4)) * veins)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _wood(rng: np.random.Generator, h: int, w: int, ppm: float, pale: bool = False) -> np.ndarray:
     base = np.array([168, 118, 74], float) * rng.uniform(0.6, 1.2) + rng.normal(0, 8, 3)
+    if pale:  # pale oak, birch or pine: close to the cards' own light colours
+        base = np.array([222, 192, 150], float) * rng.uniform(0.92, 1.08) + rng.normal(0, 6, 3)
     plank_mm = float(rng.uniform(70, 160))
     n_planks = max(1, round(h / ppm / plank_mm))
     plank_px = h / n_planks
@@ -124,4 +165,12 @@ def render_table(
         return _plain(rng, h, w, ppm, float(rng.uniform(214, 244)), 4)
     if kind == "dark":
         return _plain(rng, h, w, ppm, float(rng.uniform(26, 62)), 5)
+    if kind == "check":
+        return _check(rng, h, w, ppm)
+    if kind == "felt":
+        return _felt(rng, h, w, ppm)
+    if kind == "marble":
+        return _marble(rng, h, w, ppm)
+    if kind == "pale_wood":
+        return _wood(rng, h, w, ppm, pale=True)
     raise ValueError(f"unknown table kind {kind!r} (expected one of {', '.join(TABLE_KINDS)})")

@@ -116,3 +116,20 @@ def test_supersampled_topdown_keeps_size_and_truth() -> None:
         assert (pixel.max() > 90) == (t.card is not None), t
     with pytest.raises(ValueError, match="supersample"):
         render_city_topdown(play, 9, 2.0, supersample=0)
+
+
+def test_the_harder_rooms_tables_look_like_what_they_are_named_and_are_drawn_only_when_asked() -> None:
+    from models.synth.scene import sample_conditions
+    from models.synth.tables import COMMON_TABLES, HARDER_TABLES
+
+    rng = np.random.default_rng(3)
+    check = render_table("check", rng, 200, 200, 2.0).reshape(-1, 3).astype(int)
+    reddish = (check[:, 0] - check[:, 2] > 80).mean()
+    assert 0.4 < reddish < 0.9  # red where a band crosses, white between
+    felt = render_table("felt", rng, 200, 200, 2.0).reshape(-1, 3).astype(int)
+    assert np.abs(felt.mean(axis=0) - felt.mean()).max() < 12  # grey: no channel stands out
+    pale = render_table("pale_wood", rng, 200, 200, 2.0).reshape(-1, 3).astype(int)
+    dark = render_table("wood", np.random.default_rng(3), 200, 200, 2.0).reshape(-1, 3).astype(int)
+    assert pale.mean() > dark.mean() + 30
+    drawn = {sample_conditions(np.random.default_rng(s)).table for s in range(300)}
+    assert drawn == set(COMMON_TABLES) and not drawn & set(HARDER_TABLES)
