@@ -13,11 +13,12 @@ from vision.assemble import Assembled, assemble_city
 from vision.backs import CITY_SURE, ScoringCards
 from vision.cards import name_cells
 from vision.city_geometry import MIN_BLOCKS, Geometry
+from vision.cut import cut_by_frame
 from vision.doubt import CellDoubt, find_doubts
 from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
-from vision.retake import ask_retake, cut_by_frame, read_light
+from vision.retake import ask_retake, read_light
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 

@@ -6,8 +6,8 @@ perturbations (``make bench-real``):
 
 * the light on the cards: :func:`glare_cells` (the share of each cell washed out to white by a lamp's
   reflection) and :func:`shadow_depth` (how much darker a band of the city is than the rest of it);
-* the frame: :func:`cut_by_frame` (blocks whose neighbour lies mostly beyond the photo's edge, where the
-  city may go on unseen: a score of part of a city is a wrong score);
+* the frame: the blocks :func:`vision.cut.cut_by_frame` names, where the city may go on beyond the
+  photo's edge (a score of part of a city is a wrong score);
 * the reading itself: how many of its blocks are in doubt, and how much of it the known cards explain.
 """
 
@@ -18,18 +18,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scoring.city import cell_name
 from vision.assemble import Assembled
 from vision.cards import CardReading
 from vision.city_geometry import Geometry
 from vision.doubt import GLARE_DOUBT, CellDoubt
-from vision.lattice import project_points
 
 __all__ = [
     "Light",
     "ask_retake",
     "cell_brightness",
-    "cut_by_frame",
     "glare_cells",
     "glare_spots",
     "read_light",
@@ -205,23 +202,6 @@ def glare_spots(glare: np.ndarray) -> np.ndarray:
     return np.where(near, glare, 0.0)
 
 
-def cut_by_frame(geometry: Geometry, assembled: Assembled) -> tuple[str, ...]:
-    """The city's blocks (by name) beside a cell whose centre lies beyond the photo's edge: what lies
-    there is unseen, and the city may go on."""
-    lattice, (r0, c0) = geometry.lattice, assembled.origin
-    centres = lattice.padded(1, 1, 1, 1).centres()
-    xy = project_points(np.linalg.inv(geometry.to_rectified), centres.reshape(-1, 2))
-    h, w = geometry.photo.shape[:2]
-    inside = ((xy >= 0).all(axis=1) & (xy[:, 0] < w) & (xy[:, 1] < h)).reshape(centres.shape[:2])
-    out = []
-    for r, c, cell in assembled.city.cells():
-        lr, lc = r + r0 + 1, c + c0 + 1  # in the padded lattice
-        beside = (inside[lr - 1, lc], inside[lr + 1, lc], inside[lr, lc - 1], inside[lr, lc + 1])
-        if cell.is_block and not all(beside):
-            out.append(cell_name(r, c))
-    return tuple(out)
-
-
 def ask_retake(
     light: Light,
     assembled: Assembled,
@@ -230,7 +210,8 @@ def ask_retake(
     cut: tuple[str, ...] = (),
 ) -> str | None:
     """Why another photo is needed and what to change, or None when this one is read reliably enough
-    for its doubtful cells to be checked one by one; ``cut``: the blocks :func:`cut_by_frame` names."""
+    for its doubtful cells to be checked one by one; ``cut``: the blocks
+    :func:`vision.cut.cut_by_frame` names."""
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks == 0:
         return None

@@ -131,6 +131,7 @@ def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
     drawn = draw_city_photo(12, turn_deg=90.0, tilt_deg=5.0, fill=0.9, shift=(0.45, 0.0))
     result, _ = scan_drawn(drawn)
     assert any("runs off the right edge" in w for w in result.warnings)
+    assert result.retake is not None and "step back or zoom out" in result.retake
     # What is read is exactly the visible part: a block of the true grid, and less than all of it.
     read = result.city
     assert read.n_rows * read.n_cols < drawn.city.n_rows * drawn.city.n_cols
