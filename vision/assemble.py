@@ -1,11 +1,12 @@
-"""Per-cell readings → a :class:`~scoring.city.City`, with the doubts a player should check.
+"""Per-cell readings → a :class:`~scoring.city.City`, with each road repair it made said in a warning.
 
 Roads are read cell by cell, so the evidence of the neighbours is used only where a cell is in doubt: a
 road that reaches a side usually continues into the block across it (no printed road dead-ends inside a
 card), but in a finished city roads legitimately dead-end where cards overlap. So a mismatch never
 overrules a confident reading; it only decides between a doubtful cell's best reading and a close second
-that makes the road meet its confidently read neighbour. Every such decision and every cell still below
-the confidence threshold becomes a warning naming the cell.
+that makes the road meet its confidently read neighbour. Every such decision becomes a warning naming the
+cell, as it explains a change made to the reading. A cell read with low confidence is not a warning: which
+cells are in doubt, and what else each could be, is :mod:`vision.doubt`'s one answer (the scan's ``doubt``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from scoring.city import EMPTY, OPPOSITE, STEP, Cell, City, block, cell_name
 from vision.cells import CellReading
 
+# A cell read with less confidence than this may take a close second reading that makes its road meet.
 LOW_CONFIDENCE = 0.8
 # A second reading is considered only when it is at least this likely relative to the first.
 CLOSE_SECOND = 0.35
@@ -70,7 +72,8 @@ def assemble_city(
     """Build the city from a grid of readings (``None`` = a cell off the card region, read as empty).
 
     Empty border rows and columns are trimmed. Returns the city, the chosen label and confidence of every
-    cell of the trimmed grid, and the warnings (low-confidence cells, readings changed so roads meet).
+    cell of the trimmed grid, and the warnings (readings changed so that roads meet).
+    ``low_confidence``: below it a cell's reading may give way to a close second that meets its road.
     """
     rows, cols = len(readings), len(readings[0]) if readings else 0
     grid = [[rd.cell() if rd is not None else EMPTY for rd in row] for row in readings]
@@ -115,9 +118,5 @@ def assemble_city(
         f"road meets {cell_name(s[0] - r0, s[1] - c0)}'s"
         for w, s in repaired
     ]
-    low = [(r, c) for r in range(r1 - r0) for c in range(c1 - c0) if conf[r, c] < low_confidence]
-    if low:
-        names = ", ".join(f"{cell_name(r, c)} ({trimmed[r][c].token()}, {conf[r, c]:.0%})" for r, c in low)
-        warnings.append(f"low confidence, please check: {names}")
     labels = [[cell.token() for cell in row] for row in trimmed]
     return Assembled(city, labels, conf, warnings, (int(r0), int(c0)))

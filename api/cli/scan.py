@@ -1,7 +1,7 @@
 """``sprawlscan scan PHOTO``: read a city from a photo and score it.
 
 ``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
-breakdown table (warnings about doubtful cells go to standard error),
+breakdown table and under it the cells in doubt (warnings, about what is not one cell, go to standard error),
 ``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
 text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
 taught deck (``sprawlscan teach``). Bad input (not a photo, no city

@@ -8,6 +8,7 @@ from the engine behind the running server. Screenshots go to tests/artifacts/.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,9 +59,12 @@ class DoubtStub(ScanStub):
     """Answers as :class:`ScanStub` with ``extra`` laid over each answer in turn (None: a key removed)."""
 
     extra: list[dict[str, Any]] = field(default_factory=list)
+    confidence: dict[str, float] = field(default_factory=dict)  # cell name -> the confidence it was read with
 
     def answer(self, scan: FakeScan) -> dict[str, Any]:
         out = super().answer(scan)
+        for cell in out["cells"]:
+            cell["confidence"] = self.confidence.get(cell["name"], cell["confidence"])
         for k, v in self.extra.pop(0).items():
             if v is None:
                 out.pop(k, None)
@@ -87,12 +91,17 @@ def photo(tmp_path: Path) -> str:
 
 
 def _scan(
-    session: Session, photo: str, extra: dict[str, Any], warnings: list[str] | None = None, then: int = 0
+    session: Session,
+    photo: str,
+    extra: dict[str, Any],
+    warnings: list[str] | None = None,
+    then: int = 0,
+    confidence: dict[str, float] | None = None,
 ) -> Page:
-    """Open the page and scan ``photo``, answered with READ and ``extra``; ``then`` more scans of READ
-    with nothing laid over may follow."""
+    """Open the page and scan ``photo``, answered with READ and ``extra`` (``confidence``: cells read with
+    another confidence than 0.99); ``then`` more scans of READ with nothing laid over may follow."""
     scans = [FakeScan(city_text(READ), CARDS, "backs", warnings or [])] * (1 + then)
-    stub = DoubtStub(session.server, scans, extra=[extra] + [{}] * then)
+    stub = DoubtStub(session.server, scans, extra=[extra] + [{}] * then, confidence=confidence or {})
     stub.install(session.page)
     page = session.open()
     page.locator("#photo").set_input_files(photo)
@@ -154,6 +163,48 @@ def test_a_doubtful_cell_is_marked_and_one_tap_on_an_alternative_gives_the_total
     expect(page.locator("#doubt-box")).to_be_hidden()
     expect(page.locator("#grid .cell.doubt, #overlay-svg .ov-cell.doubt")).to_have_count(0)
     assert engine_total(server, changed(fixed, 2, 2, "R")) == now_r
+
+
+def test_the_cells_outlined_to_check_are_the_doubt_alone_and_a_hand_correction_unmarks_them(
+    session: Session, photo: str
+) -> None:
+    # D3 was read with 30 % confidence but is in no doubt: it is not marked (one list of cells to check).
+    server = session.server
+    low = {"B2": 0.3, "C3": 0.41, "D3": 0.3, "A1": 0.6}
+    doubts = [doubt(server, 1, 1, ["P"], WHY_B2), doubt(server, 2, 2, ["R"], WHY_C3)]
+    page = _scan(session, photo, {"doubt": doubts}, confidence=low)
+    marked = "#grid .cell.doubt, #overlay-svg .ov-cell.doubt"
+    expect(page.locator(marked)).to_have_count(4)
+    for where in ("#grid .cell", "#overlay-svg .ov-cell"):
+        names = page.locator(where + ".doubt").evaluate_all("cs => cs.map(c => c.dataset.name)")
+        assert names == ["B2", "C3"], where
+    d3, b2 = page.locator('#grid .cell[data-name="D3"]'), page.locator('#grid .cell[data-name="B2"]')
+    expect(d3).to_have_class("cell z-R")
+    expect(page.locator('#overlay-svg .ov-cell[data-name="D3"]')).to_have_class("ov-cell z-R")
+    expect(d3).not_to_have_attribute("aria-label", re.compile("check"))
+    expect(b2).to_have_attribute("aria-label", re.compile("in doubt"))
+    expect(page.locator("#grid .cell.unsure, #overlay-svg .ov-cell.unsure")).to_have_count(0)
+    hint = page.locator("#doubt-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("in doubt about: check them first")
+
+    # B2 corrected in the cell dialog: no longer marked, anywhere.
+    b2.click()
+    expect(page.locator("#editor-h")).to_have_text("Cell B2")
+    page.locator('#editor input[name="kind"][value="P"]').check(force=True)
+    page.locator("#editor-ok").click()
+    expect(page.locator("#total")).to_have_text(str(engine_total(server, changed(READ, 1, 1, "P"))))
+    expect(page.locator(marked)).to_have_count(2)
+    expect(page.locator("#doubt-count")).to_have_text("1 cell to check")
+    expect(hint).to_be_visible()
+    # C3 painted with what it was read as: checked by hand, so no longer in doubt, and nothing left to check.
+    page.locator("#paint-toggle").click()
+    page.locator('#palette .brush[data-type="zone"][data-value="P"]').click()
+    page.locator('#grid .cell[data-name="C3"]').click()
+    expect(page.locator(marked)).to_have_count(0)
+    expect(page.locator('#grid .cell[data-name="C3"]')).to_have_class(re.compile(r"^cell z-P\b"))
+    expect(hint).to_be_hidden()
+    expect(page.locator("#doubt-box")).to_be_hidden()
 
 
 def test_the_cells_to_check_line_points_at_them_and_the_choices_are_big_enough_to_tap(

@@ -216,9 +216,28 @@ def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -
     strong = apply_stacking(readings, CardStacking((), cells, 0.0, explained=0.9))
     assert strong.used and strong.readings[0][0].best[:2] == ("I", "NS") and strong.cards[0][0] == 8
     assert strong.readings[0][1] is readings[0][1]  # kept as read
-    assert strong.warnings == [
-        "the cards do not settle @0,0 (two readings fit almost equally well): please check"
+    assert strong.warnings == []  # the cell the cards leave in doubt is the scan's doubt's to name
+
+
+def test_a_cell_the_cards_do_not_settle_is_named_in_doubt_and_in_no_warning() -> None:
+    from vision.assemble import assemble_city
+    from vision.cards.city import apply_stacking
+    from vision.cards.stacking import CardStacking, StackedCell
+    from vision.cells.reading import CellReading
+    from vision.doubt import find_doubts
+
+    # A1 read C:NS; the cards put card 8's I:NS there by a margin under DOUBT_MARGIN: in doubt.
+    readings = [
+        [CellReading.from_options((("C", "NS", 0.6), ("I", "NS", 0.3))), CellReading.certain("I", "EW", 0.99)]
     ]
+    margin = DOUBT_MARGIN / 3
+    cells = {(0, 0): StackedCell(("I", "NS"), "card", 8, margin), (0, 1): StackedCell(("I", "EW"), "kept")}
+    as_cards = apply_stacking(readings, CardStacking((), cells, 0.0, explained=0.9))
+    assembled = assemble_city(as_cards.readings)
+    assert as_cards.warnings == [] and assembled.warnings == []
+    (doubt,) = find_doubts(assembled, as_cards)
+    assert (doubt.name, doubt.reading) == ("A1", "I:NS") and "cards" in doubt.sources
+    assert "C:NS" in doubt.alternatives
 
 
 def test_a_cell_a_card_settles_in_doubt_keeps_only_readings_a_card_can_show() -> None:

@@ -165,16 +165,20 @@ TRUTH = "cards: 1 2 3\nR:EW C:EW .\nP    I:NS P\n"
 READ = "cards: 1 2 3\nR:EW C:EW .\nP    P    .\n"
 
 
+# A warning that names a cell (the road repair's note on a change it made).
+REPAIRED = "B2: read as P (second choice) so that its road meets A2's"
+
+
 def test_a_wrong_cell_named_in_doubt_is_not_silent_and_one_named_nowhere_is() -> None:
     truth, read = parse_city(TRUTH), parse_city(READ)
-    out = {"warnings": ["the cards do not settle B2"], "doubt": [{"cell": "B2", "reading": "P"}]}
+    out = {"warnings": [REPAIRED], "doubt": [{"cell": "B2", "reading": "P"}]}
     row = figures(truth, read, out)
     assert (row["blocks"], row["of"], row["exact"]) == (3, 5, False)
     assert sorted(row["wrong"]) == ["B2", "C2"]
     assert row["in_doubt"] == ["B2"] and row["in_warnings"] == ["B2"] and row["silent"] == ["C2"]
     assert row["doubt"] == 1
-    # Without a doubt list (today's scans) every wrong cell is silent, whatever the warnings name.
-    plain = figures(truth, read, {"warnings": ["the cards do not settle B2"]})
+    # Without a doubt list every wrong cell is silent, whatever the warnings name.
+    plain = figures(truth, read, {"warnings": [REPAIRED]})
     assert sorted(plain["silent"]) == ["B2", "C2"] and plain["in_warnings"] == ["B2"]
 
 

@@ -42,7 +42,8 @@ _LAST = threading.local()
 
 @dataclass(frozen=True)
 class CardReading:
-    """The readings after decoding, which card shows in each cell (grid of the readings), and what to say."""
+    """The readings after decoding, which card shows in each cell (grid of the readings), and what to say
+    about the decoding that is not one cell's reading (a doubtful cell is :mod:`vision.doubt`'s to name)."""
 
     readings: list[list[CellReading | None]]
     cards: list[list[int | None]]
@@ -108,12 +109,12 @@ def _from_label(pred: CellReading) -> CellEvidence:
 
 
 def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStacking) -> CardReading:
-    """Readings with every cell a card explains set to that card's block (marks kept), and the warnings."""
+    """Readings with every cell a card explains set to that card's block (marks kept); no warnings: the cells
+    the decoding leaves in doubt (``decoding.cells[...].doubtful``) go to the scan's ``doubt``."""
     cards: list[list[int | None]] = [[None] * len(row) for row in readings]
     if decoding.explained < MIN_EXPLAINED:
         return CardReading(readings, cards, decoding, [], False, readings)
     out = [list(row) for row in readings]
-    doubtful = []
     # A Point of Interest card shows blocks without roads (this project's stand-in for it: its real look is
     # not documented), so where one is seen, a roadless reading stays a possible second choice.
     roadless = any(rd is not None and rd.poi for row in readings for rd in row)
@@ -124,19 +125,10 @@ def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStack
             continue
         zone, road = cell.label
         confidence = _confidence(rd, cell.label, cell.margin)
-        if cell.doubtful:
-            doubtful.append((r, c))
         # A card settles the cell: no second reading is left for the road repair to swap in, unless the
         # decoding itself is in doubt there, and then only readings a card can show.
         out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful), roadless)
-    warnings = []
-    if doubtful:
-        warnings.append(
-            "the cards do not settle "
-            + ", ".join(f"@{r},{c}" for r, c in doubtful)
-            + " (two readings fit almost equally well): please check"
-        )
-    return CardReading(out, cards, decoding, warnings, True, readings)
+    return CardReading(out, cards, decoding, [], True, readings)
 
 
 def _card_options_only(reading: CellReading, roadless: bool = False) -> CellReading:
@@ -196,8 +188,8 @@ def read_as_cards(
 def name_cells(text: str, origin: tuple[int, int]) -> str:
     """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city.
 
-    >>> name_cells("the cards do not settle @3,2, @4,2", (1, 1))
-    'the cards do not settle B3, B4'
+    >>> name_cells("the lattice bends between @3,2 and @4,2", (1, 1))
+    'the lattice bends between B3 and B4'
     """
     return re.sub(
         r"@(\d+),(\d+)", lambda m: cell_name(int(m.group(1)) - origin[0], int(m.group(2)) - origin[1]), text

@@ -98,7 +98,6 @@ function adoptScan(data) {
 }
 
 function editGrid(action) {
-  state.unsure.clear();
   const cols = state.rows[0].length;
   if (action === "add-row") state.rows.push(Array(cols).fill("."));
   if (action === "add-col") state.rows.forEach((row) => row.push("."));
@@ -113,7 +112,6 @@ function setGame(game, { keep = false } = {}) {
   state.game = game;
   if (!keep) {
     Object.assign(state, { rows: [], interstate: null, headers: [], scanId: null, breakdown: null, scanned: null });
-    state.unsure.clear();
     clearDoubts();
     state.highlight = new Set();
     state.highlightKey = null;
@@ -144,7 +142,6 @@ function setGame(game, { keep = false } = {}) {
 function startEmptyGrid() {
   state.scanId = null;
   state.scanned = null;
-  state.unsure.clear();
   clearDoubts();
   hidePhoto();
   state.rows = Array.from({ length: 6 }, () => Array(8).fill("."));

@@ -77,7 +77,6 @@ function apply(k, label) {
   const d = state.doubts.get(k);
   if (!d) return;
   state.rows[d.row][d.col] = label;
-  state.unsure.delete(k);
   state.doubts.delete(k);
   emit("city-edited", { focus: null });
 }
@@ -95,7 +94,8 @@ function doubtItem(k, d) {
     el("div", { class: "alts" }, ...alts));
 }
 
-// The retake box, the "N cells to check" line and the list; also drops doubts of cells no longer in the city.
+// The retake box, the "N cells to check" line, the list and the hint under the grid; also drops doubts of
+// cells no longer in the city.
 export function renderDoubts() {
   for (const [k, d] of state.doubts) {
     if (d.row >= state.rows.length || d.col >= (state.rows[0] || []).length) state.doubts.delete(k);
@@ -109,6 +109,7 @@ export function renderDoubts() {
   }
   const n = state.doubts.size;
   $("#doubt-box").hidden = n === 0;
+  $("#doubt-hint").hidden = n === 0 || !state.rows.length;
   $("#doubt-count").textContent = `${n} cell${n === 1 ? "" : "s"} to check`;
   $("#doubt-count").dataset.show = n === 1 ? "show it ↑" : "show them ↑";
   $("#doubts").replaceChildren(...[...state.doubts].map(([k, d]) => doubtItem(k, d)));

@@ -72,7 +72,6 @@ function closeEditor() {
   if ($("#editor").returnValue !== "ok" || !editing) return;
   const [r, c] = editing;
   state.rows[r][c] = editedToken($("#editor-form"));
-  state.unsure.delete(key(r, c));
   state.doubts.delete(key(r, c));
   emit("city-edited", { focus: [r, c] });
 }

@@ -29,12 +29,10 @@ function cellButton(token, r, c) {
     if (cell.construction) btn.classList.add("construction");
     btn.append(roadSvg(cell.road), el("span", { class: "tok", text: cell.kind === "." ? "" : token }));
   }
-  if (state.unsure.has(k)) btn.classList.add("unsure");
   if (state.doubts.has(k)) btn.classList.add("doubt");
   if (state.highlight.has(cellName(r, c))) btn.classList.add("hl");
   if (state.selected === k) btn.classList.add("selected");
-  const doubt = state.doubts.has(k) ? " (the scanner is in doubt: please check)"
-    : state.unsure.has(k) ? " (read with low confidence: please check)" : "";
+  const doubt = state.doubts.has(k) ? " (the scanner is in doubt: please check)" : "";
   btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token, state.game)}${doubt}`);
   return btn;
 }
@@ -48,7 +46,6 @@ export function renderGrid() {
   grid.classList.toggle("painting", state.brush !== null);
   $("#grid-hint").hidden = nRows > 0;
   $("#grid-tools").hidden = nRows === 0;
-  $("#unsure-hint").hidden = state.unsure.size === 0;
   if (nRows) {
     for (let c = 0; c < nCols; c++) {
       const label = el("span", { class: "coord col", "aria-hidden": "true", text: columnName(c) });
@@ -106,9 +103,9 @@ export function paintCell(r, c) {
   if (painted) painted.add(k);
   const before = state.rows[r][c];
   const after = paintToken(before, state.brush, state.game);
-  state.unsure.delete(k);
-  if (after === before) return;
-  state.doubts.delete(k);
+  // Painting a cell is checking it: it is no longer in doubt, whether the paint changed it or not.
+  const checked = state.doubts.delete(k);
+  if (after === before && !checked) return;
   state.rows[r][c] = after;
   const old = $(`#grid .cell[data-row="${r}"][data-col="${c}"]`);
   if (old) old.replaceWith(cellButton(after, r, c));

@@ -60,7 +60,6 @@ export function renderOverlay() {
     const corrected = state.scanned && state.scanned.get(k) !== token;
     const g = svgEl("g", { class: `ov-cell ${cellClass(token)}`, "data-row": r, "data-col": c, "data-name": cellName(r, c) });
     if (corrected) g.classList.add("corrected");
-    if (state.unsure.has(k)) g.classList.add("unsure");
     if (state.doubts.has(k)) g.classList.add("doubt");
     if (state.highlight.has(cellName(r, c))) g.classList.add("hl");
     if (state.selected === k) g.classList.add("selected");

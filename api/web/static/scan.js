@@ -2,14 +2,11 @@
 // where those cards came from and the scan's warnings, both shown with the score; a failed scan clears the
 // last one's photo and warnings and says what went wrong beside the upload, where the player is looking.
 import { $, el, scrollBehaviour } from "./dom.js";
-import { key, state } from "./state.js";
+import { state } from "./state.js";
 import { hidePhoto, showPhoto } from "./overlay.js";
 import { uploadPhoto } from "./upload.js";
 import { pageWords } from "./wording.js";
 import { clearDoubts } from "./doubt.js";
-
-// Cells read with less confidence than this are outlined so the player checks them first.
-const UNSURE_BELOW = 0.8;
 
 // Where the scoring cards came from, in words (the scan JSON's cards_source; "given": the player's picks).
 const CARDS_SOURCE = {
@@ -47,7 +44,6 @@ export function forgetScan() {
   state.scanId = null;
   state.scanned = null;
   state.warnings = [];
-  state.unsure.clear();
   clearDoubts();
   $("#scan-error").hidden = true;
   renderWarnings();
@@ -83,7 +79,6 @@ export async function scan(file, adopt) {
   const { data, photoUrl } = answer;
   $("#scan-error").hidden = true;
   state.scanId = data.scan_id;
-  state.unsure = new Set((data.cells || []).filter((c) => c.confidence < UNSURE_BELOW).map((c) => key(c.row, c.col)));
   // This photo's own cards: what the scan chose (the player's, when they picked them for it), else none.
   state.cards = (data.cards || []).filter(Number.isInteger);
   state.cardsFrom = state.cards.length ? data.cards_source : null;

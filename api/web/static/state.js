@@ -28,7 +28,6 @@ export const state = {
   doubts: new Map(), // "r,c" -> {row, col, reading, why, alternatives: [{label, total}]} of the scan's doubt
   retake: null,      // why the scanner asks for another photo (and what to change), or null
   retakeScored: false, // the city of that photo was corrected by hand and scored since
-  unsure: new Set(), // "r,c" of cells the scanner read with low confidence and nobody has checked yet
   brush: null,       // paint mode: {type: "zone" | "road" | "terrain" | "icon", value}, or null when off
   seq: 0,            // request counter: only the newest answer is shown
 };
