@@ -11,7 +11,6 @@ import numpy as np
 from scoring.city import City, cell_name
 from vision.assemble import Assembled, assemble_city
 from vision.backs import CITY_SURE, ScoringCards
-from vision.cards import name_cells
 from vision.city_geometry import MIN_BLOCKS, Geometry
 from vision.cut import cut_by_frame
 from vision.doubt import CellDoubt, find_doubts
@@ -114,8 +113,7 @@ def assemble_scan(
         {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
         for p in (as_cards.decoding.placements if as_cards.used else ())
     ]
-    card_doubts = [name_cells(w, assembled.origin) for w in as_cards.warnings]
-    warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *card_doubts, *assembled.warnings]
+    warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *assembled.warnings]
     sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
     light = read_light(geometry, assembled)
     doubts = find_doubts(assembled, as_cards, glare=light.glare_cells)

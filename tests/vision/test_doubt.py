@@ -36,7 +36,7 @@ def _readings(text: str, sure: float = 0.97) -> list[list[CellReading]]:
 
 def _no_cards(readings: list[list[CellReading]]) -> CardReading:
     decoding = CardStacking((), {}, 0.0, 0.0)
-    return CardReading(readings, [[None] * len(r) for r in readings], decoding, [], False, readings)
+    return CardReading(readings, [[None] * len(r) for r in readings], decoding, False, readings)
 
 
 def test_a_table_cell_enclosed_by_blocks_is_doubted_even_when_read_surely() -> None:
@@ -65,7 +65,7 @@ def test_a_cell_the_cards_overruled_with_little_margin_is_doubted() -> None:
     after[0][1] = CellReading.certain("I", "EW", 0.9)
     cells = {(0, 1): StackedCell(("I", "EW"), "card", 4, margin=1.0)}
     as_cards = CardReading(
-        after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), [], True, before
+        after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), True, before
     )
     (doubt,) = find_doubts(assemble_city(after), as_cards)
     assert doubt.name == "B1" and doubt.reading == "I:EW" and "C:EW" in doubt.alternatives

@@ -84,7 +84,7 @@ CITY = "\n".join(["R:EW  C:EW  I:EW  P     R:NS"] * 4) + "\n"  # 20 blocks
 def _read(text: str, explained: float = 1.0) -> tuple[Any, CardReading]:
     readings = [[CellReading.certain(c.zone, c.road, 0.97) for c in row] for row in parse_city(text).grid]
     decoding = CardStacking((), {}, 0.0, explained)
-    cards = CardReading(readings, [[None] * len(r) for r in readings], decoding, [], False, readings)
+    cards = CardReading(readings, [[None] * len(r) for r in readings], decoding, False, readings)
     return assemble_city(readings), cards
 
 

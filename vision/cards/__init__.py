@@ -8,7 +8,7 @@ used by :mod:`vision.towns` (the same decoding for Circle the Wagons cards).
 """
 
 from vision.cards.branch import MAX_NODES, best_stacking
-from vision.cards.city import CardReading, evidence_grid, name_cells, read_as_cards
+from vision.cards.city import CardReading, evidence_grid, read_as_cards
 from vision.cards.program import CITY_CARDS, Label
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import new_highs, solve
@@ -25,7 +25,6 @@ __all__ = [
     "StackedCell",
     "best_stacking",
     "evidence_grid",
-    "name_cells",
     "new_highs",
     "overlap_rows",
     "read_as_cards",

@@ -10,14 +10,12 @@ builds the city from, with the warnings a player needs. A decoding that explains
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scoring.city import cell_name
 from scoring.layouts import LAYOUTS
 from vision.cards.pieces import Label
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
@@ -42,13 +40,12 @@ _LAST = threading.local()
 
 @dataclass(frozen=True)
 class CardReading:
-    """The readings after decoding, which card shows in each cell (grid of the readings), and what to say
-    about the decoding that is not one cell's reading (a doubtful cell is :mod:`vision.doubt`'s to name)."""
+    """The readings after decoding and which card shows in each cell (grid of the readings); a doubtful
+    cell is :mod:`vision.doubt`'s to name."""
 
     readings: list[list[CellReading | None]]
     cards: list[list[int | None]]
     decoding: CardStacking
-    warnings: list[str]
     used: bool
     # The readings the decoding was given (the classifier's, before any card settled a cell).
     before: list[list[CellReading | None]] | None = None
@@ -113,7 +110,7 @@ def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStack
     the decoding leaves in doubt (``decoding.cells[...].doubtful``) go to the scan's ``doubt``."""
     cards: list[list[int | None]] = [[None] * len(row) for row in readings]
     if decoding.explained < MIN_EXPLAINED:
-        return CardReading(readings, cards, decoding, [], False, readings)
+        return CardReading(readings, cards, decoding, False, readings)
     out = [list(row) for row in readings]
     # A Point of Interest card shows blocks without roads (this project's stand-in for it: its real look is
     # not documented), so where one is seen, a roadless reading stays a possible second choice.
@@ -128,7 +125,7 @@ def apply_stacking(readings: list[list[CellReading | None]], decoding: CardStack
         # A card settles the cell: no second reading is left for the road repair to swap in, unless the
         # decoding itself is in doubt there, and then only readings a card can show.
         out[r][c] = _card_options_only(rd.settled(zone, road, confidence, others=cell.doubtful), roadless)
-    return CardReading(out, cards, decoding, [], True, readings)
+    return CardReading(out, cards, decoding, True, readings)
 
 
 def _card_options_only(reading: CellReading, roadless: bool = False) -> CellReading:
@@ -183,14 +180,3 @@ def read_as_cards(
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
     return apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
-
-
-def name_cells(text: str, origin: tuple[int, int]) -> str:
-    """Replace the ``@r,c`` lattice references in a warning with cell names of the trimmed city.
-
-    >>> name_cells("the lattice bends between @3,2 and @4,2", (1, 1))
-    'the lattice bends between B3 and B4'
-    """
-    return re.sub(
-        r"@(\d+),(\d+)", lambda m: cell_name(int(m.group(1)) - origin[0], int(m.group(2)) - origin[1]), text
-    )
