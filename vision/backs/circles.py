@@ -62,6 +62,9 @@ RECENTRE = 0.15
 #: Shape of the fit: greatest distance of the hull from the ellipse and its spread, in radii.
 MAX_HULL_REACH = 1.1
 MAX_HULL_SPREAD = 0.04
+#: Most of the hull's outline that may run along the photo's edge (a card lying partly out of frame): a
+#: third of the circle cut off leaves the edge about 0.3 of the outline.
+MAX_CUT_SHARE = 0.4
 #: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
 MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
@@ -204,6 +207,12 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(np.concatenate(contours)).reshape(-1, 2).astype(np.float64)
     points = _along(hull)
+    # A circle cut by the photo's edge: its outline there is the edge, not the circle; fit the rest.
+    cut = (points[:, 0] + x0 <= 0.5) | (points[:, 1] + y0 <= 0.5)
+    cut |= (points[:, 0] + x0 >= w - 1.5) | (points[:, 1] + y0 >= h - 1.5)
+    if cut.mean() > MAX_CUT_SHARE:
+        return None
+    points = points[~cut]
     if len(points) < 10:
         return None
     ellipse = cv2.fitEllipse(points.astype(np.float32))

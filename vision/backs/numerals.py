@@ -7,7 +7,9 @@ Two pieces, shared by the run time (:mod:`vision.backs.read`) and the training s
   circle lies in the image and which way the card's "up" points there;
 * :class:`NumberReader` runs the tiny ONNX classifier (``models/numbers.onnx``) on such patches. Its classes
   are ``0`` ("no upright number here": a wrong rotation, or not a card's circle at all) and the numbers
-  1–18.
+  1–18;
+* :func:`jittered_patches` and :func:`agreed` read one circle through small changes of its estimate and
+  keep what every view agrees on (the run time only).
 
 The classifier runs with onnxruntime: one session per process, created on first use, thread count from
 ``SPRAWLSCAN_THREADS`` like the cell classifier.
@@ -30,6 +32,12 @@ META_PATH = MODEL_DIR / "numbers.json"
 #: little off, while the dark rim of the circle stays mostly outside.
 PATCH = 32
 REACH = 0.9
+#: The changes of the circle estimate every circle is read through (:func:`jittered_patches`): scales of
+#: the circle (1 and larger: the real cards' digits fill about ±0.7 radii, the top of the sizes the
+#: classifier trained on, so a circle fitted a little small pushes them past it) and shifts of its centre
+#: in radii (a circle fitted a pixel off after a crop or a recompression).
+JITTER_SCALES = (1.0, 1.15, 1.3)
+JITTER_SHIFTS = ((0.0, 0.0), (0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 #: Class 0 means "no upright number"; class k (1..18) is the card number k.
 NUMBERS = tuple(range(1, 19))
 N_CLASSES = len(NUMBERS) + 1
@@ -88,6 +96,29 @@ def circle_patch(image: np.ndarray, centre: tuple[float, float], frame: np.ndarr
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def jittered_patches(image: np.ndarray, centre: tuple[float, float], frame: np.ndarray) -> np.ndarray:
+    """The circle read through every change of :data:`JITTER_SCALES` × :data:`JITTER_SHIFTS`: patches
+    (J, PATCH, PATCH), each as :func:`circle_patch` with the frame scaled and the centre moved (in the
+    frame's own radii, so a shift is the same on the card whichever way up it is read)."""
+    frame = np.asarray(frame, np.float64).reshape(2, 2)
+    cx, cy = float(centre[0]), float(centre[1])
+    out = []
+    for scale in JITTER_SCALES:
+        for shift in JITTER_SHIFTS:
+            dx, dy = frame @ np.asarray(shift)
+            out.append(circle_patch(image, (cx + dx, cy + dy), frame * scale))
+    return np.stack(out)
+
+
+def agreed(probs: np.ndarray) -> np.ndarray:
+    """Class probabilities (..., J, C) of J views of one circle → (..., C): their geometric mean,
+    renormalised. A class every view gives keeps its probability; one only some views give loses most
+    of it, so the answer does not hang on the one view a crop or a recompression happens to give."""
+    log = np.log(np.maximum(np.asarray(probs, np.float64), 1e-6)).mean(axis=-2)
+    q = np.exp(log - log.max(axis=-1, keepdims=True))
+    return q / q.sum(axis=-1, keepdims=True)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:
