@@ -206,14 +206,8 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     piece = keep.astype(np.uint8)[labels]
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(np.concatenate(contours)).reshape(-1, 2).astype(np.float64)
-    points = _along(hull)
-    # A circle cut by the photo's edge: its outline there is the edge, not the circle; fit the rest.
-    cut = (points[:, 0] + x0 <= 0.5) | (points[:, 1] + y0 <= 0.5)
-    cut |= (points[:, 0] + x0 >= w - 1.5) | (points[:, 1] + y0 >= h - 1.5)
-    if cut.mean() > MAX_CUT_SHARE:
-        return None
-    points = points[~cut]
-    if len(points) < 10:
+    points = _off_the_edge(_along(hull), (x0, y0), (h, w))
+    if points is None or len(points) < 10:
         return None
     ellipse = cv2.fitEllipse(points.astype(np.float32))
     (ex, ey), (ew, eh), angle = ellipse
@@ -236,6 +230,15 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     if not INK_RANGE[0] <= ink <= INK_RANGE[1]:
         return None
     return NumberCircle(centre + (x0, y0), axes, radius, fill - around)
+
+
+def _off_the_edge(points: np.ndarray, offset: tuple[int, int], shape: tuple[int, int]) -> np.ndarray | None:
+    """The outline ``points`` (window px; the window's top left at ``offset`` in a photo of ``shape``)
+    that are not on the photo's edge, or None when more than :data:`MAX_CUT_SHARE` are: a circle cut by
+    the edge has the edge for outline there, not the circle, and is fitted on the rest."""
+    x, y = points[:, 0] + offset[0], points[:, 1] + offset[1]
+    cut = (x <= 0.5) | (y <= 0.5) | (x >= shape[1] - 1.5) | (y >= shape[0] - 1.5)
+    return None if cut.mean() > MAX_CUT_SHARE else points[~cut]
 
 
 def _along(polygon: np.ndarray) -> np.ndarray:
