@@ -11,10 +11,10 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    to the right is rule text on paper, or the table, with nothing darker between lighter. The band's
    contrast for each way up, section by section along the strip so that it must run on from the circle,
    is its prior.
-3. **The number.** The circle's inside is sampled into upright patches per candidate, through small
-   changes of the circle's size and centre, and classified; what the views agree on counts
-   (:mod:`vision.backs.numerals`); the classifier's "no upright number" class and the prior
-   together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
+3. **The number.** The circle's inside is sampled into upright patches per candidate, centred on its
+   number and scaled to the number's own height, through small changes of that, and classified; what the
+   views agree on counts (:mod:`vision.backs.numerals`); the classifier's "no upright number" class and
+   the prior together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
 
 Circles on ``city_mask`` are skipped: the city's own yellow (cars, signs) is never a scoring card.
 """
@@ -126,7 +126,7 @@ def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.nd
     luma = cv2.remap(grey, np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1), cv2.INTER_LINEAR)
     luma = _median_where(luma.astype(np.float64), inside)  # one row per strip, NaN when mostly off
     band, above, below = np.moveaxis(luma.reshape(len(frames), len(strips), BAND_SECTIONS), 1, 0)
-    paper = np.fmin(above, below)  # the lighter side may be the one off the photo
+    paper = np.fmin(above, below)  # the darker paper, or the one side in the photo
     section = np.clip(paper - band, *BAND_SECTION_RANGE)
     known = np.isfinite(section)
     total = np.where(known, section, 0.0).sum(axis=1)
