@@ -21,7 +21,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 __all__ = ["BackNumber", "ScoringCards", "choose_scoring_cards"]
@@ -31,6 +31,9 @@ Source = Literal["backs", "city", "both", "given"]
 BACKS_OVER_CITY = 0.8
 #: A city decoding this sure stands on its own; a less sure one counts only where backs agree with it.
 CITY_SURE = 0.8
+#: A back read less surely than the reader reports (vision.backs.read.MIN_CONFIDENCE) whose most likely
+#: number is at least this likely and not one the city lacks puts the cards chosen in doubt.
+UNSURE_AGAINST_CITY = 0.3
 _ORDINAL = {1: "the third", 2: "the last two", 3: "all three"}
 
 
@@ -100,13 +103,19 @@ def choose_scoring_cards(
         return ScoringCards(chosen, "given", backs, city, doubt, warnings)
     read = sorted((b for b in backs if b.number is not None), key=lambda b: -b.confidence)
     if city is not None:
-        # A back the reader was unsure of still agrees when its most likely number is one of the city's.
+        # A back the reader was unsure of still agrees when its most likely number is one of the city's;
+        # when it is not, it still speaks against the city (never dropped in silence).
         numbers = {b.number for b in read}
+        unsure: list[tuple[int, float]] = []
         for b in backs:
-            if b.number is None and b.alternatives and b.alternatives[0][0] in set(city) - numbers:
-                read.append(BackNumber(b.alternatives[0][0], b.alternatives[0][1], b.alternatives, b.where))
-                numbers.add(b.alternatives[0][0])
-        return _with_city(backs, read[:3], city, city_certainty)
+            if b.number is None and b.alternatives:
+                guess, p = b.alternatives[0]
+                if guess in set(city) - numbers:
+                    read.append(BackNumber(guess, p, b.alternatives, b.where))
+                    numbers.add(guess)
+                elif guess not in numbers and p >= UNSURE_AGAINST_CITY:
+                    unsure.append((guess, p))
+        return _against_unsure(_with_city(backs, read[:3], city, city_certainty), unsure, numbers)
     if len(read) >= 3:
         chosen = tuple(sorted(b.number for b in read[:3] if b.number is not None))
         warnings = ()
@@ -170,3 +179,22 @@ def _with_city(
         f"{'backs' if sure_backs else 'city'}: please check cards {_names(doubt)}"
     )
     return ScoringCards(chosen, "backs" if sure_backs else "city", backs, city, doubt, (warning,))
+
+
+def _against_unsure(
+    chosen: ScoringCards, unsure: Sequence[tuple[int, float]], confirmed: set[int | None]
+) -> ScoringCards:
+    """``chosen`` with the unsure backs that name a card it does not hold: those cards, and the chosen
+    ones no back confirmed, in doubt, and a warning naming them."""
+    against = [(n, p) for n, p in unsure if not chosen.cards or n not in chosen.cards]
+    if not against or not chosen.cards:
+        return chosen
+    doubt = {n for n, _ in against} | (set(chosen.cards) - confirmed)
+    read = ", ".join(f"{n} ({p:.0%} sure)" for n, p in against)
+    warning = (
+        f"a back reads {read}, not one of the cards used ({_names(chosen.cards)}): "
+        f"please check cards {_names(doubt)}"
+    )
+    return replace(
+        chosen, in_doubt=tuple(sorted(set(chosen.in_doubt) | doubt)), warnings=(*chosen.warnings, warning)
+    )

@@ -62,6 +62,9 @@ RECENTRE = 0.15
 #: Shape of the fit: greatest distance of the hull from the ellipse and its spread, in radii.
 MAX_HULL_REACH = 1.1
 MAX_HULL_SPREAD = 0.04
+#: Most of the hull's outline that may run along the photo's edge (a card lying partly out of frame): a
+#: third of the circle cut off leaves the edge about 0.3 of the outline.
+MAX_CUT_SHARE = 0.4
 #: Least share of the hull that is fill (bold digits may cover up to two thirds of it).
 MIN_SOLIDITY = 0.3
 MIN_AXIS_RATIO = 0.5
@@ -203,8 +206,8 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     piece = keep.astype(np.uint8)[labels]
     contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     hull = cv2.convexHull(np.concatenate(contours)).reshape(-1, 2).astype(np.float64)
-    points = _along(hull)
-    if len(points) < 10:
+    points = _off_the_edge(_along(hull), (x0, y0), (h, w))
+    if points is None or len(points) < 10:
         return None
     ellipse = cv2.fitEllipse(points.astype(np.float32))
     (ex, ey), (ew, eh), angle = ellipse
@@ -227,6 +230,15 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     if not INK_RANGE[0] <= ink <= INK_RANGE[1]:
         return None
     return NumberCircle(centre + (x0, y0), axes, radius, fill - around)
+
+
+def _off_the_edge(points: np.ndarray, offset: tuple[int, int], shape: tuple[int, int]) -> np.ndarray | None:
+    """The outline ``points`` (window px; the window's top left at ``offset`` in a photo of ``shape``)
+    that are not on the photo's edge, or None when more than :data:`MAX_CUT_SHARE` are: a circle cut by
+    the edge has the edge for outline there, not the circle, and is fitted on the rest."""
+    x, y = points[:, 0] + offset[0], points[:, 1] + offset[1]
+    cut = (x <= 0.5) | (y <= 0.5) | (x >= shape[1] - 1.5) | (y >= shape[0] - 1.5)
+    return None if cut.mean() > MAX_CUT_SHARE else points[~cut]
 
 
 def _along(polygon: np.ndarray) -> np.ndarray:

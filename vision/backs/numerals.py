@@ -7,7 +7,9 @@ Two pieces, shared by the run time (:mod:`vision.backs.read`) and the training s
   circle lies in the image and which way the card's "up" points there;
 * :class:`NumberReader` runs the tiny ONNX classifier (``models/numbers.onnx``) on such patches. Its classes
   are ``0`` ("no upright number here": a wrong rotation, or not a card's circle at all) and the numbers
-  1–18.
+  1–18;
+* :func:`ink_frame`, :func:`jittered_patches` and :func:`agreed` read one circle at its number's own
+  place and size, through small changes of that, and keep what every view agrees on (the run time only).
 
 The classifier runs with onnxruntime: one session per process, created on first use, thread count from
 ``SPRAWLSCAN_THREADS`` like the cell classifier.
@@ -30,6 +32,21 @@ META_PATH = MODEL_DIR / "numbers.json"
 #: little off, while the dark rim of the circle stays mostly outside.
 PATCH = 32
 REACH = 0.9
+#: The digits' height each circle is read at, in circle radii: the geometric middle of the heights the
+#: classifier trained on (0.85–1.45). The real backs print theirs about 1.4 radii tall, and a circle
+#: fitted a little small or large moves them further out; read at their own height, the size of the fit
+#: no longer counts.
+INK_HEIGHT = 1.1
+#: Bounds of that rescaling (a frame a quarter turn off measures a number's width as its height).
+INK_SCALE = (0.8, 1.6)
+#: Where the ink is looked for: inside this radius (the dark rim stays out), on a grid of this many px.
+INK_REACH = 0.85
+INK_GRID = 64
+#: The changes of the (ink-centred, ink-scaled) frame every circle is also read through
+#: (:func:`jittered_patches`): scales (the digits at 1.0, 1.1 and 1.2 radii tall), and shifts of the
+#: centre in radii.
+JITTER_SCALES = (0.91, 1.0, 1.09)
+JITTER_SHIFTS = ((0.0, 0.0), (0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 #: Class 0 means "no upright number"; class k (1..18) is the card number k.
 NUMBERS = tuple(range(1, 19))
 N_CLASSES = len(NUMBERS) + 1
@@ -88,6 +105,66 @@ def circle_patch(image: np.ndarray, centre: tuple[float, float], frame: np.ndarr
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
+
+
+def ink_frame(
+    image: np.ndarray, centre: tuple[float, float], frame: np.ndarray
+) -> tuple[tuple[float, float], np.ndarray]:
+    """The circle's frame moved onto its number and scaled so that the number stands :data:`INK_HEIGHT`
+    radii tall, as the classifier saw numbers in training: (centre, frame). The ink is what is darker
+    than Otsu's threshold inside :data:`INK_REACH` radii; its box (1st to 99th percentile along each of
+    the frame's axes) gives centre and height. Without ink the circle is returned as it came."""
+    frame = np.asarray(frame, np.float64).reshape(2, 2)
+    step = 2.0 / INK_GRID  # a grid over ±1 radius
+    m = np.empty((2, 3), np.float64)
+    m[:, :2] = frame * step
+    m[:, 2] = np.asarray(centre, np.float64) + frame @ np.array([step / 2 - 1.0, step / 2 - 1.0])
+    view = cv2.warpAffine(
+        image,
+        m,
+        (INK_GRID, INK_GRID),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if view.ndim == 3:
+        view = cv2.cvtColor(view, cv2.COLOR_RGB2GRAY)
+    yy, xx = (np.mgrid[0:INK_GRID, 0:INK_GRID] + 0.5) * step - 1.0
+    inside = np.hypot(xx, yy) < INK_REACH
+    threshold, _ = cv2.threshold(view[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = cv2.morphologyEx(
+        ((view < threshold) & inside).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)
+    )
+    if int(ink.sum()) < 10:
+        return (float(centre[0]), float(centre[1])), frame
+    on = ink > 0
+    x0, x1 = np.percentile(xx[on], [1, 99])
+    y0, y1 = np.percentile(yy[on], [1, 99])
+    scale = float(np.clip((y1 - y0) / INK_HEIGHT, *INK_SCALE))
+    moved = np.asarray(centre, np.float64) + frame @ np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    return (float(moved[0]), float(moved[1])), frame * scale
+
+
+def jittered_patches(image: np.ndarray, centre: tuple[float, float], frame: np.ndarray) -> np.ndarray:
+    """The circle read at its number's own place and size (:func:`ink_frame`) and through every change
+    of :data:`JITTER_SCALES` × :data:`JITTER_SHIFTS` around it: patches (J, PATCH, PATCH), each as
+    :func:`circle_patch` (a shift is in the frame's own radii, the same on the card whichever way up it
+    is read)."""
+    (cx, cy), frame = ink_frame(image, centre, frame)
+    out = []
+    for scale in JITTER_SCALES:
+        for shift in JITTER_SHIFTS:
+            dx, dy = frame @ np.asarray(shift)
+            out.append(circle_patch(image, (cx + dx, cy + dy), frame * scale))
+    return np.stack(out)
+
+
+def agreed(probs: np.ndarray) -> np.ndarray:
+    """Class probabilities (..., J, C) of J views of one circle → (..., C): their geometric mean,
+    renormalised. A class every view gives keeps its probability; one only some views give loses most
+    of it, so the answer does not hang on the one view a crop or a recompression happens to give."""
+    log = np.log(np.maximum(np.asarray(probs, np.float64), 1e-6)).mean(axis=-2)
+    q = np.exp(log - log.max(axis=-1, keepdims=True))
+    return q / q.sum(axis=-1, keepdims=True)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:

@@ -11,9 +11,10 @@ left end, with the card's number (1–18) in black, and the card's name runs alo
    to the right is rule text on paper, or the table, with nothing darker between lighter. The band's
    contrast for each way up, section by section along the strip so that it must run on from the circle,
    is its prior.
-3. **The number.** The circle's inside is sampled into an upright patch per candidate
-   (:mod:`vision.backs.numerals`) and classified; the classifier's "no upright number" class and the prior
-   together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
+3. **The number.** The circle's inside is sampled into upright patches per candidate, centred on its
+   number and scaled to the number's own height, through small changes of that, and classified; what the
+   views agree on counts (:mod:`vision.backs.numerals`); the classifier's "no upright number" class and
+   the prior together weigh the candidates. A 6 turned around is a 9: only the band tells them apart.
 
 Circles on ``city_mask`` are skipped: the city's own yellow (cars, signs) is never a scoring card.
 """
@@ -28,7 +29,7 @@ import numpy as np
 
 from vision.backs.choose import BackNumber
 from vision.backs.circles import CIRCLE_RADIUS_MM, NumberCircle, find_number_circles
-from vision.backs.numerals import NUMBERS, circle_frame, circle_patch, get_reader
+from vision.backs.numerals import N_CLASSES, NUMBERS, agreed, circle_frame, get_reader, jittered_patches
 from vision.cells import check_rgb_image
 
 __all__ = ["ScoringCardReading", "find_scoring_cards"]
@@ -57,6 +58,8 @@ PAPER_ACROSS = (0.9, 1.4)
 #: rule text close under the band in a few sections.
 BAND_SECTIONS = 8
 BAND_SECTION_RANGE = (0.0, 90.0)
+#: Least sections of the strip in the photo for a frame's band to be judged at all.
+MIN_SECTIONS = 2
 #: A strip of a section is sampled at this many points across and along it; its luma is their median.
 STRIP_POINTS = (4, 24)
 #: Band contrast (paper minus band luma, 0–255) that says the title band is there, and the softness of
@@ -104,7 +107,10 @@ def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.nd
     nothing for print, paper or table.
 
     The strips (band, paper above, paper below) of every section and frame are sampled in one
-    ``cv2.remap``, at points given in upright circle coordinates (radii; x right, y down).
+    ``cv2.remap``, at points given in upright circle coordinates (radii; x right, y down). A strip mostly
+    off the photo (a card at its edge) says nothing: the paper on the other side stands in for it, and a
+    section with no band or no paper in the photo is left out; a frame with fewer than
+    :data:`MIN_SECTIONS` left has no band (0).
     """
     n_across, n_along = STRIP_POINTS
     edges = np.linspace(BAND_ALONG[0], BAND_ALONG[1], BAND_SECTIONS + 1)
@@ -114,11 +120,28 @@ def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.nd
     # (x, y) of every point, ordered strip, section, across, along; then the same for each frame.
     q = np.stack(np.broadcast_arrays(along[None, :, None, :], across[:, None, :, None]), -1).reshape(-1, 2)
     p = np.concatenate([centre + q @ f.T for f in frames]).astype(np.float32)
-    xs = np.clip(p[:, 0], 0, grey.shape[1] - 1).reshape(-1, n_across * n_along)
-    ys = np.clip(p[:, 1], 0, grey.shape[0] - 1).reshape(-1, n_across * n_along)
-    luma = np.median(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR), axis=1)  # one row per strip
+    h, w = grey.shape[:2]
+    xs, ys = p[:, 0].reshape(-1, n_across * n_along), p[:, 1].reshape(-1, n_across * n_along)
+    inside = (xs >= 0) & (xs <= w - 1) & (ys >= 0) & (ys <= h - 1)
+    luma = cv2.remap(grey, np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1), cv2.INTER_LINEAR)
+    luma = _median_where(luma.astype(np.float64), inside)  # one row per strip, NaN when mostly off
     band, above, below = np.moveaxis(luma.reshape(len(frames), len(strips), BAND_SECTIONS), 1, 0)
-    return np.mean(np.clip(np.minimum(above, below) - band, *BAND_SECTION_RANGE), axis=1)
+    paper = np.fmin(above, below)  # the darker paper, or the one side in the photo
+    section = np.clip(paper - band, *BAND_SECTION_RANGE)
+    known = np.isfinite(section)
+    total = np.where(known, section, 0.0).sum(axis=1)
+    count = known.sum(axis=1)
+    return np.where(count >= MIN_SECTIONS, total / np.maximum(count, 1), 0.0)
+
+
+def _median_where(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Per row, the median of ``values`` where ``valid``; NaN for a row less than half valid."""
+    ordered = np.sort(np.where(valid, values, np.inf), axis=1)
+    k = valid.sum(axis=1)
+    rows = np.arange(len(values))
+    lo, hi = np.maximum((k - 1) // 2, 0), np.maximum(k // 2, 0)
+    median = (ordered[rows, lo] + ordered[rows, np.minimum(hi, values.shape[1] - 1)]) / 2
+    return np.where(2 * k >= values.shape[1], median, np.nan)
 
 
 def _corners_from_circle(centre: np.ndarray, frame: np.ndarray) -> np.ndarray:
@@ -175,8 +198,9 @@ def _read(
 
     Returns (the frame the number is read in, number, confidence P(n), the three most likely numbers
     with their P)."""
-    patches = np.stack([circle_patch(image, (float(centre[0]), float(centre[1])), f) for f in frames])
-    probs = get_reader().probabilities(patches).astype(np.float64)
+    grey, at = _grey_around(image, centre, frames[0])
+    patches = np.concatenate([jittered_patches(grey, at, f) for f in frames])
+    probs = agreed(get_reader().probabilities(patches).reshape(len(frames), -1, N_CLASSES))
     upright = np.asarray(prior, np.float64) * (1.0 - probs[:, 0])
     posterior = upright / max(float(upright.sum()), 1e-12)
     given_upright = probs[:, 1:] / np.maximum(1.0 - probs[:, :1], 1e-12)
@@ -186,6 +210,20 @@ def _read(
     best = int(order[0])
     alts = tuple((int(NUMBERS[j]), float(p_number[j])) for j in order)
     return int(np.argmax(joint[:, best])), alts[0][0], alts[0][1], alts
+
+
+def _grey_around(
+    image: np.ndarray, centre: np.ndarray, frame: np.ndarray
+) -> tuple[np.ndarray, tuple[float, float]]:
+    """The photo around a circle, in grey, far enough out for every patch read from it (3 radii: the
+    patches reach at most about 2.2), and the circle's centre in it: converted once, not per patch."""
+    half = 3.0 * float(np.abs(frame).sum(axis=1).max()) + 2
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+    x1, y1 = min(w, int(centre[0] + half) + 2), min(h, int(centre[1] + half) + 2)
+    crop = np.ascontiguousarray(image[y0 : max(y1, y0 + 1), x0 : max(x1, x0 + 1)])
+    grey = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY) if crop.ndim == 3 else crop
+    return grey, (float(centre[0]) - x0, float(centre[1]) - y0)
 
 
 def _read_card(image: np.ndarray, grey: np.ndarray, circle: NumberCircle) -> ScoringCardReading:
