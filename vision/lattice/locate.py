@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.errors import InputError
+from vision.light import even_light, light_field
 
 LOCATE_LONG_SIDE = 1000
 # A city must cover at least this fraction of the photo to be read (about 8 blocks in a 12 MP frame).
@@ -97,25 +98,44 @@ def _nearest_distance(lab: np.ndarray, colours: np.ndarray, weights: np.ndarray)
     return np.sqrt(reduce(np.minimum, (squared(colour) for colour in colours)))
 
 
+def _busyness(lightness: np.ndarray, win: int) -> tuple[np.ndarray, float]:
+    """Mean gradient magnitude of ``lightness`` over ``win`` px, and its median along the photo's border
+    (the table's own level)."""
+    grey = lightness.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    busy = cv2.blur(np.sqrt(gx * gx + gy * gy), (win, win))
+    table_busy = np.median(np.concatenate([busy[:4].ravel(), busy[-4:].ravel(), busy[:, :4].ravel()]))
+    return busy, float(table_busy)
+
+
+def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
+    """Where ``busy`` stands clearly above the table's own level (bool)."""
+    return (busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)
+
+
 def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
+    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo.
+
+    The cues are read on the photo as if lit evenly (:mod:`vision.light`): a shadow across a pale table
+    is darker than the table but no card, and drawings in the shade are as busy as those in the light.
+    """
     h, w = rgb.shape[:2]
-    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
-    table = table_colours(lab, max(4, min(h, w) // 25))
+    raw_lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
+    table = table_colours(raw_lab, max(4, min(h, w) // 25))
+    win = max(5, (min(h, w) // 40) | 1)
+    busy, table_busy = _busyness(raw_lab[:, :, 0], win)
+    table_rgb = cv2.cvtColor(np.clip(table + 0.5, 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2RGB)[0]
+    even = even_light(rgb, light_field(rgb, table_rgb, ~_busy_above(busy, table_busy)))
+    lab = raw_lab if even is rgb else cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
     colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
-    grey = lab[:, :, 0].astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    win = max(5, (min(h, w) // 40) | 1)
-    busy = cv2.blur(mag, (win, win))
-    table_busy = np.median(np.concatenate([busy[:4].ravel(), busy[-4:].ravel(), busy[:, :4].ravel()]))
+    busy, table_busy = _busyness(lab[:, :, 0], win)
     # Each cue is scaled by how far it sits above the table's own level; either may mark a card. The
     # busy cue is blurred over ``win`` pixels, so it spills past the card edges: pull it back by half that.
     colour_mask = (colour_score > 18.0).astype(np.uint8)
-    busy_mask = ((busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)).astype(np.uint8)
+    busy_mask = _busy_above(busy, table_busy).astype(np.uint8)
     busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
     mask = np.maximum(colour_mask, busy_mask) * 255
     k = max(3, (min(h, w) // 35) | 1)  # also removes thin bands where the table shades off
