@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.errors import InputError
+from vision.lattice.vanishing import vanishing_point
 from vision.light import even_light, light_field
 
 LOCATE_LONG_SIDE = 1000
@@ -203,65 +204,6 @@ def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
-def _angle_below(cos: np.ndarray, tol: float) -> np.ndarray:
-    """Whether ``degrees(arccos(clip(cos, 0, 1))) < tol``, elementwise. The cosine is compared with the
-    threshold's; only values within 1e-9 of it, where rounding could decide, take the arccos (its error
-    is some 1e-16, the band's width in angle some 1e-8)."""
-    threshold = np.cos(np.radians(tol))
-    below = cos > threshold
-    near = np.abs(cos - threshold) < 1e-9
-    if near.any():
-        below[near] = np.degrees(np.arccos(np.clip(cos[near], 0.0, 1.0))) < tol
-    return below
-
-
-def _vanishing_point(
-    seg: np.ndarray, rng: np.random.Generator, tol_deg: float = 1.2, trials: int = 256
-) -> tuple[np.ndarray, np.ndarray]:
-    """RANSAC vanishing point of segments in normalised coordinates; returns (point, inlier mask).
-
-    A hypothesis is the intersection of two segments' lines; its support is the total length of segments
-    that point at it within ``tol_deg``. The winner is refined by least squares on its inliers.
-    """
-    p1 = np.hstack([seg[:, :2], np.ones((len(seg), 1))])
-    p2 = np.hstack([seg[:, 2:], np.ones((len(seg), 1))])
-    lines = np.cross(p1, p2)
-    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
-    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    mid = (seg[:, :2] + seg[:, 2:]) / 2
-    direction = (seg[:, 2:] - seg[:, :2]) / length[:, None]
-
-    def within(v: np.ndarray, tol: float) -> np.ndarray:
-        """Whether the angle between each segment and the ray from its midpoint to each point in ``v``
-        (K × 3) is below ``tol`` degrees → (K × N) bool."""
-        to_x = v[:, 0:1] - mid[None, :, 0] * v[:, 2:3]
-        to_y = v[:, 1:2] - mid[None, :, 1] * v[:, 2:3]
-        norm = np.maximum(np.sqrt(to_x * to_x + to_y * to_y), 1e-12)
-        cos = np.abs(to_x * direction[None, :, 0] + to_y * direction[None, :, 1]) / norm
-        return _angle_below(cos, tol)
-
-    prob = length / length.sum()
-    i = rng.choice(len(seg), size=trials, p=prob)
-    j = rng.choice(len(seg), size=trials, p=prob)
-    hyp = np.cross(lines[i], lines[j])
-    norm = np.linalg.norm(hyp, axis=1)
-    hyp = hyp[(i != j) & (norm > 1e-12)]
-    if len(hyp) == 0:
-        raise NoCityFound("no city found: the photo shows no straight card edges")
-    hyp /= np.linalg.norm(hyp, axis=1, keepdims=True)
-    support = (within(hyp, tol_deg) * length[None]).sum(axis=1)
-    best = hyp[int(np.argmax(support))]
-    inliers = within(best[None], tol_deg)[0]
-    for _ in range(2):
-        if inliers.sum() < 4:
-            break
-        w = length[inliers]
-        m = (lines[inliers] * w[:, None]).T @ lines[inliers]
-        best = np.linalg.eigh(m)[1][:, 0]
-        inliers = within(best[None], tol_deg * 1.5)[0]
-    return best, inliers
-
-
 def _border_sides(region: np.ndarray) -> tuple[str, ...]:
     h, w = region.shape
     band = 2
@@ -310,7 +252,10 @@ def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
         if len(member) < 6:
             raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
         norm = np.hstack([(member[:, :2] - centre) * scale, (member[:, 2:] - centre) * scale])
-        v, inliers = _vanishing_point(norm, rng)
+        found = vanishing_point(norm, rng)
+        if found is None:
+            raise NoCityFound("no city found: the photo shows no straight card edges")
+        v, inliers = found
         if inliers.sum() < 6:
             raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
         # Back to pixel coordinates of the small photo.
