@@ -28,6 +28,8 @@ RATIO_RANGE = (0.35, 1.3)
 MIN_SUM = 45.0
 # The field never corrects beyond these ratios: deeper changes are not light but something on the table.
 FIELD_RANGE = (0.4, 1.25)
+# The light is measured on a copy this long (pixels on its long side).
+FIELD_LONG_SIDE = 128
 # Blur widths as fractions of the image's long side: the fine one follows a shadow's edge, the wide one
 # fills in across a city.
 FINE_SIGMA = 1 / 40
@@ -70,21 +72,32 @@ def _spread(values: np.ndarray, weight: np.ndarray, sigma: float) -> tuple[np.nd
 def light_field(rgb: np.ndarray, table_rgb: np.ndarray, calm: np.ndarray) -> np.ndarray:
     """The relative light (float32, H × W, 1 where lit like the photo's border) of an RGB photo (uint8)
     whose table colours are ``table_rgb`` (K × 3 RGB); ``calm`` (bool) marks pixels whose neighbourhood has
-    no drawing in it (the table, not a card)."""
+    no drawing in it (the table, not a card).
+
+    The light is smooth, so it is measured on a copy :data:`FIELD_LONG_SIDE` px long (area-averaged; a
+    pixel there is calm when all it covers is) and enlarged."""
+    h, w = rgb.shape[:2]
     if len(table_rgb) == 0:
-        return np.ones(rgb.shape[:2], np.float32)
-    chroma, ratio, total = _table_ratio(rgb, table_rgb)
-    like = calm & (chroma < TABLE_CHROMA) & (total > MIN_SUM)
+        return np.ones((h, w), np.float32)
+    f = min(1.0, FIELD_LONG_SIDE / max(h, w))
+    size = (max(1, round(w * f)), max(1, round(h * f)))
+    coarse = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    still = cv2.resize(calm.astype(np.float32), size, interpolation=cv2.INTER_AREA) > 0.999
+    chroma, ratio, total = _table_ratio(coarse, table_rgb)
+    like = still & (chroma < TABLE_CHROMA) & (total > MIN_SUM)
     like &= (ratio > RATIO_RANGE[0]) & (ratio < RATIO_RANGE[1])
     weight = like.astype(np.float32)
-    long_side = max(rgb.shape[:2])
+    long_side = max(size)
     fine, fine_seen = _spread(ratio, weight, FINE_SIGMA * long_side)
     wide, wide_seen = _spread(ratio, weight, WIDE_SIGMA * long_side)
     # Where the wide blur saw almost no table, the light is taken as even.
     wide = np.where(wide_seen > WIDE_SUPPORT, wide, 1.0)
     trust = np.clip(fine_seen / FINE_SUPPORT, 0.0, 1.0)
     off = trust * fine + (1.0 - trust) * wide - 1.0
-    field = 1.0 + np.sign(off) * np.maximum(np.abs(off) - EVEN_WITHIN, 0.0)
+    off = np.sign(off) * np.maximum(np.abs(off) - EVEN_WITHIN, 0.0)
+    if not off.any():
+        return np.ones((h, w), np.float32)
+    field = cv2.resize((1.0 + off).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     return np.clip(field, *FIELD_RANGE).astype(np.float32)
 
 

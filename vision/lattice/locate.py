@@ -128,11 +128,13 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     busy, table_busy = _busyness(raw_lab[:, :, 0], win)
     table_rgb = cv2.cvtColor(np.clip(table + 0.5, 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2RGB)[0]
     even = even_light(rgb, light_field(rgb, table_rgb, ~_busy_above(busy, table_busy)))
-    lab = raw_lab if even is rgb else cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
+    lab = raw_lab
+    if even is not rgb:  # a shadow or a lamp's fall-off to lift: the cues on the evenly lit copy
+        lab = cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
+        busy, table_busy = _busyness(lab[:, :, 0], win)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
     colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
-    busy, table_busy = _busyness(lab[:, :, 0], win)
     # Each cue is scaled by how far it sits above the table's own level; either may mark a card. The
     # busy cue is blurred over ``win`` pixels, so it spills past the card edges: pull it back by half that.
     colour_mask = (colour_score > 18.0).astype(np.uint8)
