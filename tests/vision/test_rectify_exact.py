@@ -8,9 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.lattice.locate import _angle_below, _nearest_distance
+from vision.lattice.locate import _nearest_distance
 from vision.lattice.periods import ColourJumps
 from vision.lattice.rectify import _lab_around
+from vision.lattice.vanishing import angle_below
 
 
 def _plain_profile(jumps: ColourJumps, reach: int) -> np.ndarray:
@@ -75,7 +76,7 @@ def test_angle_test_on_cosines_equals_the_arccos_one_even_at_the_threshold(tol: 
         ]
     )
     plain = np.degrees(np.arccos(np.clip(cos, 0.0, 1.0))) < tol
-    assert np.array_equal(_angle_below(cos, tol), plain)
+    assert np.array_equal(angle_below(cos, tol), plain)
     assert plain[:5000].any() and not plain[:5000].all()
 
 

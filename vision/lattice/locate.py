@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 
 from scoring.errors import InputError
+from vision.lattice.vanishing import vanishing_point
+from vision.light import even_light, light_field
 
 LOCATE_LONG_SIDE = 1000
 # A city must cover at least this fraction of the photo to be read (about 8 blocks in a 12 MP frame).
@@ -97,25 +99,46 @@ def _nearest_distance(lab: np.ndarray, colours: np.ndarray, weights: np.ndarray)
     return np.sqrt(reduce(np.minimum, (squared(colour) for colour in colours)))
 
 
+def _busyness(lightness: np.ndarray, win: int) -> tuple[np.ndarray, float]:
+    """Mean gradient magnitude of ``lightness`` over ``win`` px, and its median along the photo's border
+    (the table's own level)."""
+    grey = lightness.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    busy = cv2.blur(np.sqrt(gx * gx + gy * gy), (win, win))
+    table_busy = np.median(np.concatenate([busy[:4].ravel(), busy[-4:].ravel(), busy[:, :4].ravel()]))
+    return busy, float(table_busy)
+
+
+def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
+    """Where ``busy`` stands clearly above the table's own level (bool)."""
+    return (busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)
+
+
 def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo."""
+    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo.
+
+    The cues are read on the photo as if lit evenly (:mod:`vision.light`): a shadow across a pale table
+    is darker than the table but no card, and drawings in the shade are as busy as those in the light.
+    """
     h, w = rgb.shape[:2]
-    lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
-    table = table_colours(lab, max(4, min(h, w) // 25))
+    raw_lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
+    table = table_colours(raw_lab, max(4, min(h, w) // 25))
+    win = max(5, (min(h, w) // 40) | 1)
+    busy, table_busy = _busyness(raw_lab[:, :, 0], win)
+    table_rgb = cv2.cvtColor(np.clip(table + 0.5, 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2RGB)[0]
+    even = even_light(rgb, light_field(rgb, table_rgb, ~_busy_above(busy, table_busy)))
+    lab = raw_lab
+    if even is not rgb:  # a shadow or a lamp's fall-off to lift: the cues on the evenly lit copy
+        lab = cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
+        busy, table_busy = _busyness(lab[:, :, 0], win)
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
     colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
-    grey = lab[:, :, 0].astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    win = max(5, (min(h, w) // 40) | 1)
-    busy = cv2.blur(mag, (win, win))
-    table_busy = np.median(np.concatenate([busy[:4].ravel(), busy[-4:].ravel(), busy[:, :4].ravel()]))
     # Each cue is scaled by how far it sits above the table's own level; either may mark a card. The
     # busy cue is blurred over ``win`` pixels, so it spills past the card edges: pull it back by half that.
     colour_mask = (colour_score > 18.0).astype(np.uint8)
-    busy_mask = ((busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)).astype(np.uint8)
+    busy_mask = _busy_above(busy, table_busy).astype(np.uint8)
     busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
     mask = np.maximum(colour_mask, busy_mask) * 255
     k = max(3, (min(h, w) // 35) | 1)  # also removes thin bands where the table shades off
@@ -183,65 +206,6 @@ def _angle_diff(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
-def _angle_below(cos: np.ndarray, tol: float) -> np.ndarray:
-    """Whether ``degrees(arccos(clip(cos, 0, 1))) < tol``, elementwise. The cosine is compared with the
-    threshold's; only values within 1e-9 of it, where rounding could decide, take the arccos (its error
-    is some 1e-16, the band's width in angle some 1e-8)."""
-    threshold = np.cos(np.radians(tol))
-    below = cos > threshold
-    near = np.abs(cos - threshold) < 1e-9
-    if near.any():
-        below[near] = np.degrees(np.arccos(np.clip(cos[near], 0.0, 1.0))) < tol
-    return below
-
-
-def _vanishing_point(
-    seg: np.ndarray, rng: np.random.Generator, tol_deg: float = 1.2, trials: int = 256
-) -> tuple[np.ndarray, np.ndarray]:
-    """RANSAC vanishing point of segments in normalised coordinates; returns (point, inlier mask).
-
-    A hypothesis is the intersection of two segments' lines; its support is the total length of segments
-    that point at it within ``tol_deg``. The winner is refined by least squares on its inliers.
-    """
-    p1 = np.hstack([seg[:, :2], np.ones((len(seg), 1))])
-    p2 = np.hstack([seg[:, 2:], np.ones((len(seg), 1))])
-    lines = np.cross(p1, p2)
-    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
-    length = np.hypot(seg[:, 2] - seg[:, 0], seg[:, 3] - seg[:, 1])
-    mid = (seg[:, :2] + seg[:, 2:]) / 2
-    direction = (seg[:, 2:] - seg[:, :2]) / length[:, None]
-
-    def within(v: np.ndarray, tol: float) -> np.ndarray:
-        """Whether the angle between each segment and the ray from its midpoint to each point in ``v``
-        (K × 3) is below ``tol`` degrees → (K × N) bool."""
-        to_x = v[:, 0:1] - mid[None, :, 0] * v[:, 2:3]
-        to_y = v[:, 1:2] - mid[None, :, 1] * v[:, 2:3]
-        norm = np.maximum(np.sqrt(to_x * to_x + to_y * to_y), 1e-12)
-        cos = np.abs(to_x * direction[None, :, 0] + to_y * direction[None, :, 1]) / norm
-        return _angle_below(cos, tol)
-
-    prob = length / length.sum()
-    i = rng.choice(len(seg), size=trials, p=prob)
-    j = rng.choice(len(seg), size=trials, p=prob)
-    hyp = np.cross(lines[i], lines[j])
-    norm = np.linalg.norm(hyp, axis=1)
-    hyp = hyp[(i != j) & (norm > 1e-12)]
-    if len(hyp) == 0:
-        raise NoCityFound("no city found: the photo shows no straight card edges")
-    hyp /= np.linalg.norm(hyp, axis=1, keepdims=True)
-    support = (within(hyp, tol_deg) * length[None]).sum(axis=1)
-    best = hyp[int(np.argmax(support))]
-    inliers = within(best[None], tol_deg)[0]
-    for _ in range(2):
-        if inliers.sum() < 4:
-            break
-        w = length[inliers]
-        m = (lines[inliers] * w[:, None]).T @ lines[inliers]
-        best = np.linalg.eigh(m)[1][:, 0]
-        inliers = within(best[None], tol_deg * 1.5)[0]
-    return best, inliers
-
-
 def _border_sides(region: np.ndarray) -> tuple[str, ...]:
     h, w = region.shape
     band = 2
@@ -290,7 +254,10 @@ def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
         if len(member) < 6:
             raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
         norm = np.hstack([(member[:, :2] - centre) * scale, (member[:, 2:] - centre) * scale])
-        v, inliers = _vanishing_point(norm, rng)
+        found = vanishing_point(norm, rng)
+        if found is None:
+            raise NoCityFound("no city found: the photo shows no straight card edges")
+        v, inliers = found
         if inliers.sum() < 6:
             raise NoCityFound("no city found: the straight edges in the photo do not form a grid")
         # Back to pixel coordinates of the small photo.
