@@ -207,6 +207,7 @@ def fit_lattice(
     *,
     refine_offsets: bool = True,
     cell_mm: tuple[float, float] = (BLOCK_W_MM, BLOCK_H_MM),
+    boundaries: bool = True,
 ) -> LatticeFit:
     """Fit the block lattice to a rectified city.
 
@@ -215,7 +216,10 @@ def fit_lattice(
     0/255). Pitch is refined within ±8% of the nominal cell size ``cell_mm`` (width, height; by default
     a Sprawlopolis block) at :data:`PX_PER_MM`, the phase comes from colour changes and edges (see
     :func:`_axis_fit`), the extent from the mask; per-cell offsets follow a smooth drift across the city
-    and absorb hand placement of up to 4 mm (:func:`vision.lattice.offsets.drift_offsets`).
+    and absorb hand placement of up to 4 mm (:func:`vision.lattice.offsets.drift_offsets`). Without
+    ``boundaries`` the rows and columns are not moved to the colour-jump boundaries found
+    (:func:`boundary_positions`): on art whose cells hold strong colour edges of their own (the pale ovals
+    under Circle the Wagons icons) those pull the rows apart.
     """
     h, w = mask.shape
     # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
@@ -235,7 +239,8 @@ def fit_lattice(
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
     lattice, occupied = _trimmed(Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1)), mask)
-    lattice = _with_boundaries(lattice, jumps_x, jumps_y)
+    if boundaries:
+        lattice = _with_boundaries(lattice, jumps_x, jumps_y)
     if refine_offsets:
         offsets = drift_offsets(
             lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM

@@ -122,4 +122,3 @@ def which_game(
     if reader is not None:
         evidence.append(town_evidence(photo_rgb, reader))
     return decide(tuple(evidence))
-

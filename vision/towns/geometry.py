@@ -101,15 +101,27 @@ def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
 
 
 def _fit(
-    photo: np.ndarray, located: Located, to_small_view: np.ndarray, size: tuple[int, int], scale: float
+    photo: np.ndarray,
+    located: Located,
+    to_small_view: np.ndarray,
+    size: tuple[int, int],
+    scale: float,
+    follow: bool,
 ) -> tuple[np.ndarray, np.ndarray, LatticeFit]:
     """The top-down view of ``photo`` through ``to_small_view`` (from the located small copy, ``scale``
-    times the photo's size), the homography from the photo to it, and the lattice fitted there."""
+    times the photo's size), the homography from the photo to it, and the lattice fitted there (with
+    ``follow``, its rows and columns moved to the boundaries and edges found)."""
     to_view = to_small_view @ np.diag([scale, scale, 1.0])
     view = warp(photo, to_view, size)
     mask = warp(located.mask, to_small_view, size, nearest=True)
     vertical, horizontal = segments_in_frame(to_small_view, located.segments)
-    return view, to_view, fit_lattice(view, vertical, horizontal, mask, cell_mm=CELL_MM)
+    return (
+        view,
+        to_view,
+        fit_lattice(
+            view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
+        ),
+    )
 
 
 def _drawn_pitch(lattice: Lattice, occupied: np.ndarray) -> tuple[float, float]:
@@ -127,18 +139,24 @@ def town_geometry(
     photo: np.ndarray,
     found: tuple[np.ndarray, Located, Periods] | None = None,
     pitches: tuple[float, float] | None = None,
+    *,
+    follow: bool = False,
 ) -> TownGeometry:
     """Rectify an upright RGB photo with portrait cells and fit the territory lattice.
 
     ``found`` is what :func:`locate_town` found on it (found here when not given) and ``pitches`` a pair
     of periods to use instead of the best measured one (see :meth:`vision.lattice.Periods.hypotheses`).
+    Without ``follow`` the lattice is uniform; with it each row and column follows the colour-jump
+    boundaries and each cell the card edges near it (as a city's does), which absorbs what perspective
+    the rectification left but on some towns is pulled off by the icons' pale ovals: the scan tries both
+    (:func:`vision.towns.scan_support.best_lattice`).
     Raises :class:`~vision.lattice.NoCityFound` when the photo shows no lattice of cards or fewer than
     :data:`MIN_TERRITORIES` cells of one.
     """
     small, located, periods = locate_town(photo) if found is None else found
     scale = min(1.0, small.shape[1] / photo.shape[1])
     rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
-    view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale)
+    view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale, follow)
     px, py = _drawn_pitch(fit.lattice, fit.occupied)
     sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
     lattice = fit.lattice

@@ -3,7 +3,8 @@
 The rectification ranks the cell periods by the cards' edges (:mod:`vision.lattice.rectify`); a town of
 many aligned cards also shows half and double periods, and the territories' textures (stacked waves,
 strokes) make the edges less decisive than a city's: the right pair was fifth on some rendered towns. So
-the first :data:`MAX_HYPOTHESES` pairs are all fitted and read, and the lattice kept is the one the known
+the first :data:`MAX_HYPOTHESES` pairs are all fitted (each uniform and following the boundaries found,
+:func:`vision.towns.geometry.town_geometry`) and read, and the lattice kept is the one the known
 cards explain: at least :data:`CARDS_EXPLAIN` of its card region if any is, then the most territories
 shown by cards (a lattice of cells too tall can still be explained, but shows fewer territories), then
 the largest fraction explained.
@@ -90,9 +91,9 @@ def best_lattice(
     hypotheses = found[2].hypotheses(MAX_HYPOTHESES)
     best: Reading | None = None
     refusal: NoCityFound | None = None
-    for pitches in hypotheses:
+    for pitches, follow in ((p, f) for p in hypotheses for f in (False, True)):
         try:
-            geometry = town_geometry(photo, found, pitches)
+            geometry = town_geometry(photo, found, pitches, follow=follow)
         except NoCityFound as exc:
             refusal = refusal or exc
             continue
