@@ -107,8 +107,9 @@ def test_a_misread_territory_is_corrected_by_the_card_decoding() -> None:
 
 def test_a_photo_of_an_empty_table_is_no_town() -> None:
     table = np.full((900, 1200, 3), (96, 120, 84), np.uint8)
-    with pytest.raises(NoCityFound, match="town"):
+    with pytest.raises(NoCityFound, match="town") as refused:
         scan_town(table, reader=lambda view, lattice: [])
+    assert "city" not in str(refused.value) and "Sprawlopolis" not in str(refused.value)
 
 
 def test_without_a_reader_the_scan_says_the_territory_classifier_is_missing(

@@ -31,7 +31,7 @@ from vision.lattice import (
     warp,
 )
 
-__all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "locate_town", "town_geometry"]
+__all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town", "town_geometry"]
 
 #: A territory in the top-down view, (width, height) mm: a Sprawlopolis block stood upright.
 CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
@@ -96,8 +96,14 @@ def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
     try:
         located = locate_city(small)
     except NoCityFound as exc:
-        raise NoCityFound(str(exc).replace("Sprawlopolis cards", "cards").replace("city", "town")) from None
+        raise as_town(exc) from None
     return small, located, measure_periods(located, small)
+
+
+def as_town(exc: NoCityFound) -> NoCityFound:
+    """The Sprawlopolis stages' refusal said of a town."""
+    text = str(exc).replace("Sprawlopolis cards", "cards").replace("blocks", "territories")
+    return NoCityFound(text.replace("city", "town"))
 
 
 def _fit(
@@ -155,7 +161,10 @@ def town_geometry(
     """
     small, located, periods = locate_town(photo) if found is None else found
     scale = min(1.0, small.shape[1] / photo.shape[1])
-    rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
+    try:
+        rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
+    except NoCityFound as exc:
+        raise as_town(exc) from None
     view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale, follow)
     px, py = _drawn_pitch(fit.lattice, fit.occupied)
     sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
