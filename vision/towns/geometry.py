@@ -186,15 +186,6 @@ def town_geometry(
             f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
             f"(one card shows {MIN_TERRITORIES})"
         )
-    warnings = [
-        f"the town runs off the {side} edge of the photo: territories beyond it are missing"
-        for side in located.touches_border
-    ]
-    if not 1.2 <= rect.aspect <= 1.65:
-        warnings.append(
-            f"the territories measure 1 : {rect.aspect:.2f} instead of 1 : 1.4; the photo may be taken at "
-            "too steep an angle (hold the phone flatter above the town)"
-        )
     return TownGeometry(
         photo,
         view,
@@ -202,5 +193,19 @@ def town_geometry(
         lattice.padded(1, 1, 1, 1),
         np.pad(fit.occupied, 1),
         rect.aspect,
-        tuple(warnings),
+        _warnings(located, rect.aspect),
     )
+
+
+def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
+    """What a person should know about the photo's geometry."""
+    warnings = [
+        f"the town runs off the {side} edge of the photo: territories beyond it are missing"
+        for side in located.touches_border
+    ]
+    if not 1.2 <= aspect <= 1.65:
+        warnings.append(
+            f"the territories measure 1 : {aspect:.2f} instead of 1 : 1.4; the photo may be taken at "
+            "too steep an angle (hold the phone flatter above the town)"
+        )
+    return tuple(warnings)
