@@ -1,7 +1,8 @@
 """The block lattice in a rectified (top-down) image, and how to fit it.
 
 Rectified images are top-down views at :data:`PX_PER_MM` pixels per millimetre, turned so that blocks
-are wider than tall (1.4 : 1), i.e. lattice rows run along the image x axis.
+are wider than tall (1.4 : 1), i.e. lattice rows run along the image x axis. The cell size is a parameter
+(``cell_mm``): Circle the Wagons territories are the same rectangle stood upright (31.75 × 44.45 mm).
 """
 
 from __future__ import annotations
@@ -205,15 +206,20 @@ def fit_lattice(
     mask: np.ndarray,
     *,
     refine_offsets: bool = True,
+    cell_mm: tuple[float, float] = (BLOCK_W_MM, BLOCK_H_MM),
+    boundaries: bool = True,
 ) -> LatticeFit:
     """Fit the block lattice to a rectified city.
 
     ``rectified`` is the top-down RGB view; ``vertical`` and ``horizontal`` are line segments (N × 4:
     x1, y1, x2, y2) in it, running along its y and x axes; ``mask`` is the card region there (uint8,
-    0/255). Pitch is refined within ±8% of the nominal block size at :data:`PX_PER_MM`, the phase comes
-    from colour changes and edges (see :func:`_axis_fit`), the extent from the mask; per-cell offsets
-    follow a smooth drift across the city and absorb hand placement of up to 4 mm
-    (:func:`vision.lattice.offsets.drift_offsets`).
+    0/255). Pitch is refined within ±8% of the nominal cell size ``cell_mm`` (width, height; by default
+    a Sprawlopolis block) at :data:`PX_PER_MM`, the phase comes from colour changes and edges (see
+    :func:`_axis_fit`), the extent from the mask; per-cell offsets follow a smooth drift across the city
+    and absorb hand placement of up to 4 mm (:func:`vision.lattice.offsets.drift_offsets`). Without
+    ``boundaries`` the rows and columns are not moved to the colour-jump boundaries found
+    (:func:`boundary_positions`): on art whose cells hold strong colour edges of their own (the pale ovals
+    under Circle the Wagons icons) those pull the rows apart.
     """
     h, w = mask.shape
     # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
@@ -224,7 +230,7 @@ def fit_lattice(
     pos_y, _, wy = segment_axis(horizontal, 1) if len(horizontal) else (np.zeros(0),) * 3
     # Lab only where the card region is (the colour jumps read nothing else): its bounding box.
     lab = lab_within(rectified, slice(int(ys[0]), int(ys[-1]) + 1), slice(int(xs[0]), int(xs[-1]) + 1))
-    nominal_x, nominal_y = PX_PER_MM * BLOCK_W_MM, PX_PER_MM * BLOCK_H_MM
+    nominal_x, nominal_y = PX_PER_MM * cell_mm[0], PX_PER_MM * cell_mm[1]
     along_x, along_y = ColourJumps.both_axes(lab, mask)
     jumps_x = along_x.profile(int(round(nominal_x / 4)))
     jumps_y = along_y.profile(int(round(nominal_y / 4)))
@@ -233,7 +239,8 @@ def fit_lattice(
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
     lattice, occupied = _trimmed(Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1)), mask)
-    lattice = _with_boundaries(lattice, jumps_x, jumps_y)
+    if boundaries:
+        lattice = _with_boundaries(lattice, jumps_x, jumps_y)
     if refine_offsets:
         offsets = drift_offsets(
             lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM

@@ -15,8 +15,9 @@ No markers lie on a real table, so the view is recovered from the cards themselv
    cities, steep tilts), so :meth:`Periods.hypotheses` also offers the distinct runners-up, and
    :func:`vision.arbitrate.read_geometry` lets the cell classifier judge between them when the first
    lattice reads doubtfully.
-3. **Quarter turn.** Of the two turns that keep blocks wider than tall, the one closest to the photo's
-   own up direction is used (a city is the same city turned by 180°).
+3. **Quarter turn.** Of the two turns that keep blocks wider than tall (or, given a portrait cell size
+   such as a Circle the Wagons territory's, taller than wide), the one closest to the photo's own up
+   direction is used (a city is the same city turned by 180°).
 """
 
 from __future__ import annotations
@@ -219,11 +220,13 @@ def rectify_city(
     *,
     periods: Periods | None = None,
     pitches: tuple[float, float] | None = None,
+    cell_mm: tuple[float, float] = (BLOCK_W_MM, BLOCK_H_MM),
 ) -> Rectification:
     """The homography from the located photo ``small`` (RGB) to the top-down view (see the module note).
 
     ``periods`` are the measured :class:`Periods` (measured here when not given); ``pitches`` the pair of
-    block periods (px, py) along the frame's axes to use instead of the best measured pair.
+    block periods (px, py) along the frame's axes to use instead of the best measured pair; ``cell_mm`` the
+    cell's (width, height) in the top-down view (by default a Sprawlopolis block, landscape).
     Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis).
     """
     periods = measure_periods(located, small) if periods is None else periods
@@ -233,13 +236,13 @@ def rectify_city(
     if not (np.isfinite(px) and np.isfinite(py)) or min(sx, sy) < MIN_PERIOD_STRENGTH:
         raise NoCityFound("no city found: the cards' edges do not repeat like a lattice of blocks")
     aspect = px / py
-    turned = aspect < 1.0
+    turned = (aspect < 1.0) != (cell_mm[0] < cell_mm[1])
     if turned:
-        # Quarter turn: the frame's y axis becomes the block-width axis (x' = -y keeps orientation).
+        # Quarter turn: the frame's y axis becomes the cell-width axis (x' = -y keeps orientation).
         quarter = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
         frame = quarter @ frame
         px, py = py, px
-    scale = np.diag([PX_PER_MM * BLOCK_W_MM / px, PX_PER_MM * BLOCK_H_MM / py, 1.0])
+    scale = np.diag([PX_PER_MM * cell_mm[0] / px, PX_PER_MM * cell_mm[1] / py, 1.0])
     metric = scale @ frame
     # Of the two half-turns, keep the one whose x axis points most to the photo's right / down.
     inv = np.linalg.inv(metric)

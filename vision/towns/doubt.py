@@ -1,0 +1,96 @@
+"""Which cells of a scanned town a person should look at, with what else each could be and the total the
+town would score then."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.city import cell_name
+from scoring.errors import InputError
+from scoring.wagons import Territory, Town, score_town
+from vision.towns.decode import TownCell, TownDecoding
+from vision.towns.text import decoded_town
+
+__all__ = ["CellDoubt", "town_doubt"]
+
+
+@dataclass(frozen=True)
+class CellDoubt:
+    """A town cell (``cell``, ``A1`` the town's top-left) whose reading could reasonably be otherwise:
+    what it reads (``reading``, a token), the other readings with the total the town would score with
+    each (``alternatives``: (token, total), total ``None`` when that town cannot be scored) and ``why``."""
+
+    cell: str
+    reading: str
+    alternatives: tuple[tuple[str, int | None], ...]
+    why: str
+    margin: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "cell": self.cell,
+            "reading": self.reading,
+            "alternatives": [{"label": label, "total": total} for label, total in self.alternatives],
+            "why": self.why,
+        }
+
+
+def _others(cell: TownCell) -> list[str]:
+    """The cell's other readings: the decoding's alternative, then what the reader read most."""
+    read = "." if cell.read is None else cell.read.token()
+    return [t for t in dict.fromkeys((cell.alternative, read)) if t is not None and t != cell.token]
+
+
+def _why(cell: TownCell) -> str:
+    read = "." if cell.read is None else cell.read.token()
+    if cell.source == "unexplained":
+        return f"no card of the 18 shows {read} here beside its neighbours: kept as read"
+    if math.isinf(cell.margin):
+        return "read otherwise by the territory reader"
+    return f"the cards explain {cell.alternative} here almost as well ({cell.margin:.1f} nats less likely)"
+
+
+def _total(town: Town, row: int, col: int, token: str, goals: Sequence[str]) -> int | None:
+    grid = [list(line) for line in town.grid]
+    grid[row][col] = None if token == "." else Territory(token[0], token[2])
+    try:
+        return score_town(Town(tuple(tuple(line) for line in grid)), goals=list(goals)).total
+    except InputError:
+        return None
+
+
+def _beyond(r: int, c: int, rows: int, cols: int) -> str:
+    """Where a lattice cell outside the town (town coordinates) lies, named by the nearest town cell."""
+    near = cell_name(min(max(r, 0), rows - 1), min(max(c, 0), cols - 1))
+    side = "above" if r < 0 else "below" if r >= rows else "left of" if c < 0 else "right of"
+    return f"{side} {near}"
+
+
+def town_doubt(
+    decoding: TownDecoding, origin: tuple[int, int], goals: Sequence[str] = ()
+) -> tuple[tuple[CellDoubt, ...], tuple[str, ...]]:
+    """The cells of the decoded town in doubt (margin under :data:`~vision.towns.DOUBT_MARGIN`, or
+    explained by no card), in reading order, and warnings for doubtful cells beyond the town's edge
+    (read as table; a territory may lie there). ``origin`` is the lattice cell of the town's A1."""
+    town, _ = decoded_town(decoding)
+    r0, c0 = origin
+    doubts: list[CellDoubt] = []
+    warnings: list[str] = []
+    for r, line in enumerate(decoding.cells):
+        for c, cell in enumerate(line):
+            if not (cell.doubtful or cell.source == "unexplained"):
+                continue
+            tr, tc = r - r0, c - c0
+            others = _others(cell)
+            if not (0 <= tr < town.n_rows and 0 <= tc < town.n_cols):
+                if others:
+                    warnings.append(
+                        f"a territory ({others[0]}) may lie {_beyond(tr, tc, town.n_rows, town.n_cols)}, "
+                        "read as table"
+                    )
+                continue
+            alternatives = tuple((t, _total(town, tr, tc, t, goals)) for t in others)
+            doubts.append(CellDoubt(cell_name(tr, tc), cell.token, alternatives, _why(cell), cell.margin))
+    return tuple(doubts), tuple(warnings)

@@ -1,0 +1,211 @@
+"""Where a Circle the Wagons town lies in a photo: the top-down view and its lattice of portrait cells.
+
+The cards, their quadrants and the way they snap together are Sprawlopolis's, so the Sprawlopolis stages
+do the work (:mod:`vision.lattice`: locate, measure the periods, rectify, fit) with the cell stood upright:
+a territory is :data:`CELL_MM` (31.75 × 44.45 mm, taller than wide when its icon is upright). The
+rectification keeps the photo's own up direction among the two portrait turns; which of those two shows
+the icons upright is left to the reading (:meth:`TownGeometry.turned` gives the other one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.city_geometry import segments_in_frame, small_copy
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    PX_PER_MM,
+    Lattice,
+    LatticeFit,
+    Located,
+    NoCityFound,
+    Periods,
+    fit_lattice,
+    locate_city,
+    measure_periods,
+    rectify_city,
+    warp,
+)
+
+__all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town", "town_geometry"]
+
+#: A territory in the top-down view, (width, height) mm: a Sprawlopolis block stood upright.
+CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
+#: Fewer card-covered cells than one card's four cannot be a town.
+MIN_TERRITORIES = 4
+# The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
+# (as for a city, vision.city_geometry).
+RESCALE_ABOVE = 0.01
+
+
+@dataclass(frozen=True)
+class TownGeometry:
+    """The town's geometry in one photo.
+
+    ``view`` is the top-down RGB view at :data:`~vision.lattice.PX_PER_MM` with portrait cells,
+    ``to_view`` the homography from ``photo`` pixels to it; ``lattice`` covers the card region grown by
+    one ring of cells, and ``occupied`` marks its cells on the card region; ``aspect`` is the measured
+    ratio of the cell periods (about 1.4 on a right fit), ``half_turned`` whether this is the view turned
+    by 180° from the one the rectification chose.
+    """
+
+    photo: np.ndarray
+    view: np.ndarray
+    to_view: np.ndarray
+    lattice: Lattice
+    occupied: np.ndarray
+    aspect: float
+    warnings: tuple[str, ...] = ()
+    half_turned: bool = False
+
+    @property
+    def pitch_mm(self) -> tuple[float, float]:
+        """The pitch (x, y) in mm of the top-down view that the card region's cells follow, offsets
+        included."""
+        px, py = _drawn_pitch(self.lattice, self.occupied)
+        return px / PX_PER_MM, py / PX_PER_MM
+
+    def turned(self) -> TownGeometry:
+        """The same geometry with the view turned by 180° (cell (r, c) becomes (rows-1-r, cols-1-c))."""
+        h, w = self.view.shape[:2]
+        half = np.array([[-1.0, 0.0, w - 1.0], [0.0, -1.0, h - 1.0], [0.0, 0.0, 1.0]])
+        lat = self.lattice
+        origin = (
+            w - 1.0 - lat.origin[0] - lat.cols * lat.pitch_x,
+            h - 1.0 - lat.origin[1] - lat.rows * lat.pitch_y,
+        )
+        offsets = None if lat.offsets is None else -lat.offsets[::-1, ::-1].copy()
+        lattice = Lattice(origin, lat.pitch_x, lat.pitch_y, lat.rows, lat.cols, offsets)
+        return replace(
+            self,
+            view=np.ascontiguousarray(cv2.rotate(self.view, cv2.ROTATE_180)),
+            to_view=half @ self.to_view,
+            lattice=lattice,
+            occupied=self.occupied[::-1, ::-1].copy(),
+            half_turned=not self.half_turned,
+        )
+
+
+def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
+    """The small copy of ``photo``, the cards found on it and their periods (:mod:`vision.lattice`)."""
+    small, _ = small_copy(photo)
+    try:
+        located = locate_city(small)
+    except NoCityFound as exc:
+        raise as_town(exc) from None
+    return small, located, measure_periods(located, small)
+
+
+def as_town(exc: NoCityFound) -> NoCityFound:
+    """The Sprawlopolis stages' refusal said of a town."""
+    text = str(exc).replace("Sprawlopolis cards", "cards").replace("blocks", "territories")
+    return NoCityFound(text.replace("city", "town"))
+
+
+def _fit(
+    photo: np.ndarray,
+    located: Located,
+    to_small_view: np.ndarray,
+    size: tuple[int, int],
+    scale: float,
+    follow: bool,
+) -> tuple[np.ndarray, np.ndarray, LatticeFit]:
+    """The top-down view of ``photo`` through ``to_small_view`` (from the located small copy, ``scale``
+    times the photo's size), the homography from the photo to it, and the lattice fitted there (with
+    ``follow``, its rows and columns moved to the boundaries and edges found)."""
+    to_view = to_small_view @ np.diag([scale, scale, 1.0])
+    view = warp(photo, to_view, size)
+    mask = warp(located.mask, to_small_view, size, nearest=True)
+    vertical, horizontal = segments_in_frame(to_small_view, located.segments)
+    return (
+        view,
+        to_view,
+        fit_lattice(
+            view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
+        ),
+    )
+
+
+def _drawn_pitch(lattice: Lattice, occupied: np.ndarray) -> tuple[float, float]:
+    """The pitch (x, y) the card region's cell centres follow, offsets included: the fit keeps its pitch
+    within 8 % of the nominal one and lets the per-cell offsets absorb the rest, which a tilted photo's
+    imperfect metric scale can exceed (the offsets then drift steadily across the town)."""
+    centres = lattice.centres()
+    rows, cols = np.nonzero(occupied)
+    px = float(np.polyfit(cols, centres[rows, cols, 0], 1)[0]) if len(set(cols)) > 1 else lattice.pitch_x
+    py = float(np.polyfit(rows, centres[rows, cols, 1], 1)[0]) if len(set(rows)) > 1 else lattice.pitch_y
+    return px, py
+
+
+def town_geometry(
+    photo: np.ndarray,
+    found: tuple[np.ndarray, Located, Periods] | None = None,
+    pitches: tuple[float, float] | None = None,
+    *,
+    follow: bool = False,
+) -> TownGeometry:
+    """Rectify an upright RGB photo with portrait cells and fit the territory lattice.
+
+    ``found`` is what :func:`locate_town` found on it (found here when not given) and ``pitches`` a pair
+    of periods to use instead of the best measured one (see :meth:`vision.lattice.Periods.hypotheses`).
+    Without ``follow`` the lattice is uniform; with it each row and column follows the colour-jump
+    boundaries and each cell the card edges near it (as a city's does), which absorbs what perspective
+    the rectification left but on some towns is pulled off by the icons' pale ovals: the scan tries both
+    (:func:`vision.towns.scan_support.best_lattice`).
+    Raises :class:`~vision.lattice.NoCityFound` when the photo shows no lattice of cards or fewer than
+    :data:`MIN_TERRITORIES` cells of one.
+    """
+    small, located, periods = locate_town(photo) if found is None else found
+    scale = min(1.0, small.shape[1] / photo.shape[1])
+    try:
+        rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
+    except NoCityFound as exc:
+        raise as_town(exc) from None
+    view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale, follow)
+    px, py = _drawn_pitch(fit.lattice, fit.occupied)
+    sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
+    lattice = fit.lattice
+    if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
+        # The lattice's own pitch is the better scale: the view is warped again at the cards' size and
+        # the lattice scaled with it (fitting it again at the new scale drifted on textured art).
+        to_view = np.diag([sx, sy, 1.0]) @ to_view
+        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
+        view = warp(photo, to_view, size)
+        offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
+        origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
+        lattice = Lattice(
+            origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets
+        )
+    cells = int(fit.occupied.sum())
+    if cells < MIN_TERRITORIES:
+        raise NoCityFound(
+            f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
+            f"(one card shows {MIN_TERRITORIES})"
+        )
+    return TownGeometry(
+        photo,
+        view,
+        to_view,
+        lattice.padded(1, 1, 1, 1),
+        np.pad(fit.occupied, 1),
+        rect.aspect,
+        _warnings(located, rect.aspect),
+    )
+
+
+def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
+    """What a person should know about the photo's geometry."""
+    warnings = [
+        f"the town runs off the {side} edge of the photo: territories beyond it are missing"
+        for side in located.touches_border
+    ]
+    if not 1.2 <= aspect <= 1.65:
+        warnings.append(
+            f"the territories measure 1 : {aspect:.2f} instead of 1 : 1.4; the photo may be taken at "
+            "too steep an angle (hold the phone flatter above the town)"
+        )
+    return tuple(warnings)

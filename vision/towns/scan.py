@@ -1,0 +1,131 @@
+"""A Circle the Wagons town read from a photo: :func:`scan_town`.
+
+Stages: the top-down view with its lattice of portrait cells (:mod:`vision.towns.geometry`), each cell's
+territory read by a *reader* (by default the shipped territory classifier,
+``vision.towns.territories.read_territories``: per lattice cell a distribution over
+:data:`vision.towns.LABELS`), the town decoded as a stack of the 18 cards (:func:`vision.towns.decode_town`)
+and handed to ``scoring.wagons`` with the goals the player names.
+
+Which of the two portrait turns shows the icons upright: a card may lie either way round, so the reading
+alone does not say; the players lay most cards one way, so the turn in which most decoded cards lie
+unturned is kept (the photo's own up breaks a tie). When the first turn has most cards turned, the view
+turned by 180° is read too, and kept unless the reader explains it clearly worse. When the card decoding
+leaves too much of the card region unexplained the other period hypotheses are tried
+(:func:`vision.towns.scan_support.best_lattice`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.breakdown import Breakdown
+from scoring.wagons import Town, parse_town, score_town
+from vision.lattice import NoCityFound
+from vision.towns.decode import DOUBT_MARGIN, TownDecoding
+from vision.towns.doubt import CellDoubt, town_doubt
+from vision.towns.geometry import TownGeometry, locate_town
+from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
+from vision.towns.text import decoded_town, town_text
+
+__all__ = ["Reader", "TownScan", "scan_town", "shipped_reader"]
+
+
+def shipped_reader() -> Reader:
+    """The shipped territory classifier, ``vision.towns.territories.read_territories``.
+
+    Raises :class:`RuntimeError` naming what is missing while that module is not there."""
+    try:
+        module = importlib.import_module("vision.towns.territories")
+    except ModuleNotFoundError as exc:
+        raise RuntimeError(f"the territory classifier is not installed ({exc.name} is missing)") from None
+    return module.read_territories  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class TownScan:
+    """A town read from a photo.
+
+    ``town`` is the decoded town (headers ``game``, ``cards`` and the ``goals`` given) and ``text`` the
+    same in the town format; ``origin`` the lattice cell (row, col) of the town's top-left cell;
+    ``doubt`` the cells a person should look at (:class:`~vision.towns.doubt.CellDoubt`), ``warnings``
+    anything else; ``readings`` the reader's distributions per lattice cell and ``geometry`` the view
+    and lattice they were read on.
+    """
+
+    town: Town
+    text: str
+    goals: tuple[str, ...]
+    decoding: TownDecoding
+    geometry: TownGeometry
+    readings: list[list[dict[str, float]]]
+    origin: tuple[int, int]
+    doubt: tuple[CellDoubt, ...]
+    warnings: tuple[str, ...]
+
+    def breakdown(self) -> Breakdown:
+        """The town scored by ``scoring.wagons`` with its goals."""
+        return score_town(self.town, goals=list(self.goals))
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON breakdown (``interfaces.md``) with the scan's ``cells``, ``doubt`` and ``warnings``."""
+        out = self.breakdown().to_json()
+        r0, c0 = self.origin
+        cells = []
+        for r in range(self.town.n_rows):
+            for c in range(self.town.n_cols):
+                cell = self.decoding.cells[r + r0][c + c0]
+                cells.append({"row": r, "col": c, "label": cell.token, "source": cell.source})
+        return {
+            **out,
+            "game": "wagons",
+            "city": self.text,
+            "cells": cells,
+            "doubt": [d.to_json() for d in self.doubt],
+            "warnings": list(self.warnings),
+        }
+
+
+def _orientation(first: Reading, reader: Reader) -> Reading:
+    """The reading of ``first``'s geometry or of its view turned by 180°, whichever lies with most cards
+    unturned (see the module note)."""
+    placements = first.decoding.placements
+    if 2 * sum(p.rotated for p in placements) <= len(placements):
+        return first
+    other = read_and_decode(first.geometry.turned(), reader)
+    worse = first.decoding.objective - other.decoding.objective
+    return first if worse > DOUBT_MARGIN else other
+
+
+def scan_town(
+    photo_rgb: np.ndarray,
+    *,
+    goals: Sequence[str] = (),
+    reader: Reader | None = None,
+) -> TownScan:
+    """Read the Circle the Wagons town in an upright RGB photo and make it ready to score.
+
+    ``goals`` are the goal cards' names as ``sprawlscan score`` takes them (checked: an unknown name
+    raises :class:`~scoring.wagons.town.TownFormatError`); ``reader`` reads the territories (default:
+    :func:`shipped_reader`). Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
+    """
+    read = reader if reader is not None else shipped_reader()
+    found = locate_town(photo_rgb)
+    reading = _orientation(best_lattice(photo_rgb, found, read), read)
+    decoding = reading.decoding
+    try:
+        text = town_text(decoding, goals)
+        _, origin = decoded_town(decoding)
+    except ValueError as exc:
+        if not str(exc).startswith("the decoded grid holds no territory"):
+            raise
+        raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
+    doubt, doubt_warnings = town_doubt(decoding, origin, goals)
+    warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
+    return TownScan(
+        parse_town(text), text, tuple(goals), decoding, reading.geometry, reading.readings, origin,
+        doubt, tuple(warnings),
+    )  # fmt: skip
