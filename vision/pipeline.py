@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.arbitrate import read_geometry
 from vision.backs import BackNumber
-from vision.cells import Classifier, get_classifier, read_lattice
+from vision.cells import Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry
 from vision.deck import TaughtDeck, use_deck
 from vision.decode import DecodedImage, decode_image
@@ -66,10 +66,10 @@ def shipped_classifier() -> Classifier:
     return get_classifier()
 
 
-def _backs(geometry: Geometry) -> tuple[list[BackNumber], list[str], float]:
+def _backs(geometry: Geometry, readings: Grid) -> tuple[list[BackNumber], list[str], float]:
     timer = StageTimer()
     with timer("cards"):
-        backs, warnings = read_backs(geometry)
+        backs, warnings = read_backs(geometry, readings)
     return backs, warnings, timer.timings["cards"]
 
 
@@ -108,7 +108,7 @@ def _read(
     geometry, readings = verdict.geometry, verdict.readings
     if judge is not None and judge is not classify:
         readings = stages.run("classify", read_lattice, classify, geometry.view, geometry.lattice)
-    backs = pools.backs.submit(_backs, geometry) if cards is None else None
+    backs = pools.backs.submit(_backs, geometry, readings) if cards is None else None
     geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
     geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
     readings = stages.run("refine", refine_doubtful, geometry, readings, classify)

@@ -11,18 +11,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scoring_cards, find_scoring_cards
 from vision.cards import CITY_CARDS, CardReading, read_as_cards
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
+from vision.lattice import project_points
 
 __all__ = ["CityCards", "stack_city", "read_backs"]
 
 #: How much worse (log-probability) the city must be explained without the cards three backs name before
 #: it counts as contradicting them: twice the decoding's own doubt margin.
 CITY_AGAINST_BACKS = 3.0
+# A cell's half-width on the blocks mask, in pitches: a little over half, so the gaps between blocks and
+# the cards' borders around the city are covered too.
+BLOCKS_MASK_MARGIN = 0.6
 
 
 @dataclass(frozen=True)
@@ -37,12 +42,33 @@ class CityCards:
     warnings: tuple[str, ...]
 
 
-def read_backs(geometry: Geometry) -> tuple[list[BackNumber], list[str]]:
-    """The numbers on the scoring cards' backs beside the city (:mod:`vision.backs.read`), and warnings."""
+def blocks_mask(geometry: Geometry, readings: Grid) -> np.ndarray:
+    """The cells read as holding a card, as a mask the size of the card region's (uint8 0/255).
+
+    The backs are looked for off these cells rather than off the card region itself: a glare spot or a
+    shadow can join the region to the scoring cards beside the city, and no circle would be looked at."""
+    mask = np.zeros(geometry.located.mask.shape[:2], np.uint8)
+    lattice, to_photo = geometry.lattice, np.linalg.inv(geometry.to_rectified)
+    scale = np.array([mask.shape[1] / geometry.photo.shape[1], mask.shape[0] / geometry.photo.shape[0]])
+    hx, hy = BLOCKS_MASK_MARGIN * lattice.pitch_x, BLOCKS_MASK_MARGIN * lattice.pitch_y
+    for r, row in enumerate(readings):
+        for c, reading in enumerate(row):
+            if reading.kind == "empty" or not geometry.visible[r, c]:
+                continue
+            x, y = lattice.center(r, c)
+            corners = np.array([[x - hx, y - hy], [x + hx, y - hy], [x + hx, y + hy], [x - hx, y + hy]])
+            poly = project_points(to_photo, corners) * scale
+            cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
+    return mask
+
+
+def read_backs(geometry: Geometry, readings: Grid | None = None) -> tuple[list[BackNumber], list[str]]:
+    """The numbers on the scoring cards' backs beside the city (:mod:`vision.backs.read`), and warnings;
+    circles on the cells ``readings`` hold a card (:func:`blocks_mask`) are the city's own, and with no
+    readings those on the card region are."""
+    city = geometry.located.mask if readings is None else blocks_mask(geometry, readings)
     try:
-        found = find_scoring_cards(
-            geometry.photo, city_mask=geometry.located.mask, px_per_mm=px_per_mm(geometry)
-        )
+        found = find_scoring_cards(geometry.photo, city_mask=city, px_per_mm=px_per_mm(geometry))
     except NumberModelError as exc:  # the number reader is not installed: the city can still be read
         return [], [f"scoring cards not read from their backs: {exc}"]
     return [r.to_back_number() for r in found], []
