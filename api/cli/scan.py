@@ -85,7 +85,12 @@ def run_scan(args: argparse.Namespace) -> int:
     data = _read(args.photo)
     try:
         result = read_photo(
-            data, request, cards=cards, overlay=args.overlay is not None, deck=deck, classifier=args.classifier
+            data,
+            request,
+            cards=cards,
+            overlay=args.overlay is not None,
+            deck=deck,
+            classifier=args.classifier,
         )
     except InputError as exc:
         raise in_file(name, exc) from None
@@ -147,11 +152,15 @@ def register(subparsers: Any) -> None:
         description="Read a Sprawlopolis city or a Circle the Wagons town from a photo (JPEG, PNG, WebP or "
         "HEIC) and score it. The scanner tells which game the photo shows (--game names it).",
     )
-    scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city or town, or - for standard input")
+    scan.add_argument(
+        "photo", metavar="PHOTO", help="photo of the finished city or town, or - for standard input"
+    )
     scan.add_argument(
         "--game", choices=GAMES, help="the game photographed (default: the scanner tells from the photo)"
     )
-    add_game_choices(scan, "Sprawlopolis: the scoring cards in play, e.g. 8 7 17", "Sprawlopolis: expansion(s) in play")
+    add_game_choices(
+        scan, "Sprawlopolis: the scoring cards in play, e.g. 8 7 17", "Sprawlopolis: expansion(s) in play"
+    )
     scan.add_argument(
         "--goals",
         nargs="+",

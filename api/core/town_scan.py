@@ -34,10 +34,20 @@ if TYPE_CHECKING:
     from vision.stages import Stop
     from vision.towns.scan import TownScan
 
-__all__ = ["GAMES", "NO_GOALS_NOTE", "GameOptionError", "PhotoRequest", "ScoredTown", "read_photo", "score_town_scan"]
+__all__ = [
+    "GAMES",
+    "NO_GOALS_NOTE",
+    "GameOptionError",
+    "PhotoRequest",
+    "ScoredTown",
+    "read_photo",
+    "score_town_scan",
+]
 
 GAMES = ("sprawlopolis", "wagons")
-NO_GOALS_NOTE = "No goal cards were given: the town is scored without them (name the goal cards to score them)."
+NO_GOALS_NOTE = (
+    "No goal cards were given: the town is scored without them (name the goal cards to score them)."
+)
 DECK_NOT_USED = "the taught deck holds Sprawlopolis cards; this Circle the Wagons town was read without it"
 
 
@@ -78,8 +88,8 @@ class PhotoRequest:
             )
         if game == "sprawlopolis" and self.goals:
             raise GameOptionError(
-                "goal cards are Circle the Wagons options, but the photo shows a Sprawlopolis city: leave them "
-                "out (a city takes scoring cards)"
+                "goal cards are Circle the Wagons options, but the photo shows a Sprawlopolis city: "
+                "leave them out (a city takes scoring cards)"
             )
 
 
@@ -178,5 +188,7 @@ def score_town_scan(scan: TownScan, *, deck_given: bool = False) -> ScoredTown:
     if not scan.goals:
         breakdown = replace(breakdown, notes=(*breakdown.notes, NO_GOALS_NOTE))
     warnings = (*scan.warnings, *([DECK_NOT_USED] if deck_given else []))
-    doubt = tuple({**d.to_json(), **dict(zip(("row", "col"), _row_col(d.cell), strict=True))} for d in scan.doubt)
+    doubt = tuple(
+        {**d.to_json(), **dict(zip(("row", "col"), _row_col(d.cell), strict=True))} for d in scan.doubt
+    )
     return ScoredTown(scan, breakdown, warnings, doubt)
