@@ -22,13 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from api.cli.argtypes import add_game_choices
+from api.cli.doubts import doubt_text
 from api.cli.inputs import check_cards_option, in_file
-from api.core import ScoreOptions, score_scan
-from api.core.town_scan import GAMES, PhotoRequest, score_town_scan
+from api.core import GAMES, PhotoRequest, ScoreOptions, score_scan, score_town_scan
 from scoring.errors import InputError
 from scoring.wagons import GOALS
 
@@ -69,7 +68,7 @@ def _request(args: argparse.Namespace) -> PhotoRequest:
 
 def run_scan(args: argparse.Namespace) -> int:
     from api.cli.town_scan import print_town
-    from api.core.town_scan import read_photo
+    from api.core import read_photo
     from vision.cells import ModelError
 
     request = _request(args)
@@ -124,24 +123,6 @@ def run_scan(args: argparse.Namespace) -> int:
         print(f"sprawlscan: retake: {scored.retake}", file=sys.stderr)
         return 2
     return 0
-
-
-def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
-    """The doubtful cells in plain words, one line each, for under the breakdown."""
-    if not doubt:
-        return ""
-    lines = ["", "Cells to check (the scan could have read them otherwise):"]
-    for d in doubt:
-        scored = [a for a in d["alternatives"] if a.get("total") is not None]
-        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in scored)
-        if not scored:  # a reading not scored (a retake): what else the cell could be
-            ifs = "it could be " + _one_of([a["label"] for a in d["alternatives"]])
-        lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
-    return "\n".join(lines) + "\n"
-
-
-def _one_of(labels: list[str]) -> str:
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
 def register(subparsers: Any) -> None:

@@ -9,7 +9,8 @@ import argparse
 import json
 import sys
 
-from api.core.town_scan import ScoredTown
+from api.cli.doubts import doubt_text
+from api.core import ScoredTown
 
 __all__ = ["print_town"]
 
@@ -18,7 +19,6 @@ NO_OVERLAY = "--overlay: no picture is drawn for a Circle the Wagons town yet; n
 
 def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
     """Print ``scored`` as ``args.format`` asks; the exit status (0)."""
-    from api.cli.scan import doubt_text
     from api.cli.wagons import render_town
 
     text = scored.scan.text

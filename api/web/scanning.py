@@ -16,8 +16,7 @@ import anyio
 import cv2
 import numpy as np
 
-from api.core import ScoreOptions, ServiceError, score_scan
-from api.core.town_scan import PhotoRequest, read_photo, score_town_scan
+from api.core import PhotoRequest, ScoreOptions, ServiceError, read_photo, score_scan, score_town_scan
 from vision.stages import ScanPastDeadline, Stop
 from vision.workers import Workers
 

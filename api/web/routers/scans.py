@@ -15,8 +15,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from api.core import ScanOut, ScoreOptions
-from api.core.town_scan import PhotoRequest
+from api.core import PhotoRequest, ScanOut, ScoreOptions
 from api.storage import ScanStore, StoredScan, writing
 from api.web import scanning
 from api.web.deps import AdmissionDep, ScanStoreDep, ScanWorkersDep, SettingsDep, TaughtDeckDep, WriteCheckDep
