@@ -1,4 +1,8 @@
-"""``sprawlscan scan PHOTO``: read a city from a photo and score it.
+"""``sprawlscan scan PHOTO``: read a Sprawlopolis city or a Circle the Wagons town from a photo and score it.
+
+Which game the photo shows is the scanner's call (``--game`` names it); a town is scored with the goal cards
+of ``--goals`` (without them, without goal cards: the breakdown says so) and printed as a town
+(:mod:`api.cli.town_scan`). What follows is about a city.
 
 ``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
 breakdown table and under it the cells in doubt (warnings, about what is not one cell, go to standard error),
@@ -18,13 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from api.cli.argtypes import add_game_choices
+from api.cli.doubts import doubt_text
 from api.cli.inputs import check_cards_option, in_file
-from api.core import ScoreOptions, score_scan
+from api.core import GAMES, PhotoRequest, ScoreOptions, score_scan, score_town_scan
 from scoring.errors import InputError
+from scoring.wagons import GOALS
 
 
 def _read(path: str) -> bytes:
@@ -54,10 +59,19 @@ def _deck(path: str) -> Any:
         return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
 
 
-def run_scan(args: argparse.Namespace) -> int:
-    from vision.cells import ModelError
-    from vision.pipeline import scan_image
+def _request(args: argparse.Namespace) -> PhotoRequest:
+    given = {"--cards": args.cards, "--expansion": args.expansion}
+    request = PhotoRequest(args.game, tuple(args.goals or ()), tuple(k for k, v in given.items() if v))
+    request.check()
+    return request
 
+
+def run_scan(args: argparse.Namespace) -> int:
+    from api.cli.town_scan import print_town
+    from api.core import read_photo
+    from vision.cells import ModelError
+
+    request = _request(args)
     name = "standard input" if args.photo == "-" else args.photo
     cards = tuple(args.cards) if args.cards else None
     expansions = tuple(dict.fromkeys(e.lower() for e in args.expansion or ()))
@@ -69,14 +83,21 @@ def run_scan(args: argparse.Namespace) -> int:
     deck = _deck(args.deck) if args.deck else None
     data = _read(args.photo)
     try:
-        result = scan_image(
-            data, cards=cards, overlay=args.overlay is not None, deck=deck, classifier=args.classifier
+        result = read_photo(
+            data,
+            request,
+            cards=cards,
+            overlay=args.overlay is not None,
+            deck=deck,
+            classifier=args.classifier,
         )
     except InputError as exc:
         raise in_file(name, exc) from None
     except ModelError as exc:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
+    if not hasattr(result, "city"):  # a Circle the Wagons town (vision.towns.scan.TownScan)
+        return print_town(score_town_scan(result, deck_given=deck is not None), args)
     scored = score_scan(result, ScoreOptions(cards, expansions or None))
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)
@@ -104,33 +125,30 @@ def run_scan(args: argparse.Namespace) -> int:
     return 0
 
 
-def doubt_text(doubt: Sequence[dict[str, Any]]) -> str:
-    """The doubtful cells in plain words, one line each, for under the breakdown."""
-    if not doubt:
-        return ""
-    lines = ["", "Cells to check (the scan could have read them otherwise):"]
-    for d in doubt:
-        scored = [a for a in d["alternatives"] if a.get("total") is not None]
-        ifs = "; ".join(f"if it is {a['label']} the total is {a['total']}" for a in scored)
-        if not scored:  # a reading not scored (a retake): what else the cell could be
-            ifs = "it could be " + _one_of([a["label"] for a in d["alternatives"]])
-        lines.append(f"  {d['cell']} read as {d['reading']}: {ifs} ({d['why']})")
-    return "\n".join(lines) + "\n"
-
-
-def _one_of(labels: list[str]) -> str:
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
-
-
 def register(subparsers: Any) -> None:
     """Add the ``scan`` subcommand to the ``sprawlscan`` dispatcher."""
     scan = subparsers.add_parser(
         "scan",
-        help="read a city from a photo and score it",
-        description="Read a Sprawlopolis city from a photo (JPEG, PNG, WebP or HEIC) and score it.",
+        help="read a city or a town from a photo and score it",
+        description="Read a Sprawlopolis city or a Circle the Wagons town from a photo (JPEG, PNG, WebP or "
+        "HEIC) and score it. The scanner tells which game the photo shows (--game names it).",
     )
-    scan.add_argument("photo", metavar="PHOTO", help="photo of the finished city, or - for standard input")
-    add_game_choices(scan, "the scoring cards in play, e.g. 8 7 17", "expansion(s) in play")
+    scan.add_argument(
+        "photo", metavar="PHOTO", help="photo of the finished city or town, or - for standard input"
+    )
+    scan.add_argument(
+        "--game", choices=GAMES, help="the game photographed (default: the scanner tells from the photo)"
+    )
+    add_game_choices(
+        scan, "Sprawlopolis: the scoring cards in play, e.g. 8 7 17", "Sprawlopolis: expansion(s) in play"
+    )
+    scan.add_argument(
+        "--goals",
+        nargs="+",
+        metavar="ID",
+        help="Circle the Wagons: the goal cards in play (without them a town is scored without goal cards). "
+        f"Goal ids: {', '.join(GOALS)}",
+    )
     scan.add_argument(
         "--format",
         choices=("text", "json", "city"),

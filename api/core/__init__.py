@@ -1,6 +1,7 @@
 """What the command line and the web service both do, free of HTTP and of argparse.
 
 ``scan_score``     the one path from a scanned photo and the player's choices to a score (CLI and service);
+``town_scan``      which game a photo shows, and a Circle the Wagons town read from it and scored;
 ``score_options``  the player's choices (cards, expansions, variant, options), read and checked early;
 ``scoring``        a typed city or rows scored, a hand tally checked (``/score``, ``/check``, saved games);
 ``saved_games``    device tokens, what a saved game holds, the export format;
@@ -42,8 +43,24 @@ from api.core.schemas import (
 )
 from api.core.score_options import BadFormField, ScoreOptions
 from api.core.scoring import breakdown_of, check_request, city_of, score_request
+from api.core.town_scan import (
+    GAMES,
+    NO_GOALS_NOTE,
+    GameOptionError,
+    PhotoRequest,
+    ScoredTown,
+    read_photo,
+    score_town_scan,
+)
 
 __all__ = [
+    "GAMES",
+    "NO_GOALS_NOTE",
+    "GameOptionError",
+    "PhotoRequest",
+    "ScoredTown",
+    "read_photo",
+    "score_town_scan",
     "ERROR_RESPONSES",
     "MAX_IMPORT_GAMES",
     "BadFormField",

@@ -16,7 +16,7 @@ import anyio
 import cv2
 import numpy as np
 
-from api.core import ScoreOptions, ServiceError, score_scan
+from api.core import PhotoRequest, ScoreOptions, ServiceError, read_photo, score_scan, score_town_scan
 from vision.stages import ScanPastDeadline, Stop
 from vision.workers import Workers
 
@@ -111,8 +111,11 @@ def scan_and_score(
     stop: Stop | None = None,
     deck: Any = None,
     deadline_s: float = SCAN_DEADLINE_S,
+    request: PhotoRequest | None = None,
 ) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
+    A photo of a Circle the Wagons town (the scanner's call, or ``request.game``) is read and scored with
+    ``request.goals`` instead (:mod:`api.core.town_scan`; no overlay).
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
     truncated, too large, no city found) and the engine's for bad cards or expansions;
@@ -121,23 +124,33 @@ def scan_and_score(
     taught deck (:mod:`vision.deck`), read alongside the shipped model.
     """
     from vision.cells import ModelError
-    from vision.pipeline import scan_image
+    from vision.towns.scan import TownScan
 
     cards = list(opts.cards) if opts.cards else None
     stop = (stop or Stop()).within(deadline_s)  # the deadline runs from here, on the worker thread
+    timings: dict[str, float] = {}
     try:
-        scan = scan_image(data, cards=cards, overlay=True, deck=deck, stop=stop)
+        scan = read_photo(data, request or PhotoRequest(), cards=cards, overlay=True, deck=deck, stop=stop,
+                          timings=timings)  # fmt: skip
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     except ScanPastDeadline as exc:
         raise ScanTooSlow(f"{exc} (try again, or with a smaller photo)") from None
+    if isinstance(scan, TownScan):
+        town = score_town_scan(scan, deck_given=deck is not None)
+        result = {**town.to_json(), "taught_deck": False, "timings": _rounded(timings)}
+        return Scanned(result, scan.text, None)
     scored = score_scan(scan, opts)
     # The same shape as `sprawlscan scan --format json`.
     result = scored.to_json()
     result["taught_deck"] = deck is not None
-    result["timings"] = {stage: round(float(s), 4) for stage, s in scan.timings.items()}
+    result["timings"] = _rounded(scan.timings)
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, scored.breakdown.city, overlay)
+
+
+def _rounded(timings: dict[str, float]) -> dict[str, float]:
+    return {stage: round(float(s), 4) for stage, s in timings.items()}
 
 
 def encode_jpeg(rgb: np.ndarray, long_side: int, quality: int = 85) -> bytes:

@@ -7,7 +7,7 @@ admission is held; it stops at its next stage boundary when the client disconnec
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -15,7 +15,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from api.core import ScanOut, ScoreOptions
+from api.core import PhotoRequest, ScanOut, ScoreOptions
 from api.storage import ScanStore, StoredScan, writing
 from api.web import scanning
 from api.web.deps import AdmissionDep, ScanStoreDep, ScanWorkersDep, SettingsDep, TaughtDeckDep, WriteCheckDep
@@ -48,6 +48,14 @@ SCAN_FORM = {
                         "variant": {"type": "string"},
                         "options": {"type": "string", "description": "JSON object of options"},
                         "keep_photo": {"type": "string", "description": "1: keep the photo too"},
+                        "game": {
+                            "type": "string",
+                            "description": "sprawlopolis or wagons (default: the scanner tells)",
+                        },
+                        "goals": {
+                            "type": "string",
+                            "description": "Circle the Wagons goal cards, e.g. 'cool-water badlands'",
+                        },
                     },
                 }
             }
@@ -71,7 +79,8 @@ async def create_scan(
     workers: ScanWorkersDep,
     deck: TaughtDeckDep,
 ) -> JSONResponse:
-    """Read a city from an uploaded photo and score it. The upload is streamed with a size limit; the
+    """Read a city (or a Circle the Wagons town: ``game`` and ``goals``) from an uploaded photo and score
+    it. The upload is streamed with a size limit; the
     result (and its overlay image) stays available under ``scan_id`` for a while. A device that taught its
     deck (``POST /api/v1/deck``) has its scans read with it."""
     try:
@@ -81,10 +90,18 @@ async def create_scan(
             form = await read_upload(request, take, max_body_bytes=settings.max_upload_bytes)
             opts = ScoreOptions.from_form(form.fields)
             opts.check()
+            request_game = photo_request(form.fields)
             # The photo itself is kept only when the user asks (keep_photo=1).
             keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
             photo = form.image if keep else None
-            run = partial(scanning.scan_and_score, form.image, opts, settings.overlay_long_side, deck=deck)
+            run = partial(
+                scanning.scan_and_score,
+                form.image,
+                opts,
+                settings.overlay_long_side,
+                deck=deck,
+                request=request_game,
+            )
             del form  # the worker holds the only reference to the photo bytes from here on
             scanned = await scan_while_connected(request, run, workers)
     except ScanCancelled:
@@ -131,6 +148,19 @@ def get_photo(scan_id: str, store: ScanStoreDep) -> Response:
     if item.photo is None:
         raise ScanNotFound(f"scan {scan_id} kept no photo (send keep_photo=1 with the upload to keep it)")
     return Response(item.photo, media_type=item.photo_type, headers={"Cache-Control": "private"})
+
+
+def photo_request(fields: Mapping[str, str]) -> PhotoRequest:
+    """The game and goal cards of a scan form (``game``, ``goals``: ids split at commas or spaces), with the
+    Sprawlopolis fields given, checked before the photo is read."""
+    from scoring.wagons.names import split_names
+
+    game = fields.get("game", "").strip().lower() or None
+    goals = tuple(split_names(fields.get("goals", "")))
+    given = tuple(f for f in ("cards", "expansions", "variant", "options") if fields.get(f, "").strip())
+    request = PhotoRequest(game, goals, given)
+    request.check()
+    return request
 
 
 def stored(store: ScanStore, scan_id: str) -> StoredScan:

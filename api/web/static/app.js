@@ -13,7 +13,7 @@ import { renderBreakdown, renderUnscored, showError, wireBreakdown } from "./bre
 import { adoptDoubts, clearDoubts, renderDoubts, restoreDoubts, wireDoubts } from "./doubt.js";
 import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
 import { checkTally } from "./tally.js";
-import { dropPhotoCards, forgetScan, renderProvenance, renderWarnings, scan } from "./scan.js";
+import { dropPhotoCards, forgetScan, renderProvenance, renderTownHint, renderWarnings, scan } from "./scan.js";
 import { forgetGame } from "./reset.js";
 import { loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
@@ -26,9 +26,9 @@ const WORDS = {
     empty: "No city yet: scan a photo, type one below, or start an empty grid and paint it.",
   },
   wagons: {
-    lead: "Type in your finished town, fix anything, get the score and check your tally.",
+    lead: "Photograph or type in your finished town, fix anything, get the score and check your tally.",
     city: "2 · Town", type: "Type or paste a town", score: "Score this town",
-    empty: "No town yet: type one below, or start an empty grid and paint it.",
+    empty: "No town yet: scan a photo, type one below, or start an empty grid and paint it.",
   },
 };
 
@@ -84,17 +84,27 @@ function adoptCity(text) {
 // A scan's answer on the page: its city, its cards (set by scan.js), the score with where the cards came
 // from, the scan's warnings and doubtful cells beside it; a photo to retake has its city and no score.
 function adoptScan(data) {
+  const game = data.game === "wagons" ? "wagons" : "sprawlopolis";
+  if (game !== state.game) { // the scanner tells the game: the page follows it, keeping this scan
+    const scanId = state.scanId;
+    $(`input[name="game"][value="${game}"]`).checked = true;
+    setGame(game);
+    state.scanId = scanId;
+  }
   adoptCity(data.city);
   state.scanned = new Map(state.rows.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
   adoptDoubts(data);
   const scored = !state.retake && Number.isFinite(data.total) && Array.isArray(data.items);
-  renderChips();
+  if (game === "sprawlopolis") renderChips();
   if (scored) renderBreakdown(data); else renderUnscored();
   renderProvenance();
   renderWarnings();
   renderCity();
   if (scored) announceScore(data);
   saveDraft({ tally: $("#tally").value });
+  // A town comes scored with no goal cards: the goals picked on the page score it now.
+  const same = JSON.stringify(data.goals || []) === JSON.stringify(state.goals);
+  if (game === "wagons" && !same) rescore();
 }
 
 function editGrid(action) {
@@ -134,6 +144,7 @@ function setGame(game, { keep = false } = {}) {
     hidePhoto();
   }
   $("#text-box").open = game === "wagons" && !state.rows.length;
+  renderTownHint();
   renderPalette();
   renderCity();
   if (game === "wagons") renderGoals(); else renderChips();

@@ -4,7 +4,7 @@
 // with the total it would give. A "retake" answer (the photo's geometry was unsure) has no total: its reason
 // shows above the score, and the city read stays on the page to correct by hand; correcting it scores.
 import { $, $$, el, emit, scrollBehaviour } from "./dom.js";
-import { cellName, formatCity, parseToken, roadName } from "./city.js";
+import { cellName, describeToken, formatCity, parseToken, roadName } from "./city.js";
 import { api } from "./api.js";
 import { key, scoreBody, state } from "./state.js";
 import { pageWords } from "./wording.js";
@@ -17,6 +17,7 @@ const ZONE_WORDS = { R: "residential", C: "commercial", I: "industrial", P: "a p
 
 // "if it is a park", "if it is industrial, road east–west", "if there is no block".
 function ifItIs(label) {
+  if (state.game === "wagons") return label === "." ? "If there is no card here" : `If it is ${describeToken(label, "wagons")} (${label})`;
   const cell = parseToken(label);
   if (cell.kind === ".") return "If there is no block";
   const road = cell.road ? ` with a road ${roadName(cell.road)}` : "";
@@ -24,6 +25,7 @@ function ifItIs(label) {
 }
 
 function readAs(label) {
+  if (state.game === "wagons") return label === "." ? "empty" : `${describeToken(label, "wagons")} (${label})`;
   const cell = parseToken(label);
   if (cell.kind === ".") return "no block";
   return `${ZONE_WORDS[cell.kind].replace(/^a /, "")}${cell.road ? ` with a road ${roadName(cell.road)}` : ""} (${label})`;
@@ -130,7 +132,7 @@ function pointAt(k) {
 // from the engine, each the city as it is now with that one cell changed.
 async function refreshTotals(request) {
   const asked = JSON.stringify(request);
-  if (!state.doubts.size || asked === totalsFor || state.game !== "sprawlopolis") return;
+  if (!state.doubts.size || asked === totalsFor) return;
   totalsFor = asked;
   const jobs = [];
   for (const d of state.doubts.values()) {

@@ -18,6 +18,14 @@ const CARDS_SOURCE = {
   saved: "as saved with this game",
 };
 const PICK = "pick the three in play under 3 · Scoring cards";
+// Set once this browser has scanned a town: the hint to teach the deck is shown before the first one.
+const TOWN_SCANNED = "sprawlscan.town-scanned";
+
+export function renderTownHint() {
+  let scanned = false;
+  try { scanned = localStorage.getItem(TOWN_SCANNED) === "1"; } catch { /* no storage: keep the hint */ }
+  $("#town-photo-hint").hidden = state.game !== "wagons" || scanned;
+}
 
 // The line beside the score saying which cards scored it and where they came from.
 export function renderProvenance() {
@@ -80,11 +88,16 @@ export async function scan(file, adopt) {
   $("#scan-error").hidden = true;
   state.scanId = data.scan_id;
   // This photo's own cards: what the scan chose (the player's, when they picked them for it), else none.
-  state.cards = (data.cards || []).filter(Number.isInteger);
+  // A town's "cards" are the cards it is built from, not scoring cards.
+  state.cards = data.game === "wagons" ? [] : (data.cards || []).filter(Number.isInteger);
   state.cardsFrom = state.cards.length ? data.cards_source : null;
   state.cardsPicked = false;
   state.warnings = data.warnings || [];
   adopt(data);
+  if (data.game === "wagons") {
+    try { localStorage.setItem(TOWN_SCANNED, "1"); } catch { /* the hint shows again next time */ }
+    renderTownHint();
+  }
   showPhoto(photoUrl || data.overlay, data.cells);
   $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
 }

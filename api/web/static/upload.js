@@ -31,6 +31,9 @@ function formFor(image, name) {
   const form = new FormData();
   form.append("image", image, name);
   // Only cards the player picked for this photo: a new photo reads its own (never the last photo's).
+  // The scanner tells the game; Sprawlopolis choices go only from its mode (a town refuses them), and goal
+  // cards never do: a town is scored with the picked goals once it is on the page (app.js).
+  if (state.game !== "sprawlopolis") return form;
   if (state.cardsPicked && state.cards.length) form.append("cards", state.cards.join(" "));
   if (state.expansions.length) form.append("expansions", state.expansions.join(" "));
   if (state.variant) form.append("variant", state.variant);
@@ -68,7 +71,7 @@ export async function uploadPhoto(file) {
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total); };
     xhr.upload.onload = () => {
       bar.removeAttribute("value"); // indeterminate while the server reads the city
-      text.textContent = "Reading the city…";
+      text.textContent = "Reading the photo…";
     };
     xhr.onerror = () => { box.hidden = true; reject(unreachable()); };
     xhr.onload = () => {

@@ -1,0 +1,40 @@
+"""``sprawlscan scan PHOTO`` when the photo shows a Circle the Wagons town: the town read, its breakdown
+with the goal cards of ``--goals`` and the cells in doubt (``--format text``), the TownScan JSON with
+``"game": "wagons"`` (``json``), or only the town in the town format (``city``). Warnings go to standard
+error. A town photo is never sent back for a retake: the status is 0."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from api.cli.doubts import doubt_text
+from api.core import ScoredTown
+
+__all__ = ["print_town"]
+
+NO_OVERLAY = "--overlay: no picture is drawn for a Circle the Wagons town yet; none was written"
+
+
+def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
+    """Print ``scored`` as ``args.format`` asks; the exit status (0)."""
+    from api.cli.wagons import render_town
+
+    text = scored.scan.text
+    if args.format == "city":
+        sys.stdout.write(text)
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        grid = "".join(line + "\n" for line in text.splitlines() if ":" not in line)  # the grid, no headers
+        table = render_town(scored.breakdown)
+        table = table if table.endswith("\n") else table + "\n"
+        sys.stdout.write("The town read (A1 is its top-left cell):\n" + grid + "\n" + table)
+        sys.stdout.write(doubt_text(scored.doubt))
+    warnings = list(scored.warnings)
+    if args.overlay is not None:
+        warnings.append(NO_OVERLAY)
+    for warning in warnings:
+        print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+    return 0

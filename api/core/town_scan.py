@@ -1,0 +1,194 @@
+"""A photo of either game, read and scored: the one path ``sprawlscan scan`` and ``POST /api/v1/scans``
+share.
+
+Which game the photo shows is the scanner's call (:mod:`vision.towns.detect`) unless the player names it.
+A photo is a Circle the Wagons town only when the town cards explain it (at least ``MIN_EXPLAINED`` of the
+card region) and clearly better than the Sprawlopolis cards do, the rule of
+:func:`vision.towns.detect.which_game`; any other photo goes the Sprawlopolis way untouched, so a city is
+read exactly as before (a photo of no game is refused by the city scan, as before). A city that its cards
+explain well pays only for that evidence, not for the territory reader (see :func:`_is_town`).
+
+A town is read by :func:`vision.towns.scan.scan_town` with the goal cards the player names and scored by
+``scoring.wagons``; without goal cards it is scored without them and the breakdown says so. Options of the
+other game (scoring cards, expansions for a town; goal cards for a city) are refused, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from api.core.flags import breakdown_in_flag_words
+from scoring.breakdown import Breakdown
+from scoring.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.cells import Classifier
+    from vision.result import ScanResult
+    from vision.stages import Stop
+    from vision.towns.scan import TownScan
+
+__all__ = [
+    "GAMES",
+    "NO_GOALS_NOTE",
+    "GameOptionError",
+    "PhotoRequest",
+    "ScoredTown",
+    "read_photo",
+    "score_town_scan",
+]
+
+GAMES = ("sprawlopolis", "wagons")
+NO_GOALS_NOTE = (
+    "No goal cards were given: the town is scored without them (name the goal cards to score them)."
+)
+DECK_NOT_USED = "the taught deck holds Sprawlopolis cards; this Circle the Wagons town was read without it"
+
+
+class GameOptionError(InputError):
+    """An option of one game given with a photo of the other (or an unknown game named)."""
+
+    code = "wrong_game_option"
+
+
+@dataclass(frozen=True)
+class PhotoRequest:
+    """What the player asked of a photo: the game (``None``: the scanner tells), the goal cards (a town's)
+    and whether Sprawlopolis options (scoring cards, expansions, variant, options) were given, by name."""
+
+    game: str | None = None
+    goals: tuple[str, ...] = ()
+    sprawl_options: tuple[str, ...] = field(default=())
+
+    def check(self) -> None:
+        """Refuse an unknown game, unknown goal names and options that cannot go together (cheap: before
+        the photo is read)."""
+        from scoring.wagons.score import resolve_goals
+
+        if self.game is not None and self.game not in GAMES:
+            raise GameOptionError(f"unknown game {self.game!r}: sprawlopolis or wagons")
+        resolve_goals(self.goals)
+        if self.game == "wagons":
+            self.refuse_for("wagons")
+        if self.game == "sprawlopolis":
+            self.refuse_for("sprawlopolis")
+
+    def refuse_for(self, game: str) -> None:
+        """Raise :class:`GameOptionError` when an option given belongs to the other game than ``game``."""
+        if game == "wagons" and self.sprawl_options:
+            raise GameOptionError(
+                f"{self.sprawl_options[0]} is a Sprawlopolis option, but the photo shows a Circle the Wagons "
+                "town: leave it out (a town takes goal cards)"
+            )
+        if game == "sprawlopolis" and self.goals:
+            raise GameOptionError(
+                "goal cards are Circle the Wagons options, but the photo shows a Sprawlopolis city: "
+                "leave them out (a city takes scoring cards)"
+            )
+
+
+def _is_town(photo: np.ndarray, classifier: Classifier | None) -> bool:
+    """Whether ``photo`` shows a town by :func:`vision.towns.detect.which_game`'s rule. The Sprawlopolis
+    evidence is read first (it is the city scan's own first step, and cheap): when the city cards explain
+    more than ``1 - CLEAR_BY`` of the card region no town can beat them, and the territory reader (several
+    times the cost of a whole city scan) is not run."""
+    from vision.cells import get_classifier
+    from vision.towns.detect import CLEAR_BY, city_evidence, decide, town_evidence
+    from vision.towns.scan import shipped_reader
+
+    city = city_evidence(photo, classifier or get_classifier())
+    if city.explained > 1 - CLEAR_BY:
+        return False
+    try:
+        town = town_evidence(photo, shipped_reader())
+    except RuntimeError:  # no territory classifier in this build: no photo is a town (never a city lost)
+        return False
+    return decide((city, town)).game == "wagons"
+
+
+def read_photo(
+    data: bytes,
+    request: PhotoRequest,
+    *,
+    cards: Sequence[int] | None = None,
+    overlay: bool = False,
+    deck: Any = None,
+    classifier: Classifier | None = None,
+    stop: Stop | None = None,
+    timings: dict[str, float] | None = None,
+) -> ScanResult | TownScan:
+    """The city (:class:`~vision.result.ScanResult`, as :func:`vision.pipeline.scan_image` reads it) or
+    the town (:class:`~vision.towns.scan.TownScan`) in photo ``data``. ``timings`` receives each stage's
+    seconds (a city's are in its result too). Raises the scanner's InputErrors and
+    :class:`GameOptionError`."""
+    from vision.decode import decode_image
+    from vision.pipeline import scan_rgb
+    from vision.run import WORK_LONG_SIDE
+    from vision.stages import Stages, StageTimer
+    from vision.stages import Stop as NoStop
+    from vision.towns.scan import scan_town
+
+    stages = Stages(StageTimer(timings), stop or NoStop())
+    stages.stop.check()
+    start = time.perf_counter()
+    rgb = stages.run("decode", partial(decode_image, long_side=WORK_LONG_SIDE), data).rgb
+    game = request.game or ("wagons" if stages.run("game", _is_town, rgb, classifier) else "sprawlopolis")
+    request.refuse_for(game)
+    if game == "wagons":
+        town = stages.run("town", partial(scan_town, goals=request.goals), rgb)
+        stages.timer.timings["total"] = time.perf_counter() - start
+        return town
+    result = scan_rgb(
+        rgb, cards=cards, overlay=overlay, classifier=classifier, timings=stages.timer.timings, deck=deck,
+        stop=stages.stop,
+    )  # fmt: skip
+    result.timings["total"] = time.perf_counter() - start
+    return result
+
+
+_NAME = re.compile(r"^([A-Z]+)(\d+)$")
+
+
+def _row_col(name: str) -> tuple[int, int]:
+    """The (row, col) of a cell name such as ``B3`` (A1 is the town's top-left cell)."""
+    letters, digits = _NAME.match(name).groups()  # type: ignore[union-attr]  # names come from cell_name
+    col = 0
+    for ch in letters:
+        col = col * 26 + ord(ch) - ord("A") + 1
+    return int(digits) - 1, col - 1
+
+
+@dataclass(frozen=True)
+class ScoredTown:
+    """A town read from a photo and scored with the goal cards given: ``breakdown`` (noting when no goal
+    card was given), ``warnings`` (the scan's, and a taught deck left unused) and ``doubt`` (each with the
+    cell's ``row`` and ``col`` in the town, as the page takes them)."""
+
+    scan: TownScan
+    breakdown: Breakdown
+    warnings: tuple[str, ...]
+    doubt: tuple[dict[str, Any], ...]
+    retake: str | None = None  # a town photo is never sent back (the shape of a city's ScoredScan)
+
+    def to_json(self) -> dict[str, Any]:
+        out = {**self.scan.to_json(), **self.breakdown.to_json(), "game": "wagons", "city": self.scan.text}
+        out.update(warnings=list(self.warnings), doubt=list(self.doubt), retake=None)
+        return out
+
+
+def score_town_scan(scan: TownScan, *, deck_given: bool = False) -> ScoredTown:
+    """``scan`` scored with its goals (see :class:`ScoredTown`)."""
+    breakdown = breakdown_in_flag_words(scan.breakdown())
+    if not scan.goals:
+        breakdown = replace(breakdown, notes=(*breakdown.notes, NO_GOALS_NOTE))
+    warnings = (*scan.warnings, *([DECK_NOT_USED] if deck_given else []))
+    doubt = tuple(
+        {**d.to_json(), **dict(zip(("row", "col"), _row_col(d.cell), strict=True))} for d in scan.doubt
+    )
+    return ScoredTown(scan, breakdown, warnings, doubt)

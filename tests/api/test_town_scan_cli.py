@@ -1,0 +1,114 @@
+"""A photo of a Circle the Wagons town, read end to end by ``sprawlscan scan`` and ``POST /api/v1/scans``:
+the scanner tells the game on its own, the town is scored with the goal cards given (or without, saying
+so), and options of the other game are refused. The photo is rendered here (models.synth.wagons, seed
+501, 1000 px: a town the shipped territory classifier reads right), so the truth is the renderer's."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Cli, assert_error
+
+SEED = 501
+
+
+@cache
+def town_photo() -> Any:
+    from models.synth.wagons.photo import render_town_photo
+
+    return render_town_photo(SEED, long_side=1000)
+
+
+def grid_rows(town_text: str) -> list[str]:
+    """The grid lines of a town text (its header lines left out), spaces evened."""
+    return [" ".join(line.split()) for line in town_text.splitlines() if line.strip() and ":" not in line]
+
+
+@pytest.fixture(scope="module")
+def photo_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("town") / "town.jpg"
+    path.write_bytes(town_photo().jpeg)
+    return str(path)
+
+
+def truth_rows() -> list[str]:
+    return grid_rows(town_photo().truth.to_json()["city"])
+
+
+def test_scan_tells_a_town_photo_on_its_own_and_prints_the_town_its_goals_and_its_total(
+    cli: Cli, photo_path: str
+) -> None:
+    code, out, err = cli("scan", photo_path, "--goals", "cool-water", "badlands")
+    assert code == 0, err
+    printed = [" ".join(line.split()) for line in out.splitlines()]
+    assert all(row in printed for row in truth_rows()), out
+    assert "goal cards Cool Water, Badlands" in out
+    assert "Cool Water" in out and "Badlands" in out
+    total = next(line for line in printed if line.startswith("Total "))
+    assert int(total.split()[-1]) > 0
+
+
+def test_scan_json_of_a_town_says_wagons_gives_the_town_and_scores_it_without_goal_cards_when_none_given(
+    cli: Cli, photo_path: str
+) -> None:
+    code, out, err = cli("scan", photo_path, "--format", "json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["game"] == "wagons"
+    assert grid_rows(result["city"]) == truth_rows()
+    assert result["goals"] == [] and not any(i["key"].startswith("goal:") for i in result["items"])
+    assert any("No goal cards were given" in note for note in result["notes"])
+    assert result["total"] == sum(i["points"] for i in result["items"])
+    for d in result["doubt"]:  # each doubt names its cell by row and column too, as the page takes it
+        assert {"cell", "row", "col", "reading", "alternatives"} <= set(d)
+
+
+def test_sprawlopolis_options_with_a_town_are_refused_before_the_photo_is_read(
+    cli: Cli, photo_path: str
+) -> None:
+    code, out, err = cli("scan", photo_path, "--game", "wagons", "--cards", "1", "2", "3")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--cards is a Sprawlopolis option" in err
+
+
+def test_an_unknown_goal_card_is_refused_in_one_line(cli: Cli, photo_path: str) -> None:
+    code, _, err = cli("scan", photo_path, "--goals", "cool-waters")
+    assert code == 2 and err.count("\n") == 1
+    assert "unknown goal card 'cool-waters'" in err and "cool-water" in err
+
+
+def test_goal_cards_with_a_sprawlopolis_photo_are_refused_and_the_city_scan_is_unchanged(cli: Cli) -> None:
+    demo = str(Path(__file__).parents[2] / "samples" / "demo.jpg")
+    code, _, err = cli("scan", demo, "--game", "sprawlopolis", "--goals", "badlands")
+    assert code == 2 and "goal cards are Circle the Wagons options" in err
+    code, out, err = cli("scan", demo, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["game"] == "sprawlopolis"
+
+
+def test_the_service_answers_a_town_photo_with_the_town_and_its_goal_cards(client: Any) -> None:
+    files = {"image": ("town.jpg", town_photo().jpeg, "image/jpeg")}
+    resp = client.post("/api/v1/scans", files=files, data={"goals": "cool-water, badlands"})
+    assert resp.status_code == 200, resp.text
+    result = resp.json()
+    assert result["game"] == "wagons" and result["goals"] == ["cool-water", "badlands"]
+    assert grid_rows(result["city"]) == truth_rows()
+    assert {"goal:cool-water", "goal:badlands"} <= {i["key"] for i in result["items"]}
+    assert result["scan_id"] and result["overlay"] is None
+    again = client.get(f"/api/v1/scans/{result['scan_id']}").json()
+    assert again["city"] == result["city"]
+
+
+def test_the_service_refuses_a_town_with_scoring_cards_and_unknown_goals_as_json_errors(client: Any) -> None:
+    files = {"image": ("town.jpg", town_photo().jpeg, "image/jpeg")}
+    resp = client.post("/api/v1/scans", files=files, data={"game": "wagons", "cards": "1 2 3"})
+    assert_error(resp, 400, "wrong_game_option", "cards is a Sprawlopolis option")
+    resp = client.post("/api/v1/scans", files=files, data={"goals": "nope"})
+    assert 400 <= resp.status_code < 500 and "unknown goal card 'nope'" in resp.json()["error"]["message"]
+    resp = client.post("/api/v1/scans", files=files, data={"game": "monopoly"})
+    assert_error(resp, 400, "wrong_game_option", "unknown game")
