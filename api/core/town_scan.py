@@ -93,23 +93,27 @@ class PhotoRequest:
             )
 
 
-def _is_town(photo: np.ndarray, classifier: Classifier | None) -> bool:
-    """Whether ``photo`` shows a town by :func:`vision.towns.detect.which_game`'s rule. The Sprawlopolis
-    evidence is read first (it is the city scan's own first step, and cheap): when the city cards explain
-    more than ``1 - CLEAR_BY`` of the card region no town can beat them, and the territory reader (several
-    times the cost of a whole city scan) is not run."""
-    from vision.cells import get_classifier
-    from vision.towns.detect import CLEAR_BY, city_evidence, decide, town_evidence
+def _town_beats(rgb: np.ndarray, city: ScanResult | None, refusal: InputError | None) -> bool:
+    """Whether ``rgb`` shows a town by :func:`vision.towns.detect.which_game`'s rule, given the city scan
+    already made of it (``city``, or the ``refusal`` it met). A city its cards explain more than
+    ``1 - CLEAR_BY`` of cannot be beaten, and the territory reader (several times the cost of a whole city
+    scan) is not run: a Sprawlopolis photo costs what it did before towns were read."""
+    from vision.towns.detect import CLEAR_BY, GameEvidence, decide, town_evidence
     from vision.towns.scan import shipped_reader
 
-    city = city_evidence(photo, classifier or get_classifier())
-    if city.explained > 1 - CLEAR_BY:
-        return False
+    if city is not None:
+        decoding = city.cards_read.as_cards.decoding
+        blocks = sum(1 for _ in city.city.blocks())
+        evidence = GameEvidence("sprawlopolis", float(decoding.explained), blocks)
+        if evidence.explained > 1 - CLEAR_BY:
+            return False
+    else:
+        evidence = GameEvidence("sprawlopolis", 0.0, 0, str(refusal))
     try:
-        town = town_evidence(photo, shipped_reader())
+        town = town_evidence(rgb, shipped_reader())
     except RuntimeError:  # no territory classifier in this build: no photo is a town (never a city lost)
         return False
-    return decide((city, town)).game == "wagons"
+    return decide((evidence, town)).game == "wagons"
 
 
 def read_photo(
@@ -138,17 +142,31 @@ def read_photo(
     stages.stop.check()
     start = time.perf_counter()
     rgb = stages.run("decode", partial(decode_image, long_side=WORK_LONG_SIDE), data).rgb
-    game = request.game or ("wagons" if stages.run("game", _is_town, rgb, classifier) else "sprawlopolis")
-    request.refuse_for(game)
-    if game == "wagons":
-        town = stages.run("town", partial(scan_town, goals=request.goals), rgb)
-        stages.timer.timings["total"] = time.perf_counter() - start
-        return town
-    result = scan_rgb(
-        rgb, cards=cards, overlay=overlay, classifier=classifier, timings=stages.timer.timings, deck=deck,
-        stop=stages.stop,
-    )  # fmt: skip
-    result.timings["total"] = time.perf_counter() - start
+    city: ScanResult | None = None
+    refusal: InputError | None = None
+    if request.game != "wagons":
+        if request.game:
+            request.refuse_for("sprawlopolis")
+        try:
+            city = scan_rgb(
+                rgb, cards=cards, overlay=overlay, classifier=classifier, timings=stages.timer.timings,
+                deck=deck, stop=stages.stop,
+            )  # fmt: skip
+        except InputError as exc:  # no city: it may be a town
+            if request.game:
+                raise
+            refusal = exc
+    town = request.game == "wagons" or (
+        request.game is None and stages.run("game", _town_beats, rgb, city, refusal)
+    )
+    request.refuse_for("wagons" if town else "sprawlopolis")
+    if town:
+        result: ScanResult | TownScan = stages.run("town", partial(scan_town, goals=request.goals), rgb)
+    elif city is None:
+        raise refusal or InputError("no city found")
+    else:
+        result = city
+    stages.timer.timings["total"] = time.perf_counter() - start  # a city's result shares this dict
     return result
 
 
