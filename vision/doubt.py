@@ -122,10 +122,13 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if overruled and narrowly and before.probability > OVERRULED_SURE:
         out.append(("cards", f"the classifier read {before.label}; the cards say {cell.label}"))
     if cell.label == ".":
+        # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
+        # the decoding: the classifier's own doubt of it is what says whether it could be a block.
+        sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
         if cell.block_sides == 4:
             out.append(("enclosed", "table read where blocks lie on all four sides"))
-        elif cell.block_sides and cell.confidence < TABLE_BESIDE_BLOCKS:
-            out.append(("table", f"table read beside the city with {cell.confidence:.0%} confidence"))
+        elif cell.block_sides and sure < TABLE_BESIDE_BLOCKS:
+            out.append(("table", f"table read beside the city with {sure:.0%} confidence"))
     if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
         out.append(("unexplained", "no card of the 18 shows this block here"))
     if cell.glare >= GLARE_DOUBT:

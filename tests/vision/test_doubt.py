@@ -122,3 +122,20 @@ def test_doubt_in_the_scan_json_lists_cell_reading_alternatives_and_why() -> Non
     assert set(entry) >= {"cell", "reading", "alternatives", "why"}
     assert all(set(a) == {"label", "total"} for a in entry["alternatives"])
     assert np.isfinite([a["total"] for a in entry["alternatives"]]).all()
+
+
+def test_a_cell_beside_the_city_whose_reading_did_not_count_is_doubted_by_the_classifiers_own_doubt() -> None:
+    # B1 lies off the card region: its reading (a park at 55 %) did not count, and the decoding took it as
+    # table for sure; the classifier's own doubt still names it, with the park as the alternative.
+    readings = _readings("R:EW  .\nP     I:NS\n")
+    seen = [list(row) for row in readings]
+    seen[0][1] = CellReading.from_options(((None, None, 0.45), ("P", None, 0.55)), kind="empty")
+    settled = [list(row) for row in readings]
+    settled[0][1] = CellReading.certain(None, None, 1.0)
+    decoding = CardStacking((), {(0, 1): StackedCell((None, None), "empty", None)}, 0.0, 1.0)
+    counted = CardReading(settled, [[None, None], [None, None]], decoding, True, seen)
+    (doubt,) = find_doubts(assemble_city(settled), counted)
+    assert (doubt.name, doubt.reading, doubt.sources) == ("B1", ".", ("table",))
+    assert doubt.alternatives[0] == "P"
+    sure = CardReading(settled, [[None, None], [None, None]], decoding, True, settled)
+    assert find_doubts(assemble_city(settled), sure) == ()  # taken as read, table for sure: no doubt

@@ -47,7 +47,8 @@ class CardReading:
     cards: list[list[int | None]]
     decoding: CardStacking
     used: bool
-    # The readings the decoding was given (the classifier's, before any card settled a cell).
+    # The classifier's readings, before any card settled a cell (also of cells whose reading the decoding
+    # did not count: a pale block at the city's edge read as likely table).
     before: list[list[CellReading | None]] | None = None
 
 
@@ -179,4 +180,12 @@ def read_as_cards(
     program = None if fresh else getattr(_LAST, "program", None)
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
-    return apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
+    decoded = apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
+    seen = [
+        [
+            rd if rd is not None else (pred if visible[r, c] else None)
+            for c, (rd, pred) in enumerate(zip(row, preds, strict=True))
+        ]
+        for r, (row, preds) in enumerate(zip(readings, predictions, strict=True))
+    ]
+    return replace(decoded, before=seen)
