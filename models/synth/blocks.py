@@ -13,6 +13,7 @@ import math
 import cv2
 import numpy as np
 
+from models.synth import looks
 from models.synth import palette as pal
 from models.synth.draw import Color, Pen, Point
 from scoring.city import Cell
@@ -330,11 +331,16 @@ def _park(pen: Pen, rng: np.random.Generator, space: _Space, line: Color) -> Non
 
 
 _ZONE_ART = {"R": _residential, "C": _commercial, "I": _industrial, "P": _park}
+# How often the real designs of models/synth/looks.py are drawn (pale-field parks, industrial yards): 0, off.
+# A model trained with them at 0.3 / 0.45 (v12, models/MODEL_CARD.md) read the real-art devset worse, so the
+# shipped renders, training data and samples stay as they were; set them to try the designs again.
+PALE_PARK_SHARE = 0.0
+YARD_SHARE = 0.0
 
 
-def _road(pen: Pen, rng: np.random.Generator, road: str, line: Color) -> None:
+def _road(pen: Pen, rng: np.random.Generator, road: str, line: Color, asphalt: Color | None = None) -> None:
     pts = road_path(road, 0.6)
-    asphalt = pal.vary(rng, pal.ASPHALT, 7, 3)
+    asphalt = asphalt or pal.vary(rng, pal.ASPHALT, 7, 3)
     edge = pal.vary(rng, pal.EDGE_LINE, 6)
     inset = float(rng.uniform(0.35, 0.7))
     pen.path(pts, line, ROAD_W + 0.3)
@@ -380,9 +386,18 @@ def draw_block(pen: Pen, cell: Cell, rng: np.random.Generator) -> None:
     pen.rect(0, 0, BLOCK_W, BLOCK_H, pal.lighter(ground, pal.RIM_LIFT + rng.normal(0, 4)))
     pen.rect(rim_w, rim_w, BLOCK_W - 2 * rim_w, BLOCK_H - 2 * rim_w, ground)
     space = _Space(rng, cell.road, rim_w + 0.3)
-    _ZONE_ART[zone](pen, rng, space, line)
+    asphalt = None
+    if zone == "P" and PALE_PARK_SHARE and rng.random() < PALE_PARK_SHARE:
+        looks.pale_park(pen, rng, space, line)  # then a few trees only, drawn below
+        _trees(
+            pen, rng, space, pal.P_TREE, pal.scaled(pal.P_TREE[1], 0.8), (1.3, 2.6), int(rng.integers(0, 7))
+        )
+    else:
+        if zone == "I" and cell.road and YARD_SHARE and rng.random() < YARD_SHARE:
+            asphalt = looks.industrial_yard(pen, rng, space, line, cell.road)
+        _ZONE_ART[zone](pen, rng, space, line)
     if cell.road:
-        _road(pen, rng, cell.road, line)
+        _road(pen, rng, cell.road, line, asphalt)
     if cell.construction:
         _hazard(pen, rng, line)
     if cell.poi:
