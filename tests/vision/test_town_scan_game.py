@@ -1,16 +1,23 @@
 """Telling a Sprawlopolis city from a Circle the Wagons town (vision.towns.detect): on hand-made evidence,
-and on rendered photos read by the shipped Sprawlopolis classifier and the town stand-ins."""
+on rendered photos read by the shipped Sprawlopolis classifier and the town stand-ins, and with both shipped
+classifiers; the rulebook's example town read by the shipped territory classifier (the benchmark,
+tests/bench/bench_wagons.py, measures many more photos)."""
 
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from models.synth.scene import render_photo
-from models.synth.wagons.photo import render_town_photo
+from models.synth.wagons.photo import render_given_town, render_town_photo
+from scoring.wagons import parse_town
 from tests.vision.test_town_scan_standin import ColourGuessReader, TruthReader
+from vision.decode import decode_image
+from vision.run import WORK_LONG_SIDE
 from vision.towns.detect import CLEAR_BY, MIN_EXPLAINED, GameEvidence, decide, which_game
+from vision.towns.scan import scan_town
 from vision.towns.scan_support import Reader
 
 
@@ -70,3 +77,32 @@ def test_without_a_territory_reader_a_town_is_no_game_never_a_city() -> None:
     verdict = which_game(town_photo(202).image, town_reader=missing)
     assert verdict.game is None
     assert "not installed" in verdict.evidence[1].why
+
+
+# --- the shipped classifiers (the territory classifier and the Sprawlopolis cell classifier) -------------
+
+RULEBOOK = Path(__file__).resolve().parents[2] / "samples" / "wagons-rulebook.town"
+
+
+@cache
+def rulebook_photo():  # noqa: ANN201
+    town = parse_town(RULEBOOK.read_text(encoding="utf-8"))
+    return town, render_given_town(town, seed=8, roll=90.0, tilt=6.0, clutter=0, glare=0.0, partial=False)
+
+
+@pytest.mark.slow
+def test_the_rulebook_town_photographed_scans_by_the_shipped_classifier_to_itself_scoring_20() -> None:
+    town, photo = rulebook_photo()
+    scan = scan_town(decode_image(photo.jpeg, long_side=WORK_LONG_SIDE).rgb)
+    turned = tuple(tuple(reversed(row)) for row in reversed(town.grid))
+    assert scan.town.grid in (town.grid, turned), scan.text
+    assert scan.breakdown().total == 20
+
+
+@pytest.mark.slow
+def test_the_shipped_classifiers_name_the_rulebook_town_a_town_and_a_rendered_city_a_city() -> None:
+    _, photo = rulebook_photo()
+    town = which_game(decode_image(photo.jpeg, long_side=WORK_LONG_SIDE).rgb)
+    assert town.game == "wagons", town.why
+    city = which_game(decode_image(city_photo(1).jpeg, long_side=WORK_LONG_SIDE).rgb)
+    assert city.game == "sprawlopolis", city.why
