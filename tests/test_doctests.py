@@ -19,6 +19,7 @@ NOT_IMPORTABLE = {
     "models.net": "needs torch (the train extra)",
     "models.train": "needs torch (the train extra)",
     "models.train_numbers": "needs torch (the train extra)",
+    "models.train_territories": "needs torch (the train extra)",
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -276,22 +277,27 @@ def test_a_client_leaving_mid_upload_is_one_line_not_a_traceback(caplog: pytest.
     assert len([r for r in caplog.records if "client_disconnected" in r.getMessage()]) == 1
 
 
-def test_a_scan_whose_client_left_stops_at_the_next_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scan_whose_client_left_stops_at_the_next_stage(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import vision.pipeline
+    from api.storage.engine import connect, migrate
 
+    db = tmp_path / "api.db"
+    migrate(connect(f"sqlite:///{db}"))  # as the start-up leaves it: the upload is stored before its scan
     stages: list[str] = []
 
-    def fake_scan(data: bytes, *, stop: Stop, **kwargs: object) -> None:
-        for stage in ("decode", "locate", "rectify", "classify", "grow", "colour", "refine", "assemble"):
+    def fake_scan(rgb: object, *, stop: Stop, **kwargs: object) -> None:
+        for stage in ("locate", "rectify", "classify", "grow", "colour", "refine", "stacking", "assemble"):
             time.sleep(0.1)
             stages.append(stage)
             stop.check(stage)  # where the pipeline asks, at each stage's end
         raise AssertionError("the scan ran to its end")
 
-    monkeypatch.setattr(vision.pipeline, "scan_image", fake_scan)
-    app = create_app(QUICK)
+    monkeypatch.setattr(vision.pipeline, "scan_rgb", fake_scan)  # the photo is decoded, then scanned
+    app = create_app(replace(QUICK, database_path=str(db)))
     part = b'--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n'
-    body = part + png_bytes() + b"\r\n--b--\r\n"
+    body = part + png_bytes(160, 120) + b"\r\n--b--\r\n"
     sent = [False]
 
     async def receive() -> dict[str, Any]:

@@ -107,7 +107,7 @@ def test_backs_and_the_city_agree_or_the_warning_names_the_cards(truth_scan, mon
     in_city = next(n for n in range(1, 19) if n not in true_cards)
     misread = [*true_cards[:2], in_city]
     fake = [pipeline.BackNumber(n, 0.7, ((n, 0.7),), {"corners": [[0, 0]] * 4}) for n in misread]
-    monkeypatch.setattr(pipeline, "read_backs", lambda geometry: (fake, []))
+    monkeypatch.setattr(pipeline, "read_backs", lambda geometry, readings: (fake, []))
     result = truth_scan(p)
     assert result.city.cards == tuple(true_cards)  # the surer reading: the city
     warning = next(w for w in result.warnings if "please check" in w)

@@ -181,11 +181,22 @@ def read_as_cards(
     if program is None or program.grid != grid:
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
     decoded = apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
-    seen = [
+    return replace(decoded, before=_seen(readings, predictions, visible))
+
+
+def _seen(
+    readings: list[list[CellReading | None]],
+    predictions: Sequence[Sequence[CellReading]],
+    visible: np.ndarray,
+) -> list[list[CellReading | None]]:
+    """The decoding's readings, with the classifier's own where the decoding did not count one (a visible
+    cell off the card region); the readings alone when no predictions of the same grid are at hand."""
+    if [len(p) for p in predictions] != [len(r) for r in readings]:
+        return readings
+    return [
         [
-            rd if rd is not None else (pred if visible[r, c] else None)
+            rd if rd is not None or not visible[r, c] else pred
             for c, (rd, pred) in enumerate(zip(row, preds, strict=True))
         ]
         for r, (row, preds) in enumerate(zip(readings, predictions, strict=True))
     ]
-    return replace(decoded, before=seen)
