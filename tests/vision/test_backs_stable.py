@@ -104,3 +104,13 @@ def test_an_unsure_back_naming_a_card_the_city_lacks_agrees_without_a_warning() 
     chosen = choose_scoring_cards(backs, from_city=(4, 6, 11), city_certainty=0.95)
     assert chosen.cards == (4, 6, 11) and chosen.source == "both"
     assert chosen.in_doubt == () and chosen.warnings == ()
+
+
+def test_a_circle_fit_that_lands_off_the_photo_is_no_circle_not_a_crash() -> None:
+    from vision.backs.circles import _fit
+
+    image = np.full((120, 160, 3), 200, np.uint8)
+    # A fit from a few points along the photo's edge can put the centre well outside it.
+    assert _fit(image, -400.0, 60.0, 20.0) is None
+    assert _fit(image, 80.0, 900.0, 20.0) is None
+    assert _fit(image, float("nan"), 60.0, 20.0) is None

@@ -179,9 +179,13 @@ def _fit(image: np.ndarray, x: float, y: float, r0: float, recentre: bool = True
     digits pull a candidate off the circle's centre; a fit that lands away from it is done once more
     around where it landed (``recentre``), so that the windows below hold the whole circle."""
     h, w = image.shape[:2]
+    if not (np.isfinite(x) and np.isfinite(y)):
+        return None
     reach = int(2.2 * r0)
     x0, y0 = max(0, int(x) - reach), max(0, int(y) - reach)
     x1, y1 = min(w, int(x) + reach + 1), min(h, int(y) + reach + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None  # an edge fit that landed off the photo: nothing of a circle there to read
     yellow, luma = yellowness(image[y0:y1, x0:x1])
     size = max(3, int(r0 / 4) | 1)
     yellow = cv2.morphologyEx(
