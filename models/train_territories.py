@@ -3,7 +3,7 @@
 1. Build the crop sets (:mod:`models.territoryset`): random towns in look-alike art drawn ``art_spread``
    1–1.5 wide, seen top-down like a phone photo, jittered crops of every cell and of the ring around the
    town; the held-out set from other seeds with the art drawn wider (spread 2). Cached under ``data/``.
-2. Train a small CNN (the cell classifier's stages, :func:`models.net._stage`) with two heads, territory
+2. Train a small CNN (the cell classifier's stages, :func:`models.net.trunk`) with two heads, territory
    type (or table) and icon, with 180° turns, mirrors and per-crop colour jitter on top.
 3. Export ``models/territories.onnx``, check onnxruntime against PyTorch, measure the held-out set through
    the runtime reader itself (:class:`vision.towns.territories.TerritoryClassifier`) and write
@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from models.export import export_onnx
-from models.net import _stage
+from models.net import trunk
 from models.territoryset import KINDS, NO_ICON, TABLE, TerritorySet, load_or_build
 from models.train import seed_everything
 from vision.towns.territories import CONTEXT, CROP_H, CROP_W, ICON_CLASSES, TERRAIN_CLASSES
@@ -46,16 +46,7 @@ class TerritoryNet(nn.Module):
         self, input_size: tuple[int, int] = (CROP_H, CROP_W), widths: tuple[int, ...] = (12, 24, 40, 64)
     ):
         super().__init__()
-        layers: list[nn.Module] = []
-        c_in = 3
-        for i, c_out in enumerate(widths):
-            layers += _stage(c_in, c_out, pool=i < len(widths) - 1)
-            c_in = c_out
-        self.features = nn.Sequential(*layers)
-        fh, fw = input_size[0] >> (len(widths) - 1), input_size[1] >> (len(widths) - 1)
-        self.hidden = nn.Sequential(
-            nn.Flatten(), nn.Dropout(0.2), nn.Linear(c_in * fh * fw, 96), nn.ReLU(inplace=True)
-        )
+        self.features, self.hidden = trunk(input_size, widths)
         self.terrain = nn.Linear(96, len(TERRAIN_CLASSES))
         self.icon = nn.Linear(96, len(ICON_CLASSES))
 
