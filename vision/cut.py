@@ -16,7 +16,7 @@ import numpy as np
 from scoring.city import cell_name
 from vision.assemble import Assembled
 from vision.city_geometry import Geometry
-from vision.lattice import project_points
+from vision.lattice import Lattice
 
 __all__ = ["cut_by_frame"]
 
@@ -26,15 +26,11 @@ LEAST_SEEN = 0.25
 CARD_SEEN = 0.3
 
 
-def _seen(geometry: Geometry, lattice_rc: tuple[int, int], padded: object) -> tuple[float, float]:
+def _seen(geometry: Geometry, lattice_rc: tuple[int, int], padded: Lattice) -> tuple[float, float]:
     """(share of the cell inside the photo, share of that part in the card region) for a cell of the
     once-padded lattice ``padded``."""
-    x, y = padded.center(*lattice_rc)  # type: ignore[attr-defined]
-    hx, hy = padded.pitch_x / 2, padded.pitch_y / 2  # type: ignore[attr-defined]
-    corners = np.array([[x - hx, y - hy], [x + hx, y - hy], [x + hx, y + hy], [x - hx, y + hy]])
     mask = geometry.located.mask
-    scale = np.array([mask.shape[1] / geometry.photo.shape[1], mask.shape[0] / geometry.photo.shape[0]])
-    poly = project_points(np.linalg.inv(geometry.to_rectified), corners) * scale
+    poly = geometry.outline_on_mask(padded, *lattice_rc, half=0.5)
     pad = int(np.ceil(max(0.0, -poly.min(), (poly - [mask.shape[1], mask.shape[0]]).max()))) + 1
     canvas = np.zeros((mask.shape[0] + 2 * pad, mask.shape[1] + 2 * pad), np.uint8)
     cv2.fillPoly(canvas, [np.round(poly + pad).astype(np.int32)], 1)

@@ -18,7 +18,6 @@ from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scor
 from vision.cards import CITY_CARDS, CardReading, read_as_cards
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
-from vision.lattice import project_points
 
 __all__ = ["CityCards", "stack_city", "read_backs"]
 
@@ -48,16 +47,11 @@ def blocks_mask(geometry: Geometry, readings: Grid) -> np.ndarray:
     The backs are looked for off these cells rather than off the card region itself: a glare spot or a
     shadow can join the region to the scoring cards beside the city, and no circle would be looked at."""
     mask = np.zeros(geometry.located.mask.shape[:2], np.uint8)
-    lattice, to_photo = geometry.lattice, np.linalg.inv(geometry.to_rectified)
-    scale = np.array([mask.shape[1] / geometry.photo.shape[1], mask.shape[0] / geometry.photo.shape[0]])
-    hx, hy = BLOCKS_MASK_MARGIN * lattice.pitch_x, BLOCKS_MASK_MARGIN * lattice.pitch_y
     for r, row in enumerate(readings):
         for c, reading in enumerate(row):
             if reading.kind == "empty" or not geometry.visible[r, c]:
                 continue
-            x, y = lattice.center(r, c)
-            corners = np.array([[x - hx, y - hy], [x + hx, y - hy], [x + hx, y + hy], [x - hx, y + hy]])
-            poly = project_points(to_photo, corners) * scale
+            poly = geometry.outline_on_mask(geometry.lattice, r, c, BLOCKS_MASK_MARGIN)
             cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 255)
     return mask
 
