@@ -63,8 +63,6 @@ class Geometry:
     occupied: np.ndarray
     visible: np.ndarray
     warnings: tuple[str, ...] = ()
-    # The glare veil's strength per pixel of ``view`` (vision.veil), lifted off its image; None: no glare.
-    veil: np.ndarray | None = None
 
     @property
     def to_rectified(self) -> np.ndarray:
@@ -189,13 +187,11 @@ def geometry_for(
             f"the blocks measure {rect.aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
             "steep an angle (hold the phone flatter above the city)"
         )
-    lifted = lift_veil(rectified, fit.lattice, fit.occupied)
-    view = TopDown(lifted.image, to_rectified, lattice_box(lattice))
+    view = TopDown(lift_veil(rectified, fit.lattice, fit.occupied).image, to_rectified, lattice_box(lattice))
     visible = inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
     return Geometry(
-        photo, located, rect, view, fit, lattice, np.pad(fit.occupied, 1), visible, tuple(warnings),
-        lifted.strength,
-    )  # fmt: skip
+        photo, located, rect, view, fit, lattice, np.pad(fit.occupied, 1), visible, tuple(warnings)
+    )
 
 
 def with_lattice(geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> Geometry:
@@ -213,20 +209,17 @@ def with_lattice(geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> 
     dx, dy = int(np.ceil(max(0.0, margin_x - x0))), int(np.ceil(max(0.0, margin_y - y0)))
     size = (max(w + dx, int(np.ceil(x1 + margin_x)) + dx), max(h + dy, int(np.ceil(y1 + margin_y)) + dy))
     rect, to_rectified, rectified = geometry.rectification, geometry.to_rectified, geometry.rectified
-    veil = geometry.veil
     if dx or dy or size != (w, h):
         shift = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]])
         rect = replace(rect, homography=shift @ rect.homography, size=size)
         to_rectified = shift @ to_rectified
         lattice = replace(lattice, origin=(lattice.origin[0] + dx, lattice.origin[1] + dy))
-        lifted = lift_veil(warp(geometry.photo, to_rectified, size), lattice, occupied)
-        rectified, veil = lifted.image, lifted.strength
+        rectified = lift_veil(warp(geometry.photo, to_rectified, size), lattice, occupied).image
     view = TopDown(rectified, to_rectified, lattice_box(lattice), geometry.view.zone_map)
     visible = inside_frame(lattice, np.linalg.inv(to_rectified), geometry.photo.shape)
     return replace(
-        geometry, rectification=rect, view=view, lattice=lattice, occupied=occupied, visible=visible,
-        veil=veil,
-    )  # fmt: skip
+        geometry, rectification=rect, view=view, lattice=lattice, occupied=occupied, visible=visible
+    )
 
 
 def px_per_mm(geometry: Geometry) -> float:

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.lattice import Lattice
 
-__all__ = ["RECOVERABLE", "Veil", "cell_veil", "lift_veil"]
+__all__ = ["RECOVERABLE", "Veil", "lift_veil"]
 
 # The envelope's window and its smoothing, as shares of the shorter side of a cell.
 ENVELOPE_WINDOW = 0.5
@@ -87,20 +87,3 @@ def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
     a = np.minimum(strength, RECOVERABLE)[..., None]
     art = (view.astype(np.float32) - 255.0 * a) / (1.0 - a)
     return Veil(np.clip(art + 0.5, 0, 255).astype(np.uint8), strength)
-
-
-def cell_veil(strength: np.ndarray | None, lattice: Lattice) -> np.ndarray:
-    """The mean veil over each cell's core, (rows, cols); zeros when there is none."""
-    out = np.zeros((lattice.rows, lattice.cols), np.float64)
-    if strength is None:
-        return out
-    h, w = strength.shape
-    hx, hy = 0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y
-    for r in range(lattice.rows):
-        for c in range(lattice.cols):
-            x, y = lattice.center(r, c)
-            x0, y0 = min(w, max(0, int(x - hx))), min(h, max(0, int(y - hy)))
-            x1, y1 = min(w, max(0, int(x + hx))), min(h, max(0, int(y + hy)))
-            if x1 > x0 and y1 > y0:
-                out[r, c] = float(strength[y0:y1, x0:x1].mean())
-    return out
