@@ -88,19 +88,11 @@ GEOMETRY_ADVICE = (
 def _cell_boxes(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, int], tuple[int, int, int, int]]:
     """Each city cell's central box (x0, y0, x1, y1) in the top-down view, clipped to it."""
     lattice, (r0, c0) = geometry.lattice, assembled.origin
-    h, w = geometry.rectified.shape[:2]
-    half_x, half_y = CELL_CORE * lattice.pitch_x / 2, CELL_CORE * lattice.pitch_y / 2
     out = {}
     for r in range(assembled.city.n_rows):
         for c in range(assembled.city.n_cols):
-            x, y = lattice.center(r + r0, c + c0)
-            box = (
-                max(0, int(x - half_x)),
-                max(0, int(y - half_y)),
-                min(w, int(x + half_x)),
-                min(h, int(y + half_y)),
-            )
-            if box[2] > box[0] and box[3] > box[1]:
+            box = lattice.core_box(r + r0, c + c0, CELL_CORE, geometry.rectified.shape)
+            if box is not None:
                 out[(r, c)] = box
     return out
 

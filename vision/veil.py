@@ -34,6 +34,9 @@ LEAST_STRENGTH = 0.15
 # Past this strength the art is not divided back out: the noise and the JPEG's blocks would be amplified
 # more than five times.
 RECOVERABLE = 0.8
+# The veil is measured on each card cell's central box, this share of the pitch across (its rim and the
+# neighbours' edges left out).
+CORE = 0.8
 
 
 @dataclass(frozen=True)
@@ -55,10 +58,10 @@ def _envelope(view: np.ndarray, window: int) -> np.ndarray:
 def _city_mask(shape: tuple[int, ...], lattice: Lattice, occupied: np.ndarray) -> np.ndarray:
     """The cores of the lattice's cells on the card region, (H, W) bool."""
     mask = np.zeros(shape[:2], bool)
-    hx, hy = 0.4 * lattice.pitch_x, 0.4 * lattice.pitch_y
     for r, c in zip(*np.nonzero(occupied), strict=True):
-        x, y = lattice.center(int(r), int(c))
-        mask[max(0, int(y - hy)) : max(0, int(y + hy)), max(0, int(x - hx)) : max(0, int(x + hx))] = True
+        box = lattice.core_box(int(r), int(c), CORE, shape)
+        if box is not None:
+            mask[box[1] : box[3], box[0] : box[2]] = True
     return mask
 
 

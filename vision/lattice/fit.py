@@ -58,6 +58,24 @@ class Lattice:
             out += self.offsets
         return out
 
+    def core_box(
+        self, row: int, col: int, share: float, shape: tuple[int, ...]
+    ) -> tuple[int, int, int, int] | None:
+        """Cell (row, col)'s central box (x0, y0, x1, y1), ``share`` of the pitch across, clipped to an image
+        of ``shape``; None when none of it lies on the image.
+
+        >>> Lattice((0.0, 0.0), 40.0, 30.0, 2, 2).core_box(0, 1, 0.5, (60, 80))
+        (50, 7, 70, 22)
+        """
+        x, y = self.center(row, col)
+        hx, hy = share * self.pitch_x / 2, share * self.pitch_y / 2
+        h, w = shape[:2]
+        box = (
+            min(w, max(0, int(x - hx))), min(h, max(0, int(y - hy))),
+            min(w, max(0, int(x + hx))), min(h, max(0, int(y + hy))),
+        )  # fmt: skip
+        return box if box[2] > box[0] and box[3] > box[1] else None
+
     def padded(self, top: int = 0, bottom: int = 0, left: int = 0, right: int = 0) -> Lattice:
         """The lattice with extra rows and columns on the given sides; a new cell takes the offset of the
         nearest old one (hand-placement shifts are shared by the blocks of a card).
