@@ -52,6 +52,7 @@ __all__ = [
     "apply_town_deck",
     "load_town_deck",
     "prototype_labels",
+    "reweighted",
     "similarities",
     "taught_reader",
 ]
