@@ -13,9 +13,12 @@ In a scan each cell that may hold a card is compared with the 144 prototypes (ea
 round: a card may lie turned) by normalised correlation, slid a few pixels over the hand-placement error, as
 a Sprawlopolis taught deck's blocks are (:mod:`vision.deck.use`). Each territory label (``"D/w"``) gets
 the evidence of its best-fitting prototype, a log-likelihood ratio by the deck's own calibration (how its
-territories compare with the prototypes of other labels); the classifier's territory probabilities are
-reweighted by it within their share, and the table's share drops only as far as a clear match says a card
-is there. A deck of another print matches nothing clearly and leaves the readings nearly as they were.
+territories compare with the prototypes of other labels), counted only above zero: a town photo, smaller
+and softer than the deck photo, matches even its own territories less closely, and the order of weak
+matches is chance (on a re-encoded town photo it turned a right M/w into S/w). The classifier's territory
+probabilities are reweighted by it within their share, and the table's share drops only as far as a clear
+match says a card is there. A deck of another print matches nothing clearly and leaves the readings as
+they were.
 
 File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.read_archive`): ``meta`` with
 ``"game": "wagons"``, ``version`` 1, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
@@ -172,9 +175,10 @@ def similarities(
 
 
 def evidence(sims: np.ndarray, calibration: tuple[float, float]) -> list[dict[str, float]]:
-    """Each cell's evidence per territory token: the best log-likelihood ratio of the templates showing it."""
+    """Each cell's evidence per territory token: the best log-likelihood ratio of the templates showing it,
+    none below zero (see the module note)."""
     a, b = calibration
-    llr = np.clip(a * (sims - b), -MAX_LLR, MAX_LLR)
+    llr = np.clip(a * (sims - b), 0.0, MAX_LLR)
     labels = prototype_labels()
     out = []
     for row in llr.tolist():
