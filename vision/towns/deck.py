@@ -13,12 +13,11 @@ In a scan each cell that may hold a card is compared with the 144 prototypes (ea
 round: a card may lie turned) by normalised correlation, slid a few pixels over the hand-placement error, as
 a Sprawlopolis taught deck's blocks are (:mod:`vision.deck.use`). Each territory label (``"D/w"``) gets
 the evidence of its best-fitting prototype, a log-likelihood ratio by the deck's own calibration (how its
-territories compare with the prototypes of other labels), counted only above zero: a town photo, smaller
-and softer than the deck photo, matches even its own territories less closely, and the order of weak
-matches is chance (on a re-encoded town photo it turned a right M/w into S/w). The classifier's territory
-probabilities are reweighted by it within their share, and the table's share drops only as far as a clear
-match says a card is there. A deck of another print matches nothing clearly and leaves the readings as
-they were.
+territories compare with the prototypes of other labels), bounded to −2…6 nats: a town photo, smaller and
+softer than the deck photo, matches even its own territories less closely, and the order of weak matches
+is mostly chance (bounded at −6 they turned a right M/w into S/w on a re-encoded photo). The reader's
+territory probabilities are reweighted by it within their share, and the table's share drops only as far
+as a clear match says a card is there. A deck of another print matches nothing clearly and changes little.
 
 File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.read_archive`): ``meta`` with
 ``"game": "wagons"``, ``version`` 1, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
@@ -72,6 +71,9 @@ CHANNEL_WEIGHTS = np.array([0.4, 0.3, 0.3], np.float32)
 COMPARE_BELOW_TABLE = 0.95
 # One photo's evidence must not overrule all else.
 MAX_LLR = 6.0
+# ... and a weak match no less than this: differences between weak matches of a softer town photo are
+# mostly chance, and must not outweigh the reader (they turned a right M/w into S/w on a page photo).
+MIN_LLR = -2.0
 TABLE = "."
 
 
@@ -176,9 +178,9 @@ def similarities(
 
 def evidence(sims: np.ndarray, calibration: tuple[float, float]) -> list[dict[str, float]]:
     """Each cell's evidence per territory token: the best log-likelihood ratio of the templates showing it,
-    none below zero (see the module note)."""
+    none below :data:`MIN_LLR` (see the module note)."""
     a, b = calibration
-    llr = np.clip(a * (sims - b), 0.0, MAX_LLR)
+    llr = np.clip(a * (sims - b), MIN_LLR, MAX_LLR)
     labels = prototype_labels()
     out = []
     for row in llr.tolist():
