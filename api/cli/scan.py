@@ -53,10 +53,11 @@ def _write_overlay(path: str, rgb: Any) -> None:
 
 def _deck(path: str) -> Any:
     """The taught deck in ``path`` (``sprawlscan teach``); a bad file is an InputError naming it."""
-    from vision.deck import MAX_FILE_BYTES, load_deck
+    from api.core import load_any_deck
+    from vision.deck import MAX_FILE_BYTES
 
     with open(path, "rb") as fh:
-        return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+        return load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
 
 
 def _request(args: argparse.Namespace) -> PhotoRequest:
@@ -97,7 +98,7 @@ def run_scan(args: argparse.Namespace) -> int:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
     if not hasattr(result, "city"):  # a Circle the Wagons town (vision.towns.scan.TownScan)
-        return print_town(score_town_scan(result, deck_given=deck is not None), args)
+        return print_town(score_town_scan(result, deck=deck), args)
     scored = score_scan(result, ScoreOptions(cards, expansions or None))
     if args.overlay is not None and result.overlay is not None:
         _write_overlay(args.overlay, result.overlay)

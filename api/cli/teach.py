@@ -4,7 +4,10 @@ The player lays their 18 cards face up in a grid (any order, either turn, small 
 (one photo, or more for a big table). ``teach`` finds every card, says which of the 18 it is and how it
 lies (printed as a grid, ``7r`` for card 7 turned by 180°; ``--overlay PNG`` draws it on the photo), and
 writes what it learned of each block's look to DECK (see :mod:`vision.deck`), which
-``sprawlscan scan PHOTO --deck DECK`` then uses. Expansion cards lying in the photo beside the 18 are
+``sprawlscan scan PHOTO --deck DECK`` then uses. The 18 cards are Sprawlopolis's or Circle the
+Wagons'; which game the photo shows is told from it (``--game`` names it), the deck file records it and
+a scan uses the deck for a photo of that game only (the other game's photo is read without it, with a
+warning). Expansion cards lying in the photo beside the 18 are
 named with ``--extra ROW,COL=KIND`` (``wrecktar``, ``poi``, ``construction``). A photo with a card
 missing, twice, or unreadable exits with status 2 and names the cards; nothing is written then.
 
@@ -33,9 +36,9 @@ def _write(path: str, data: bytes) -> None:
     os.replace(tmp, path)  # a half-written file never replaces a good one
 
 
-def _print(args: argparse.Namespace, path: str, cards: list[Any], grid: str, summary: str) -> None:
+def _print(args: argparse.Namespace, path: str, cards: list[Any], grid: str, summary: str, game: str) -> None:
     if args.format == "json":
-        out = {"deck": path, "cards": [c.to_json() for c in cards]}
+        out = {"deck": path, "game": game, "cards": [c.to_json() for c in cards]}
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         print(grid)
@@ -61,7 +64,7 @@ def overlay_paths(path: str, photos: int) -> list[str]:
 def run_teach(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.deck import teach_deck
+    from api.core import teach_photos
     from vision.decode import MAX_FILE_BYTES
     from vision.result import OVERLAY_LONG_SIDE
 
@@ -70,7 +73,7 @@ def run_teach(args: argparse.Namespace) -> int:
     for path in args.photos:
         with open(path, "rb") as fh:
             photos.append(fh.read(MAX_FILE_BYTES + 1))  # anything longer is refused by the decoder
-    teaching = teach_deck(photos, names=args.photos, extras=extras)
+    teaching = teach_photos(photos, names=args.photos, game=args.game, extras=extras)
     _write(args.out, teaching.deck.to_bytes())
     if args.overlay:
         for k, path in enumerate(overlay_paths(args.overlay, len(photos))):
@@ -81,22 +84,26 @@ def run_teach(args: argparse.Namespace) -> int:
             _write(path, buf.tobytes())
     named = sum(c.extra is not None for c in teaching.cards)
     also = f" and {named} expansion card{'s' * (named > 1)}" if named else ""
-    summary = f"18 cards{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
-    _print(args, args.out, teaching.cards, teaching.describe(), summary)
+    game = "Circle the Wagons cards" if teaching.deck.game == "wagons" else "Sprawlopolis cards"
+    summary = f"18 {game}{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
+    _print(args, args.out, teaching.cards, teaching.describe(), summary, teaching.deck.game)
     return 0
 
 
 def _read_deck(path: str) -> Any:
-    from vision.deck import MAX_FILE_BYTES, load_deck
+    from api.core import load_any_deck
+    from vision.deck import MAX_FILE_BYTES
 
     with open(path, "rb") as fh:
-        return load_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+        return load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
 
 
 def run_deck(args: argparse.Namespace) -> int:
     from vision.deck import card_from_meta, describe, parse_correction, relabel
 
     deck = _read_deck(args.deck)
+    if args.action == "fix" and deck.game != "sprawlopolis":
+        raise InputError(f"{args.deck}: a Circle the Wagons deck cannot be corrected yet (teach it again)")
     if args.action == "fix":
         if not args.fixes:
             raise InputError("deck fix: give at least one correction, e.g. 2,3=9r")
@@ -108,7 +115,7 @@ def run_deck(args: argparse.Namespace) -> int:
         raise InputError(f"{args.deck}: taught before the cards found were kept (teach the deck again)")
     cards = [card_from_meta(m) for m in deck.seen]
     summary = f"corrected; written to {args.deck}" if args.action == "fix" else f"taught deck {args.deck}"
-    _print(args, args.deck, cards, describe(cards), summary)
+    _print(args, args.deck, cards, describe(cards), summary, deck.game)
     return 0
 
 
@@ -128,6 +135,12 @@ def register(subparsers: Any) -> None:
         metavar="ROW,COL=KIND",
         help="an expansion card in the photo (KIND wrecktar, poi or construction; PHOTO,ROW,COL for "
         "the second photo); repeat for each",
+    )
+    teach.add_argument(
+        "--game",
+        choices=("sprawlopolis", "wagons"),
+        default=None,
+        help="the game of the cards photographed (default: told from the photo)",
     )
     teach.add_argument("--overlay", metavar="PNG", help="also draw the cards found on the photo")
     teach.add_argument("--format", choices=("text", "json"), default="text", help="how to print the cards")

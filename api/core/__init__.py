@@ -2,6 +2,7 @@
 
 ``scan_score``     the one path from a scanned photo and the player's choices to a score (CLI and service);
 ``town_scan``      which game a photo shows, and a Circle the Wagons town read from it and scored;
+``decks``          taught decks of either game: taught from a photo, read from a file, used for their game;
 ``score_options``  the player's choices (cards, expansions, variant, options), read and checked early;
 ``scoring``        a typed city or rows scored, a hand tally checked (``/score``, ``/check``, saved games);
 ``saved_games``    device tokens, what a saved game holds, the export format;
@@ -12,6 +13,7 @@
 
 from __future__ import annotations
 
+from api.core.decks import DeckGameError, deck_for, deck_not_used, load_any_deck, teach_photos
 from api.core.errors import ServiceError
 from api.core.flags import breakdown_in_flag_words, flag_words
 from api.core.installed import version
@@ -54,6 +56,11 @@ from api.core.town_scan import (
 )
 
 __all__ = [
+    "DeckGameError",
+    "deck_for",
+    "deck_not_used",
+    "load_any_deck",
+    "teach_photos",
     "GAMES",
     "NO_GOALS_NOTE",
     "GameOptionError",

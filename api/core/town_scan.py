@@ -48,7 +48,6 @@ GAMES = ("sprawlopolis", "wagons")
 NO_GOALS_NOTE = (
     "No goal cards were given: the town is scored without them (name the goal cards to score them)."
 )
-DECK_NOT_USED = "the taught deck holds Sprawlopolis cards; this Circle the Wagons town was read without it"
 
 
 class GameOptionError(InputError):
@@ -129,8 +128,11 @@ def read_photo(
 ) -> ScanResult | TownScan:
     """The city (:class:`~vision.result.ScanResult`, as :func:`vision.pipeline.scan_image` reads it) or
     the town (:class:`~vision.towns.scan.TownScan`) in photo ``data``. ``timings`` receives each stage's
-    seconds (a city's are in its result too). Raises the scanner's InputErrors and
+    seconds (a city's are in its result too). A taught ``deck`` is used for a photo of its own game only
+    (:func:`api.core.decks.deck_for`; a city read without a Circle the Wagons deck says so in its
+    warnings, a town in :func:`score_town_scan`'s). Raises the scanner's InputErrors and
     :class:`GameOptionError`."""
+    from api.core.decks import deck_for, deck_not_used
     from vision.decode import decode_image
     from vision.pipeline import scan_rgb
     from vision.run import WORK_LONG_SIDE
@@ -150,7 +152,7 @@ def read_photo(
         try:
             city = scan_rgb(
                 rgb, cards=cards, overlay=overlay, classifier=classifier, timings=stages.timer.timings,
-                deck=deck, stop=stages.stop,
+                deck=deck_for(deck, "sprawlopolis"), stop=stages.stop,
             )  # fmt: skip
         except InputError as exc:  # no city: it may be a town
             if request.game:
@@ -161,13 +163,28 @@ def read_photo(
     )
     request.refuse_for("wagons" if town else "sprawlopolis")
     if town:
-        result: ScanResult | TownScan = stages.run("town", partial(scan_town, goals=request.goals), rgb)
+        reader = _town_reader(deck_for(deck, "wagons"))
+        result: ScanResult | TownScan = stages.run(
+            "town", partial(scan_town, goals=request.goals, reader=reader), rgb
+        )
     elif city is None:
         raise refusal or InputError("no city found")
     else:
-        result = city
+        unused = deck_not_used(deck, "sprawlopolis")
+        result = city if unused is None else replace(city, warnings=[*city.warnings, unused])
     stages.timer.timings["total"] = time.perf_counter() - start  # a city's result shares this dict
     return result
+
+
+def _town_reader(deck: Any) -> Any:
+    """The territory reader of a town scan: the shipped one, with the taught Circle the Wagons ``deck``
+    (:func:`vision.towns.deck.taught_reader`) when there is one; ``None`` (the scan's default) else."""
+    if deck is None:
+        return None
+    from vision.towns.deck import taught_reader
+    from vision.towns.scan import shipped_reader
+
+    return taught_reader(deck, shipped_reader())
 
 
 _NAME = re.compile(r"^([A-Z]+)(\d+)$")
@@ -200,12 +217,16 @@ class ScoredTown:
         return out
 
 
-def score_town_scan(scan: TownScan, *, deck_given: bool = False) -> ScoredTown:
-    """``scan`` scored with its goals (see :class:`ScoredTown`)."""
+def score_town_scan(scan: TownScan, *, deck: Any = None) -> ScoredTown:
+    """``scan`` scored with its goals (see :class:`ScoredTown`); ``deck`` is the taught deck the scan was
+    given (a Sprawlopolis one, left unused, is said in the warnings)."""
+    from api.core.decks import deck_not_used
+
     breakdown = breakdown_in_flag_words(scan.breakdown())
     if not scan.goals:
         breakdown = replace(breakdown, notes=(*breakdown.notes, NO_GOALS_NOTE))
-    warnings = (*scan.warnings, *([DECK_NOT_USED] if deck_given else []))
+    unused = deck_not_used(deck, "wagons")
+    warnings = (*scan.warnings, *([unused] if unused else []))
     doubt = tuple(
         {**d.to_json(), **dict(zip(("row", "col"), _row_col(d.cell), strict=True))} for d in scan.doubt
     )

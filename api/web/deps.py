@@ -138,9 +138,9 @@ def taught_deck(decks: DeckStoreDep, authorization: Auth = None) -> Any:
     stored = decks.get(owner_of(authorization))
     if stored is None:
         return None
-    from vision.deck import load_deck
+    from api.core import load_any_deck
 
-    return load_deck(stored.deck, name="the device's taught deck")
+    return load_any_deck(stored.deck, name="the device's taught deck")
 
 
 TaughtDeckDep = Annotated[Any, Depends(taught_deck)]

@@ -16,7 +16,15 @@ import anyio
 import cv2
 import numpy as np
 
-from api.core import PhotoRequest, ScoreOptions, ServiceError, read_photo, score_scan, score_town_scan
+from api.core import (
+    PhotoRequest,
+    ScoreOptions,
+    ServiceError,
+    deck_for,
+    read_photo,
+    score_scan,
+    score_town_scan,
+)
 from vision.stages import ScanPastDeadline, Stop
 from vision.workers import Workers
 
@@ -137,13 +145,14 @@ def scan_and_score(
     except ScanPastDeadline as exc:
         raise ScanTooSlow(f"{exc} (try again, or with a smaller photo)") from None
     if isinstance(scan, TownScan):
-        town = score_town_scan(scan, deck_given=deck is not None)
-        result = {**town.to_json(), "taught_deck": False, "timings": _rounded(timings)}
+        town = score_town_scan(scan, deck=deck)
+        used = deck_for(deck, "wagons") is not None
+        result = {**town.to_json(), "taught_deck": used, "timings": _rounded(timings)}
         return Scanned(result, scan.text, None)
     scored = score_scan(scan, opts)
     # The same shape as `sprawlscan scan --format json`.
     result = scored.to_json()
-    result["taught_deck"] = deck is not None
+    result["taught_deck"] = deck_for(deck, "sprawlopolis") is not None
     result["timings"] = _rounded(scan.timings)
     overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
     return Scanned(result, scored.breakdown.city, overlay)

@@ -60,7 +60,7 @@ def test_a_town_photo_switches_the_page_to_its_town_and_scores_the_corrected_tow
     page.locator(".game-switch label", has_text="Circle the Wagons").click()
     expect(hint).to_be_visible()  # before the first town scan: teach the deck, and why
     expect(hint).to_contain_text("rulebook")
-    expect(page.locator("#deck-wagons-note")).to_contain_text("Sprawlopolis decks only")
+    expect(page.locator("#deck-wagons-note")).to_contain_text("lay your 18 Circle the Wagons cards")
     page.locator(".game-switch label", has_text="Sprawlopolis").click()
 
     page.locator("#photo").set_input_files(str(photo))  # uploaded in Sprawlopolis mode

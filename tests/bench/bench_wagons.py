@@ -1,7 +1,7 @@
 """Circle the Wagons towns read from rendered photos by the shipped territory classifier, and which game a
 photo shows.
 
-    python tests/bench/bench_wagons.py [--photos 100] [--devset DIR]
+    python tests/bench/bench_wagons.py [--photos 100] [--deck-photos 30] [--devset DIR]
 
 Towns: rendered town photos (``models.synth.wagons.photo.render_town_photo``, consecutive seeds from
 :data:`SEED_BASE`, disjoint from the classifier's training and held-out town seeds in
@@ -14,6 +14,12 @@ truth upright and turned, at the best shift. Refused towns count as not exact an
 wrong. Prints territories right per territory type, towns exact, the cells in doubt per town, wrong
 territories that no doubt names (silent), and ends the town part with the line
 ``wagons: territories M/N, towns exact K/T``.
+
+Taught deck: the first ``--deck-photos`` of those towns read again with a deck taught from the deck photo
+of the town's own print (``models.synth.wagons.deck.render_wagons_deck`` of the same seed and spread: the
+player's cards, in a photo of their own, the art drawn away from the classifier's centre), through
+``vision.towns.deck.taught_reader``; prints ``wagons taught deck: territories M/N, towns exact K/T``
+(refused towns count as for the line above).
 
 Game detection (``vision.towns.detect.which_game``): the Sprawlopolis devset (``../shared/devset``, skipped
 with a note when absent), Sprawlopolis renders (``models.synth.scene.render_photo``, seeds from
@@ -43,8 +49,10 @@ from scoring.errors import InputError  # noqa: E402
 from scoring.wagons import Town, parse_town  # noqa: E402
 from vision.decode import decode_image  # noqa: E402
 from vision.run import WORK_LONG_SIDE  # noqa: E402
+from vision.towns.deck import taught_reader  # noqa: E402
+from vision.towns.deck_teach import teach_town_deck  # noqa: E402
 from vision.towns.detect import which_game  # noqa: E402
-from vision.towns.scan import scan_town  # noqa: E402
+from vision.towns.scan import scan_town, shipped_reader  # noqa: E402
 
 SEED_BASE = 9_500_000  # training: town seeds 3 000 000..3 000 400; held out: 8 000 000..8 000 060
 CITY_SEED_BASE = 50_000_000  # Sprawlopolis renders never trained on (bench_accuracy.py's evaluation seeds)
@@ -139,6 +147,40 @@ def compare(truth: Town, read: Town, doubt: set[str], tally: Tally) -> bool:
 def read_photo(jpeg: bytes) -> object:
     """The photo decoded as a scan decodes it (EXIF turn, working size)."""
     return decode_image(jpeg, long_side=WORK_LONG_SIDE).rgb
+
+
+def _jpeg(rgb: object) -> bytes:
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return buf.tobytes()
+
+
+def bench_taught(n_photos: int) -> Tally:
+    """The first ``n_photos`` whole towns of :func:`bench_towns` read with a deck taught from the deck photo
+    of each town's print (see the module note)."""
+    from models.synth.wagons.deck import render_wagons_deck
+
+    tally, seed, reader = Tally(), SEED_BASE, shipped_reader()
+    while tally.towns < n_photos:
+        photo = render_town_photo(seed, art_spread=ART_SPREAD)
+        seed += 1
+        if photo.truth.conditions.get("partial"):
+            continue
+        truth = parse_town(photo.truth.city)
+        tally.towns += 1
+        deck = teach_town_deck(_jpeg(render_wagons_deck(seed - 1, art_spread=ART_SPREAD)[0]), reader=reader)
+        try:
+            scan = scan_town(read_photo(photo.jpeg), reader=taught_reader(deck.deck, reader))
+        except InputError:
+            for _, cell in truth.territories():
+                tally.total[cell.terrain] += 1
+            continue
+        tally.exact += compare(truth, scan.town, {d.cell for d in scan.doubt}, tally)
+    m, n = sum(tally.right.values()), sum(tally.total.values())
+    print(f"wagons taught deck: territories {m}/{n}, towns exact {tally.exact}/{tally.towns} "
+          f"({100 * m / max(1, n):.2f}%, target ≥ 99.8%)", flush=True)  # fmt: skip
+    return tally
 
 
 def bench_towns(n_photos: int, log: bool = True) -> tuple[Tally, list[bytes]]:
@@ -254,6 +296,7 @@ def bench_rulebook(spread: float) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=100, help="town photos showing the whole town")
+    parser.add_argument("--deck-photos", type=int, default=30, help="of them, read with a taught deck too")
     parser.add_argument("--devset", type=Path, default=DEVSET)
     args = parser.parse_args()
     if args.photos < 1:
@@ -264,6 +307,9 @@ def main() -> None:
     bench_games(jpegs, args.devset)
     for spread in (1.0, ART_SPREAD):
         bench_rulebook(spread)
+    if args.deck_photos > 0:
+        print(f"taught deck (the first {args.deck_photos} towns):", flush=True)
+        bench_taught(min(args.deck_photos, args.photos))
     report_towns(tally)  # last: its final line is the benchmark's
 
 

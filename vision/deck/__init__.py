@@ -2,9 +2,11 @@
 
 ``taught`` is the deck and its file, ``outlines`` finds the cards of a deck photo, ``teach`` makes a deck
 from photos, ``corrections`` relabels it, ``draw`` pictures it for the player, ``use`` reads it alongside the
-classifier in a scan. Other rooms use only the names below.
+classifier in a scan. A deck file records its game (:func:`deck_game`); the Circle the Wagons deck
+(:mod:`vision.towns.deck`) is taught and used with the names below. Other rooms use only these.
 """
 
+from vision.deck.assign import FITS, assign_cards
 from vision.deck.corrections import (
     EXTRA_KINDS,
     card_from_meta,
@@ -13,16 +15,48 @@ from vision.deck.corrections import (
     parse_correction,
     relabel,
 )
-from vision.deck.taught import MAX_FILE_BYTES, DeckError, TaughtDeck, load_deck
-from vision.deck.teach import teach_deck
+from vision.deck.draw import draw_deck_overlay
+from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
+from vision.deck.outlines import find_cards
+from vision.deck.seen import CardSeen
+from vision.deck.taught import (
+    DECK_FORMAT,
+    GAME_NAMES,
+    MAX_FILE_BYTES,
+    DeckError,
+    DeckFileError,
+    DeckFixError,
+    TaughtDeck,
+    deck_game,
+    load_deck,
+    read_archive,
+)
+from vision.deck.teach import Teaching, teach_deck
 from vision.deck.use import use_deck
 
 __all__ = [
+    "DECK_FORMAT",
+    "CardSeen",
     "DeckError",
+    "DeckFileError",
+    "DeckFixError",
     "EXTRA_KINDS",
+    "FITS",
+    "GAME_NAMES",
     "MAX_FILE_BYTES",
+    "SLIDE",
     "TaughtDeck",
+    "Teaching",
+    "assign_cards",
+    "block_features",
     "card_from_meta",
+    "centre_windows",
+    "deck_game",
+    "draw_deck_overlay",
+    "find_cards",
+    "normalise",
+    "read_archive",
+    "sliding_windows",
     "correction_from_json",
     "describe",
     "load_deck",

@@ -6,6 +6,7 @@ that could as well be another are each said."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -22,27 +23,32 @@ SETTLED = 2.0
 
 
 def assign_cards(
-    places: list[tuple[int | None, int, int]], fit: np.ndarray, turn: np.ndarray, name: str
+    places: list[tuple[int | None, int, int]],
+    fit: np.ndarray,
+    turn: np.ndarray,
+    name: str,
+    cards: Sequence[int] = CARDS,
 ) -> list[CardSeen]:
     """Each card found (photo, row, column) one layout, each layout once; refused (named) unless every
-    card is settled. ``fit[i, j]``: how well card ``i`` fits layout ``CARDS[j]`` (turned: ``turn[i, j]``)."""
+    card is settled. ``fit[i, j]``: how well card ``i`` fits layout ``cards[j]`` (turned: ``turn[i, j]``);
+    ``cards`` are the deck's card numbers (Sprawlopolis's by default, Circle the Wagons' for a town deck)."""
     rows, cols = linear_sum_assignment(-fit)
     given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
-    problems = _count_problems(places, fit, given)
+    problems = _count_problems(places, fit, given, cards)
     if not problems:
-        problems = _unsettled(places, fit, given, float(fit[rows, cols].sum()))
+        problems = _unsettled(places, fit, given, float(fit[rows, cols].sum()), cards)
     if problems:
         raise DeckError(f"{name}: " + "; ".join(problems) + " (each of the 18 cards must lie face up once)")
     return [
         CardSeen(
-            places[i][1], places[i][2], CARDS[j], bool(turn[i, j]), float(fit[i, j]) / 4, places[i][0] or 0
+            places[i][1], places[i][2], cards[j], bool(turn[i, j]), float(fit[i, j]) / 4, places[i][0] or 0
         )
         for i, j in sorted(given.items())
     ]
 
 
 def _count_problems(
-    places: list[tuple[int | None, int, int]], fit: np.ndarray, given: dict[int, int]
+    places: list[tuple[int | None, int, int]], fit: np.ndarray, given: dict[int, int], cards: Sequence[int]
 ) -> list[str]:
     """Cards doubled, unreadable, missing or too many."""
     problems = []
@@ -51,29 +57,29 @@ def _count_problems(
     for i in range(len(places)):
         own = int(fit[i].argmax())
         if i not in given or fit[i, own] - fit[i, given[i]] > SETTLED:
-            doubled.setdefault(CARDS[own], []).append(i)
+            doubled.setdefault(cards[own], []).append(i)
     for n, where in sorted(doubled.items()):
-        holders = sorted({*where, *[i for i, j in given.items() if CARDS[j] == n]})
+        holders = sorted({*where, *[i for i, j in given.items() if cards[j] == n]})
         if len(holders) > 1:
             problems.append(f"card {n} appears twice ({', '.join(place_name(places[i]) for i in holders)})")
     for i in [i for i in range(len(places)) if fit[i].max() < 4 * FITS]:
         problems.append(f"the card at {place_name(places[i])} matches no known card")
-    used = {CARDS[j] for j in given.values()}
-    if len(places) < len(CARDS):
-        missing = [n for n in CARDS if n not in used]
+    used = {cards[j] for j in given.values()}
+    if len(places) < len(cards):
+        missing = [n for n in cards if n not in used]
         problems.append(
-            f"only {len(places)} of the {len(CARDS)} cards found; missing: card{'s' * (len(missing) > 1)} "
+            f"only {len(places)} of the {len(cards)} cards found; missing: card{'s' * (len(missing) > 1)} "
             + ", ".join(map(str, missing))
         )
-    elif len(places) > len(CARDS):
+    elif len(places) > len(cards):
         extra = [i for i in range(len(places)) if i not in given]
         problems.append(
-            f"{len(places)} cards found, more than the {len(CARDS)} of a deck (extra at "
+            f"{len(places)} cards found, more than the {len(cards)} of a deck (extra at "
             + ", ".join(place_name(places[i]) for i in extra)
             + ")"
         )
     elif doubled:
-        missing = [CARDS[given[i]] for ws in doubled.values() for i in ws if i in given]
+        missing = [cards[given[i]] for ws in doubled.values() for i in ws if i in given]
         if missing:
             problems.append(
                 "missing: card" + "s" * (len(missing) > 1) + " " + ", ".join(map(str, sorted(missing)))
@@ -82,7 +88,11 @@ def _count_problems(
 
 
 def _unsettled(
-    places: list[tuple[int | None, int, int]], fit: np.ndarray, given: dict[int, int], total: float
+    places: list[tuple[int | None, int, int]],
+    fit: np.ndarray,
+    given: dict[int, int],
+    total: float,
+    cards: Sequence[int],
 ) -> list[str]:
     """The cards that another layout would fit almost as well (the assignment's ``total`` drops by less
     than :data:`SETTLED` when the card is forbidden its own)."""
@@ -92,6 +102,6 @@ def _unsettled(
         forbidden[i, j] = -1e9
         r2, c2 = linear_sum_assignment(-forbidden)
         if total - forbidden[r2, c2].sum() < SETTLED:
-            other = CARDS[int(c2[list(r2).index(i)])]
-            problems.append(f"the card at {place_name(places[i])} could be card {CARDS[j]} or card {other}")
+            other = cards[int(c2[list(r2).index(i)])]
+            problems.append(f"the card at {place_name(places[i])} could be card {cards[j]} or card {other}")
     return problems

@@ -45,25 +45,33 @@ def normalise(x: np.ndarray) -> np.ndarray:
 
 
 def block_features(
-    balanced: np.ndarray, centres: Sequence[tuple[float, float]] | np.ndarray, pitch_x: float, pitch_y: float
+    balanced: np.ndarray,
+    centres: Sequence[tuple[float, float]] | np.ndarray,
+    pitch_x: float,
+    pitch_y: float,
+    size: tuple[int, int] = PATCH_SIZE,
 ) -> np.ndarray:
-    """The patches (N, 3, PATCH_SIZE) of the blocks centred at ``centres`` in a white-balanced rectified
-    view, in CIE Lab (float32, L 0–100); not yet normalised (see :func:`sliding_windows`)."""
+    """The patches (N, 3, ``size``) of the blocks centred at ``centres`` in a white-balanced rectified
+    view, in CIE Lab (float32, L 0–100); not yet normalised (see :func:`sliding_windows`). ``size``
+    (rows, columns) is a landscape Sprawlopolis block's by default (a portrait territory's is turned)."""
     if len(centres) == 0:
-        return np.zeros((0, 3, *PATCH_SIZE), np.float32)
-    crops = extract_crops(balanced, centres, pitch_x, pitch_y, size=PATCH_SIZE, context=1.0)
-    lab = cv2.cvtColor(crops.reshape(-1, PATCH_SIZE[1], 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
-    return lab.reshape(len(crops), *PATCH_SIZE, 3).transpose(0, 3, 1, 2)
+        return np.zeros((0, 3, *size), np.float32)
+    crops = extract_crops(balanced, centres, pitch_x, pitch_y, size=size, context=1.0)
+    lab = cv2.cvtColor(crops.reshape(-1, size[1], 3).astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+    return lab.reshape(len(crops), *size, 3).transpose(0, 3, 1, 2)
 
 
 def centre_windows(patches: np.ndarray) -> np.ndarray:
-    """The central PROTO_SIZE window of each patch, normalised: the prototypes a deck photo teaches."""
-    return normalise(patches[:, :, SLIDE : SLIDE + PROTO_SIZE[0], SLIDE : SLIDE + PROTO_SIZE[1]])
+    """The central window of each patch (PROTO_SIZE for a PATCH_SIZE patch: :data:`SLIDE` px in from each
+    side), normalised: the prototypes a deck photo teaches."""
+    return normalise(patches[:, :, SLIDE:-SLIDE, SLIDE:-SLIDE])
 
 
 def sliding_windows(patches: np.ndarray) -> np.ndarray:
-    """Every PROTO_SIZE window of each patch, normalised: (N, S, 3, h, w) with S = (2 SLIDE + 1)²."""
-    views = np.lib.stride_tricks.sliding_window_view(patches, PROTO_SIZE, axis=(2, 3))
+    """Every window of each patch the size of its central one (:func:`centre_windows`), normalised:
+    (N, S, 3, h, w) with S = (2 SLIDE + 1)²."""
+    window = (patches.shape[2] - 2 * SLIDE, patches.shape[3] - 2 * SLIDE)
+    views = np.lib.stride_tricks.sliding_window_view(patches, window, axis=(2, 3))
     n, ch, sy, sx, h, w = views.shape
     return normalise(views.transpose(0, 2, 3, 1, 4, 5).reshape(n, sy * sx, ch, h, w))
 

@@ -45,6 +45,8 @@ from vision.deck.features import (
 )
 
 __all__ = [
+    "DECK_FORMAT",
+    "DECK_GAME",
     "DECK_VERSION",
     "DeckError",
     "DeckFileError",
@@ -53,15 +55,20 @@ __all__ = [
     "ExtraLabel",
     "TaughtDeck",
     "block_features",
+    "deck_game",
     "extras_of",
     "is_place_index",
     "load_deck",
+    "read_archive",
     "normalise",
     "sliding_windows",
     "centre_windows",
 ]
 
 DECK_FORMAT = "sprawlscan-deck"
+#: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
+DECK_GAME = "sprawlopolis"
+GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
 DECK_VERSION = 2
 READS_VERSIONS = (1, 2)
 MAX_FILE_BYTES = 1_000_000
@@ -115,10 +122,16 @@ class TaughtDeck:
     seen: tuple[dict, ...] = field(default=(), compare=False)
     patches: np.ndarray | None = field(default=None, compare=False)
 
+    @property
+    def game(self) -> str:
+        """The game whose cards the deck holds (a Circle the Wagons deck is :mod:`vision.towns.deck`'s)."""
+        return DECK_GAME
+
     def to_bytes(self) -> bytes:
         """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
         meta = {
             "format": DECK_FORMAT,
+            "game": DECK_GAME,
             "version": DECK_VERSION,
             "cards": list(CARDS),
             "shape": list(self.prototypes.shape),
@@ -137,8 +150,9 @@ class TaughtDeck:
         return out.getvalue()
 
 
-def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
-    """Read a ``.deck`` file; raises :class:`DeckFileError` saying what is wrong with it."""
+def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:
+    """A ``.deck`` file's ``meta`` and arrays (of either game: ``meta["game"]`` says which, absent for
+    Sprawlopolis); raises :class:`DeckFileError` for a file that is not one."""
     if len(data) > MAX_FILE_BYTES:
         raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
     try:
@@ -146,14 +160,32 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
             if set(archive.files) not in ({"meta", "prototypes"}, {"meta", "prototypes", "patches"}):
                 raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
             meta = json.loads(str(archive["meta"]))
-            prototypes = archive["prototypes"]
-            patches = archive["patches"] if "patches" in archive.files else None
+            arrays = {k: archive[k] for k in archive.files if k != "meta"}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
         if isinstance(exc, DeckFileError):
             raise
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
     if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
+    if meta.setdefault("game", DECK_GAME) not in GAME_NAMES:
+        raise DeckFileError(f"{name}: a taught deck of an unknown game {meta['game']!r}")
+    return meta, arrays
+
+
+def deck_game(data: bytes, name: str = "deck file") -> str:
+    """Which game's cards the ``.deck`` file holds (``"sprawlopolis"`` or ``"wagons"``); raises
+    :class:`DeckFileError` for a file that is not a taught deck."""
+    return str(read_archive(data, name)[0]["game"])
+
+
+def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
+    """Read a Sprawlopolis ``.deck`` file; raises :class:`DeckFileError` saying what is wrong with it (a
+    Circle the Wagons deck is read by :func:`vision.towns.deck.load_town_deck`)."""
+    meta, arrays = read_archive(data, name)
+    if meta["game"] != DECK_GAME:
+        raise DeckFileError(f"{name}: a taught {GAME_NAMES[meta['game']]} deck, not a Sprawlopolis one")
+    prototypes = arrays["prototypes"]
+    patches = arrays.get("patches")
     if meta.get("version") not in READS_VERSIONS:
         raise DeckFileError(
             f"{name}: taught deck version {meta.get('version')!r}; this scanner reads versions"

@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -27,7 +28,7 @@ from vision.deck.assign import FITS, assign_cards
 from vision.deck.corrections import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.outlines import CARD_PX, find_cards
-from vision.deck.taught import CARDS, MAX_SEEN, DeckError, TaughtDeck, block_features
+from vision.deck.taught import CARDS, MAX_SEEN, DeckError, block_features
 from vision.decode import decode_image
 from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points
 from vision.run import WORK_LONG_SIDE
@@ -44,10 +45,11 @@ PERIOD_FACTORS = (1.0, 0.94, 0.88)
 
 @dataclass(frozen=True)
 class Teaching:
-    """What teaching found: the deck, its cards (the 18 and the expansion cards named, in the order of
-    the deck's patches) and the working copy of each photo (for the overlay)."""
+    """What teaching found: the deck (a :class:`TaughtDeck`, or a Circle the Wagons deck of
+    :mod:`vision.towns.deck`), its cards (the 18 and the expansion cards named, in the order of the deck's
+    patches) and the working copy of each photo (for the overlay)."""
 
-    deck: TaughtDeck
+    deck: Any
     cards: list[CardSeen]
     seconds: float
     photos: list[np.ndarray] = field(default_factory=list, repr=False)

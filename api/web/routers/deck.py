@@ -1,5 +1,6 @@
 """The taught-deck endpoints: ``/api/v1/deck`` (teach with POST, look with GET, correct with PATCH,
-remove with DELETE).
+remove with DELETE), for a Sprawlopolis or a Circle the Wagons deck (the photo tells which; the answer's
+``game`` says it; a deck is used for scans of its own game only).
 
 A device teaches the scanner its own cards by uploading one photo of the 18 cards face up in a grid (or
 two, in fields ``image`` and ``image2``, for a big table; expansion cards lying beside them named in the
@@ -102,20 +103,24 @@ async def teach(
 ) -> dict[str, Any]:
     """Teach the scanner this device's deck from a photo of the 18 cards face up in a grid (field
     ``image``; a second photo in ``image2``; expansion cards beside them in ``extras``, a JSON list of
-    ``{"photo", "row", "col", "extra"}``). 422 names the cards missing, doubled or unreadable. The
-    answer's ``overlays`` are the photos with the cards drawn (JPEG data URLs, bounded in size)."""
+    ``{"photo", "row", "col", "extra"}``; the field ``game``, ``sprawlopolis`` or ``wagons``, names the
+    cards' game, else the photo tells). 422 names the cards missing, doubled or unreadable. The answer's
+    ``game`` is the deck's, ``overlays`` the photos with the cards drawn (JPEG data URLs, bounded in
+    size)."""
     async with admission.of(request) as take:
         limits = {"max_parts": 4, "image_fields": ("image", "image2")}
         form = await read_upload(request, take, max_body_bytes=2 * settings.max_upload_bytes, **limits)
         photos = [form.image, *form.more.values()]
         extras = _extras_field(form.fields.get("extras"))
+        game = form.fields.get("game") or None
         del form
-        teaching = await workers.run(_teach, photos, extras)
+        teaching = await workers.run(_teach, photos, extras, game)
         overlays = await workers.run(_overlays, teaching, settings.overlay_long_side)
     cards = [c.to_json() for c in teaching.cards]
     stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards)
     seconds = round(teaching.seconds, 2)
-    return {**stored.to_json(), "grid": teaching.describe(), "seconds": seconds, "overlays": overlays}
+    taught = {"game": teaching.deck.game, "grid": teaching.describe(), "seconds": seconds}
+    return {**stored.to_json(), **taught, "overlays": overlays}
 
 
 @router.patch("")
@@ -140,7 +145,9 @@ def get_deck(owner: DeviceDep, store: DeckStoreDep) -> dict[str, Any]:
     stored = store.get(owner)
     if stored is None:
         raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
-    return stored.to_json()
+    from vision.deck import deck_game
+
+    return {**stored.to_json(), "game": deck_game(stored.deck, "the device's taught deck")}
 
 
 @router.delete("", status_code=204)
@@ -151,13 +158,15 @@ def delete_deck(owner: DeviceDep, store: DeckStoreDep) -> Response:
     return Response(status_code=204)
 
 
-def _teach(photos: list[bytes], extras: list[Any]) -> Any:
+def _teach(photos: list[bytes], extras: list[Any], game: str | None) -> Any:
     try:
-        from vision.deck import teach_deck
+        import vision.deck  # noqa: F401  (the scanner is in this build)
     except ImportError as exc:
         raise ScannerUnavailable("the photo scanner is not available in this build") from exc
+    from api.core import teach_photos
+
     names = ["deck photo"] if len(photos) == 1 else [f"deck photo {k + 1}" for k in range(len(photos))]
-    return teach_deck(photos, names=names, extras=extras)
+    return teach_photos(photos, names=names, game=game, extras=extras)
 
 
 def _overlays(teaching: Any, long_side: int) -> list[str]:
@@ -171,9 +180,11 @@ def _overlays(teaching: Any, long_side: int) -> list[str]:
 
 def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]], str]:
     """The stored deck corrected: its file, its cards and their grid."""
-    from vision.deck import card_from_meta, describe, load_deck, relabel
+    from vision.deck import DeckFixError, card_from_meta, deck_game, describe, load_deck, relabel
 
     name = "the device's taught deck"
+    if deck_game(data, name) != "sprawlopolis":
+        raise DeckFixError(f"{name} holds Circle the Wagons cards: they cannot be corrected (teach again)")
     deck = relabel(load_deck(data, name=name), fixes, name=name)
     cards = [card_from_meta(m) for m in deck.seen]
     return deck.to_bytes(), [c.to_json() for c in cards], describe(cards)

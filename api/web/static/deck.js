@@ -4,13 +4,18 @@
 // card tapped can be corrected (its number and turn, or an expansion card) and the corrections are sent
 // together (PATCH), since two cards mixed up need both. Expansion cards lying beside the 18 are named
 // before teaching. "Forget my deck" removes it. An ES module of its own, using the saved games' device
-// token (the deck is kept with them).
+// token (the deck is kept with them). The 18 cards may be Sprawlopolis's or Circle the Wagons' (the server
+// tells which from the photo; a deck is used for photos of its own game only): the deck's game is shown,
+// set on the page's root (data-deck-game) and announced ("sprawlscan:deck") for the town photo hint; a
+// Circle the Wagons deck cannot be corrected yet (it is taught again instead).
 const TOKEN_KEY = "sprawlscan.device-token";
 const KINDS = { wrecktar: "Wrecktar", poi: "Point of Interest", construction: "Construction Zone" };
 const SHORT = { wrecktar: "W", poi: "POI", construction: "CZ" };
 const $ = (sel) => document.querySelector(sel);
 
+const GAME_NAMES = { sprawlopolis: "Sprawlopolis", wagons: "Circle the Wagons" };
 let current = null; // the deck's cards as the server last answered
+let game = null; // the game whose cards the deck holds
 let drawn = new Map(); // place → the label the overlay picture shows
 let pending = new Map(); // place → correction not yet sent
 let editing = null; // the card the picker is open for
@@ -167,13 +172,23 @@ function render() {
   $("#deck-fix-send").textContent = list.length > 1 ? `Send ${list.length} corrections` : "Send correction";
 }
 
+function showGame() {
+  const node = $("#deck-game");
+  node.hidden = !game;
+  node.textContent = game ? `Your deck: ${GAME_NAMES[game] || game} cards, used for your ${game === "wagons" ? "town" : "city"} photos.` : "";
+  document.documentElement.dataset.deckGame = game || "";
+  window.dispatchEvent(new Event("sprawlscan:deck"));
+}
+
 function show(deck, overlays) {
   current = deck ? deck.cards : null;
+  game = deck ? deck.game || "sprawlopolis" : null;
   pending = new Map();
   closePicker();
+  showGame();
   $("#deck-forget").hidden = !deck;
   $("#deck-none").hidden = Boolean(deck);
-  $("#deck-fix-hint").hidden = !deck;
+  $("#deck-fix-hint").hidden = !deck || game === "wagons";
   if (overlays !== undefined) {
     drawn = new Map((current || []).map((c) => [key(c), label(c)]));
     drawOverlays(deck ? overlays : []);
@@ -182,6 +197,10 @@ function show(deck, overlays) {
 }
 
 function pick(card) {
+  if (game === "wagons") {
+    status("A Circle the Wagons deck cannot be corrected yet: if a card is wrong, lay the cards again and teach once more.", true);
+    return;
+  }
   editing = card;
   const fix = pending.get(key(card)) || card;
   $("#deck-fix-place").textContent = `The card at ${where(card, manyPhotos())}`;
@@ -288,7 +307,8 @@ async function teach() {
     show(deck, deck.overlays);
     const named = deck.cards.filter((c) => c.extra).length;
     const also = named ? ` and ${named} expansion card${named > 1 ? "s" : ""}` : "";
-    status(`All 18 cards${also} found: check them against your table. Your scans now read with your deck.`);
+    if (deck.game === "wagons") status("All 18 Circle the Wagons cards found: check them against your table. Your town scans now read with your deck.");
+    else status(`All 18 cards${also} found: check them against your table. Your scans now read with your deck.`);
   } catch (err) {
     status(err.message || String(err), true);
     offerExtra(err.message || "");
