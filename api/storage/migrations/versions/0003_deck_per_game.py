@@ -70,9 +70,7 @@ def _set_aside(name: str) -> None:
 
 def upgrade() -> None:
     _set_aside("decks_0002")
-    new = op.create_table(
-        "decks", *_columns(True), sa.PrimaryKeyConstraint("owner", "game", name="pk_decks")
-    )
+    new = op.create_table("decks", *_columns(True), sa.PrimaryKeyConstraint("owner", "game", name="pk_decks"))
     _copy("decks_0002", new, keep_game=False)
     op.drop_table("decks_0002")
 
