@@ -47,6 +47,7 @@ from vision.deck import (
     sliding_windows,
 )
 from vision.lattice import Lattice
+from vision.towns.deck_seen import seen_problem
 from vision.towns.scan_support import Reader
 
 __all__ = [
@@ -156,8 +157,6 @@ def _patches(meta: dict, patches: np.ndarray | None, seen: list[dict], name: str
     """A version-2 file's territory patches, checked against its cards (a version-1 file has none)."""
     if meta["version"] == 1:
         return None
-    from vision.towns.deck_fix import seen_problem
-
     want = (4 * len(seen), 3, *PATCH_SIZE)
     if patches is None or patches.shape != want or patches.dtype != np.float16:
         got = None if patches is None else patches.shape

@@ -19,13 +19,13 @@ from dataclasses import dataclass, replace
 
 from vision.deck import CardSeen, DeckFixError, card_from_meta
 from vision.towns.deck import CARDS, TownDeck
+from vision.towns.deck_seen import is_index as _index
 
 __all__ = [
     "NOT_A_CARD",
     "TownFix",
     "parse_town_fix",
     "relabel_town_deck",
-    "seen_problem",
     "town_fix_from_json",
 ]
 
@@ -34,7 +34,6 @@ NOT_A_CARD = "none"
 _CARD_WORDS = (
     f"a card {CARDS[0]} to {CARDS[-1]} ('r' after it when turned, e.g. 9r) or {NOT_A_CARD} (not a card)"
 )
-_PLACES = 100  # photos, rows and columns are counted below this
 
 
 @dataclass(frozen=True)
@@ -75,10 +74,6 @@ def parse_town_fix(text: str) -> TownFix:
     return TownFix(photo, row, col, int(m[1]), bool(m[2]))
 
 
-def _index(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < _PLACES
-
-
 def town_fix_from_json(obj: object, where: str) -> TownFix:
     """A correction as the service takes it: ``{"photo", "row", "col", "card", "rotated"}`` (0-based places,
     as the cards are listed; ``photo`` may be left out for 0; ``"card": null`` for not a card)."""
@@ -105,28 +100,6 @@ def town_fix_from_json(obj: object, where: str) -> TownFix:
     if not isinstance(rotated, bool):
         raise DeckFixError(f"{where}: rotated must be true or false (got {rotated!r})")
     return TownFix(place[0], place[1], place[2], card, rotated and card is not None)
-
-
-def seen_problem(m: object) -> str | None:
-    """What is wrong with one card a deck file kept (None when it is well-formed)."""
-    if not isinstance(m, dict):
-        return "not an object"
-    for key in ("photo", "row", "col"):
-        if not _index(m.get(key)):
-            return f"{key} {m.get(key)!r}"
-    card = m.get("card")
-    if (card is not None and card not in CARDS) or isinstance(card, bool) or m.get("extra") is not None:
-        return f"card {card!r}"
-    if not isinstance(m.get("rotated"), bool):
-        return "rotated"
-    read = m.get("read")
-    if (
-        not isinstance(read, list)
-        or len(read) != 4
-        or not all(isinstance(t, str) and len(t) < 8 for t in read)
-    ):
-        return f"territories {read!r}"
-    return None
 
 
 def _where(seen: Sequence[CardSeen], place: tuple[int, int, int]) -> str:

@@ -179,12 +179,14 @@ function render() {
 }
 
 const photosOf = (g) => (g === "wagons" ? "town" : "city");
+const GAME_ORDER = Object.keys(GAME_NAMES);
+const byGame = () => [...kept].sort((x, y) => GAME_ORDER.indexOf(x.game) - GAME_ORDER.indexOf(y.game));
 
 function showGame() {
   const node = $("#deck-game");
   node.hidden = !game;
   node.textContent = game ? `Your deck: ${GAME_NAMES[game] || game} cards, used for your ${photosOf(game)} photos.` : "";
-  document.documentElement.dataset.deckGames = kept.map((d) => d.game).join(" ");
+  document.documentElement.dataset.deckGames = byGame().map((d) => d.game).join(" ");
   window.dispatchEvent(new Event("sprawlscan:deck"));
 }
 
@@ -194,7 +196,7 @@ function showKept() {
   const out = $("#deck-kept");
   out.replaceChildren();
   out.hidden = !kept.length;
-  for (const d of kept) {
+  for (const d of byGame()) {
     const li = document.createElement("li");
     li.dataset.game = d.game;
     const when = d.taught_at ? `, taught ${new Date(d.taught_at).toLocaleDateString()}` : "";
