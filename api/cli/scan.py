@@ -8,7 +8,8 @@ of ``--goals`` (without them, without goal cards: the breakdown says so) and pri
 breakdown table and under it the cells in doubt (warnings, about what is not one cell, go to standard error),
 ``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
 text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
-taught deck (``sprawlscan teach``). Bad input (not a photo, no city
+taught deck (``sprawlscan teach``; given twice, a Sprawlopolis and a Circle the Wagons deck, the one of the
+photo's game). Bad input (not a photo, no city
 in it, unknown card numbers) exits with status 2 and one line naming the problem.
 
 A photo that cannot be read reliably (glare, a shadow, a lattice in doubt: ``retake`` in the JSON) is not
@@ -51,13 +52,17 @@ def _write_overlay(path: str, rgb: Any) -> None:
         raise OSError(f"could not write the overlay to {path}")
 
 
-def _deck(path: str) -> Any:
-    """The taught deck in ``path`` (``sprawlscan teach``); a bad file is an InputError naming it."""
-    from api.core import load_any_deck
+def _decks(paths: list[str]) -> list[Any]:
+    """The taught decks in ``paths`` (``sprawlscan teach``), at most one a game; a bad file, or two of one
+    game, is an InputError naming them."""
+    from api.core import deck_games, load_any_deck
     from vision.deck import MAX_FILE_BYTES
 
-    with open(path, "rb") as fh:
-        return load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+    decks = []
+    for path in paths:
+        with open(path, "rb") as fh:
+            decks.append(load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path))
+    return list(deck_games(decks, paths).values())
 
 
 def _request(args: argparse.Namespace) -> PhotoRequest:
@@ -81,7 +86,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
         select(expansions)
     check_cards_option(args.cards, list(expansions), {})
-    deck = _deck(args.deck) if args.deck else None
+    deck = _decks(args.deck or [])
     data = _read(args.photo)
     try:
         result = read_photo(
@@ -158,6 +163,10 @@ def register(subparsers: Any) -> None:
     )
     scan.add_argument("--overlay", metavar="OUT.png", help="also write a picture of what was read")
     scan.add_argument(
-        "--deck", metavar="DECK", help="a taught deck (sprawlscan teach) to read the cards with"
+        "--deck",
+        action="append",
+        metavar="DECK",
+        help="a taught deck (sprawlscan teach) to read the cards with; give one of each game (--deck "
+        "city.deck --deck town.deck) and the photo's own game's is used",
     )
     scan.set_defaults(func=run_scan)

@@ -12,8 +12,10 @@ named with ``--extra ROW,COL=KIND`` (``wrecktar``, ``poi``, ``construction``). A
 missing, twice, or unreadable exits with status 2 and names the cards; nothing is written then.
 
 ``deck fix DECK ROW,COL=CARD…`` corrects the assignment without the photo (``2,3=9r``: the card at row 2,
-card 3 of the row is card 9, turned; ``2,3=wrecktar``: it is Wrecktar) and rewrites DECK; a correction
-that leaves a card doubled or missing exits with status 2 naming them, and DECK is left as it was.
+card 3 of the row is card 9, turned; ``2,3=wrecktar``: it is Wrecktar; in a Circle the Wagons deck, cards
+0–17, ``2,3=none``: it is not a card) and rewrites DECK; a correction that leaves a card doubled or
+missing exits with status 2 naming them, and DECK is left as it was. A player of both games keeps a deck
+file of each and gives both to ``scan`` (``--deck`` twice).
 ``deck show DECK`` prints the grid.
 """
 
@@ -98,16 +100,26 @@ def _read_deck(path: str) -> Any:
         return load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
 
 
+def _relabel(deck: Any, fixes: list[str], name: str) -> Any:
+    """``deck`` corrected as ``fixes`` say, by its game's rules (a Circle the Wagons deck's cards are 0–17,
+    and a place may be said to hold no card: ``none``)."""
+    if deck.game == "wagons":
+        from vision.towns.deck_fix import parse_town_fix, relabel_town_deck
+
+        return relabel_town_deck(deck, [parse_town_fix(t) for t in fixes], name=name)
+    from vision.deck import parse_correction, relabel
+
+    return relabel(deck, [parse_correction(t) for t in fixes], name=name)
+
+
 def run_deck(args: argparse.Namespace) -> int:
-    from vision.deck import card_from_meta, describe, parse_correction, relabel
+    from vision.deck import card_from_meta, describe
 
     deck = _read_deck(args.deck)
-    if args.action == "fix" and deck.game != "sprawlopolis":
-        raise InputError(f"{args.deck}: a Circle the Wagons deck cannot be corrected yet (teach it again)")
     if args.action == "fix":
         if not args.fixes:
             raise InputError("deck fix: give at least one correction, e.g. 2,3=9r")
-        deck = relabel(deck, [parse_correction(t) for t in args.fixes], name=args.deck)
+        deck = _relabel(deck, args.fixes, args.deck)
         _write(args.deck, deck.to_bytes())
     elif args.fixes:
         raise InputError("deck show takes no corrections (use deck fix)")
@@ -149,7 +161,8 @@ def register(subparsers: Any) -> None:
         "deck",
         help="show or correct a taught deck (which card lies where)",
         description="Show a taught deck's cards, or correct them: ROW,COL=CARD (e.g. 2,3=9r: the card "
-        "at row 2, card 3 of the row, is card 9 turned round; 2,3=wrecktar: it is Wrecktar).",
+        "at row 2, card 3 of the row, is card 9 turned round; 2,3=wrecktar: it is Wrecktar; in a Circle "
+        "the Wagons deck the cards are 0 to 17 and 2,3=none says it is not a card).",
     )
     deck.add_argument("action", choices=("show", "fix"), help="show the cards, or fix them")
     deck.add_argument("deck", metavar="DECK", help="the taught deck file (rewritten by fix)")

@@ -13,7 +13,14 @@
 
 from __future__ import annotations
 
-from api.core.decks import DeckGameError, deck_for, deck_not_used, load_any_deck, teach_photos
+from api.core.decks import (
+    DeckGameError,
+    deck_for,
+    deck_games,
+    deck_not_used,
+    load_any_deck,
+    teach_photos,
+)
 from api.core.errors import ServiceError
 from api.core.flags import breakdown_in_flag_words, flag_words
 from api.core.installed import version
@@ -58,6 +65,7 @@ from api.core.town_scan import (
 __all__ = [
     "DeckGameError",
     "deck_for",
+    "deck_games",
     "deck_not_used",
     "load_any_deck",
     "teach_photos",

@@ -5,8 +5,10 @@ A deck photo shows Sprawlopolis cards or Circle the Wagons cards; unless the pla
 scanner tells: the territory reader reads the cards found, and when the Circle the Wagons cards fit at least
 :data:`WAGONS_SHARE` of them it is a wagons deck (:mod:`vision.towns.deck_teach`), otherwise it is taught
 as a Sprawlopolis deck exactly as before (whose own refusals then name what is wrong). A deck file records
-its game (:func:`vision.deck.deck_game`), and a deck is used only for a photo of its game: a city scanned
-with a Circle the Wagons deck, or a town with a Sprawlopolis one, is read without it and says so.
+its game (:func:`vision.deck.deck_game`), and a deck is used only for a photo of its game: a player of
+both games keeps one deck of each (``scan --deck`` twice; on the service one per device and game), and a
+scan uses the one of the game it reads; a city scanned with only a Circle the Wagons deck, or a town with
+only a Sprawlopolis one, is read without it and says so.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ __all__ = [
     "WAGONS_SHARE",
     "DeckGameError",
     "deck_for",
+    "deck_games",
     "deck_not_used",
     "load_any_deck",
     "teach_photos",
@@ -98,15 +101,40 @@ def load_any_deck(data: bytes, name: str) -> Any:
     return load_deck(data, name)
 
 
-def deck_for(deck: Any, game: str) -> Any:
-    """``deck`` when it holds ``game``'s cards, else ``None`` (a deck is never used for the other game)."""
-    return deck if deck is not None and getattr(deck, "game", "sprawlopolis") == game else None
+def _decks(decks: Any) -> list[Any]:
+    """The taught decks given: none, one deck, or several (one per game)."""
+    if decks is None:
+        return []
+    return list(decks) if isinstance(decks, list | tuple) else [decks]
 
 
-def deck_not_used(deck: Any, game: str) -> str | None:
-    """The warning for a photo of ``game`` read without the taught ``deck`` of the other game, or None."""
-    if deck is None or deck_for(deck, game) is not None:
+def deck_games(decks: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:
+    """The taught ``decks`` (loaded from the files ``names``) by game; two of one game are refused, naming
+    both files (a scan uses one deck a game)."""
+    out: dict[str, Any] = {}
+    where: dict[str, str] = {}
+    for deck, name in zip(decks, names, strict=True):
+        game = getattr(deck, "game", "sprawlopolis")
+        if game in out:
+            raise DeckGameError(
+                f"{where[game]} and {name} are both {_NAMES[game]} decks: give one deck a game"
+            )
+        out[game], where[game] = deck, name
+    return out
+
+
+def deck_for(decks: Any, game: str) -> Any:
+    """The taught deck of ``game`` among ``decks`` (none, one, or one per game), else ``None`` (a deck is
+    never used for the other game)."""
+    return next((d for d in _decks(decks) if getattr(d, "game", "sprawlopolis") == game), None)
+
+
+def deck_not_used(decks: Any, game: str) -> str | None:
+    """The warning for a photo of ``game`` read without a taught deck while one of the other game was
+    given, or None (no deck at all, or one of ``game``)."""
+    given = _decks(decks)
+    if not given or deck_for(given, game) is not None:
         return None
-    held, shown = _NAMES[getattr(deck, "game", "sprawlopolis")], _NAMES[game]
+    held, shown = _NAMES[getattr(given[0], "game", "sprawlopolis")], _NAMES[game]
     what = "city" if game == "sprawlopolis" else "town"
     return f"the taught deck holds {held} cards; this {shown} {what} was read without it"

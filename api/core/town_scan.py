@@ -128,10 +128,10 @@ def read_photo(
 ) -> ScanResult | TownScan:
     """The city (:class:`~vision.result.ScanResult`, as :func:`vision.pipeline.scan_image` reads it) or
     the town (:class:`~vision.towns.scan.TownScan`) in photo ``data``. ``timings`` receives each stage's
-    seconds (a city's are in its result too). A taught ``deck`` is used for a photo of its own game only
-    (:func:`api.core.decks.deck_for`; a city read without a Circle the Wagons deck says so in its
-    warnings, a town in :func:`score_town_scan`'s). Raises the scanner's InputErrors and
-    :class:`GameOptionError`."""
+    seconds (a city's are in its result too). ``deck`` is a taught deck or several (one per game): the
+    one of the game the photo shows is used (:func:`api.core.decks.deck_for`); a city read with only a
+    Circle the Wagons deck given says so in its warnings, a town in :func:`score_town_scan`'s. Raises the
+    scanner's InputErrors and :class:`GameOptionError`."""
     from api.core.decks import deck_for, deck_not_used
     from vision.decode import decode_image
     from vision.pipeline import scan_rgb
@@ -218,8 +218,8 @@ class ScoredTown:
 
 
 def score_town_scan(scan: TownScan, *, deck: Any = None) -> ScoredTown:
-    """``scan`` scored with its goals (see :class:`ScoredTown`); ``deck`` is the taught deck the scan was
-    given (a Sprawlopolis one, left unused, is said in the warnings)."""
+    """``scan`` scored with its goals (see :class:`ScoredTown`); ``deck`` is the taught deck(s) the scan was
+    given (only a Sprawlopolis one, left unused, is said in the warnings)."""
     from api.core.decks import deck_not_used
 
     breakdown = breakdown_in_flag_words(scan.breakdown())

@@ -69,11 +69,13 @@ games = Table(
     Index("ix_games_owner_stats", "owner", "game", "combo", "won", "total"),
 )
 
-# A taught deck per device (``sprawlscan teach``'s file and the cards it found), used by its scans.
+# A taught deck per device and game (``sprawlscan teach``'s file and the cards it found), used by its scans
+# of that game: a household playing both games keeps both decks.
 decks = Table(
     "decks",
     metadata,
     Column("owner", String(64), primary_key=True),  # SHA-256 of the device token, as for games
+    Column("game", String(16), primary_key=True),  # "sprawlopolis" or "wagons" (the deck file's own game)
     Column("deck", LargeBinary, nullable=False),  # the .deck file (vision.deck): block prototypes only
     Column("cards", JSON, nullable=False),  # the assignment the player was shown
     Column("created_at", DateTime(timezone=True), nullable=False),

@@ -132,15 +132,16 @@ DeviceDep = Annotated[str, Depends(device)]
 
 
 def taught_deck(decks: DeckStoreDep, authorization: Auth = None) -> Any:
-    """The taught deck of the device that sent a scan, or ``None`` (no token, or no deck taught)."""
+    """The taught decks of the device that sent a scan (one per game; the scan uses the one of the game it
+    reads), or ``None`` (no token, or no deck taught)."""
     if not authorization:
         return None
-    stored = decks.get(owner_of(authorization))
-    if stored is None:
+    kept = decks.kept(owner_of(authorization))
+    if not kept:
         return None
     from api.core import load_any_deck
 
-    return load_any_deck(stored.deck, name="the device's taught deck")
+    return [load_any_deck(d.deck, name=f"the device's taught {d.game} deck") for d in kept]
 
 
 TaughtDeckDep = Annotated[Any, Depends(taught_deck)]

@@ -128,8 +128,9 @@ def scan_and_score(
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
     truncated, too large, no city found) and the engine's for bad cards or expansions;
     :class:`~vision.stages.ScanCancelled` at the first stage boundary after ``stop`` is cancelled, and
-    :class:`ScanTooSlow` at the first one after ``deadline_s`` seconds from now. ``deck`` is the device's
-    taught deck (:mod:`vision.deck`), read alongside the shipped model.
+    :class:`ScanTooSlow` at the first one after ``deadline_s`` seconds from now. ``deck`` holds the device's
+    taught decks (one per game, :mod:`vision.deck`): the one of the photo's game is read alongside the
+    shipped model.
     """
     from vision.cells import ModelError
     from vision.towns.scan import TownScan

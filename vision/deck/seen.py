@@ -37,9 +37,12 @@ class CardSeen:
         return (self.photo, self.row, self.col)
 
     def label(self) -> str:
-        """``7``, ``7r`` (card 7 turned by 180°) or the expansion's short name (``W``, ``POI``, ``CZ``)."""
+        """``7``, ``7r`` (card 7 turned by 180°), the expansion's short name (``W``, ``POI``, ``CZ``) or
+        ``-`` (a place the player said holds no card, in a Circle the Wagons deck)."""
         if self.extra is not None:
             return EXTRA_SHORT[self.extra]
+        if self.card is None:
+            return "-"
         return f"{self.card}{'r' if self.rotated else ''}"
 
     def to_json(self) -> dict[str, Any]:

@@ -20,9 +20,11 @@ territory probabilities are reweighted by it within their share, and the table's
 as a clear match says a card is there. A deck of another print matches nothing clearly and changes little.
 
 File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.read_archive`): ``meta`` with
-``"game": "wagons"``, ``version`` 1, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
-(each card found: place, number, turn, the classifier's four tokens, outline), and ``prototypes``
-(float16, (72, 3, h, w)).
+``"game": "wagons"``, ``version`` 2, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
+(each card found: place, number (null: not a card), turn, the classifier's four tokens, outline),
+``prototypes`` (float16, (72, 3, h, w)) and ``patches`` (float16, (4 N, 3, PATCH_SIZE): each card's four
+territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck_fix`). Version-1
+files (no ``patches``) are read and used as before but cannot be corrected.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from vision.deck import (
     sliding_windows,
 )
 from vision.lattice import Lattice
+from vision.towns.deck_seen import seen_problem
 from vision.towns.scan_support import Reader
 
 __all__ = [
@@ -60,7 +63,8 @@ __all__ = [
 ]
 
 GAME = "wagons"
-VERSION = 1
+VERSION = 2
+READS_VERSIONS = (1, 2)
 CARDS: tuple[int, ...] = tuple(sorted(CARD_TERRITORIES))
 #: A territory's patch (rows, columns): portrait, 31.75 × 44.45 mm at about 1.5 mm a pixel.
 PATCH_SIZE = (30, 21)
@@ -82,12 +86,15 @@ class TownDeck:
     """Prototypes of the 72 territories: ``prototypes[4 * i + q]`` is territory ``q`` (TL, TR, BL, BR) of
     card ``CARDS[i]`` as it lies unturned; ``calibration`` (slope, offset): a similarity ``s`` is worth
     ``slope * (s - offset)`` nats that the cell shows that territory. ``seen`` are the cards found
-    (JSON-ready, :meth:`vision.deck.CardSeen.to_meta`), ``source`` how it was taught."""
+    (JSON-ready, :meth:`vision.deck.CardSeen.to_meta`), ``source`` how it was taught, ``patches`` (float32
+    (4 N, 3, PATCH_SIZE), card by card of ``seen`` as they lay) what a correction rebuilds it from (None
+    for a version-1 file)."""
 
     prototypes: np.ndarray
     calibration: tuple[float, float] = (10.0, 0.5)
     source: dict = field(default_factory=dict, compare=False)
     seen: tuple[dict, ...] = field(default=(), compare=False)
+    patches: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def game(self) -> str:
@@ -105,9 +112,13 @@ class TownDeck:
             "source": self.source,
             "seen": list(self.seen),
         }
+        patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
         out = io.BytesIO()
         np.savez_compressed(
-            out, meta=np.array(json.dumps(meta)), prototypes=self.prototypes.astype(np.float16)
+            out,
+            meta=np.array(json.dumps(meta)),
+            prototypes=self.prototypes.astype(np.float16),
+            patches=patches.astype(np.float16),
         )
         return out.getvalue()
 
@@ -117,9 +128,9 @@ def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
     meta, arrays = read_archive(data, name)
     if meta["game"] != GAME:
         raise DeckFileError(f"{name}: a taught Sprawlopolis deck, not a Circle the Wagons one")
-    if meta.get("version") != VERSION:
+    if meta.get("version") not in READS_VERSIONS:
         raise DeckFileError(f"{name}: Circle the Wagons deck version {meta.get('version')!r}; this scanner "
-                            f"reads version {VERSION} (teach the deck again)")  # fmt: skip
+                            "reads versions 1 and 2 (teach the deck again)")  # fmt: skip
     prototypes = arrays["prototypes"]
     want = (4 * len(CARDS), 3, *PROTO_SIZE)
     if meta.get("cards") != list(CARDS) or prototypes.shape != want or prototypes.dtype != np.float16:
@@ -138,7 +149,26 @@ def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
     if not isinstance(seen, list) or not all(isinstance(m, dict) for m in seen):
         raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
-    return TownDeck(values, (float(calibration[0]), float(calibration[1])), source, tuple(seen))
+    patches = _patches(meta, arrays.get("patches"), seen, name)
+    return TownDeck(values, (float(calibration[0]), float(calibration[1])), source, tuple(seen), patches)
+
+
+def _patches(meta: dict, patches: np.ndarray | None, seen: list[dict], name: str) -> np.ndarray | None:
+    """A version-2 file's territory patches, checked against its cards (a version-1 file has none)."""
+    if meta["version"] == 1:
+        return None
+    want = (4 * len(seen), 3, *PATCH_SIZE)
+    if patches is None or patches.shape != want or patches.dtype != np.float16:
+        got = None if patches is None else patches.shape
+        raise DeckFileError(f"{name}: damaged taught deck (patches {got}, expected {want})")
+    for i, m in enumerate(seen):
+        wrong = seen_problem(m)
+        if wrong is not None:
+            raise DeckFileError(f"{name}: damaged taught deck (card {i + 1} found: {wrong})")
+    values = patches.astype(np.float32)
+    if not np.isfinite(values).all():
+        raise DeckFileError(f"{name}: damaged taught deck (patches not finite)")
+    return values
 
 
 def prototype_labels() -> list[str]:

@@ -173,11 +173,14 @@ def _calibration(patches: np.ndarray, prototypes: np.ndarray, tokens: list[str])
 
 
 def build_town_deck(seen: Sequence[CardSeen], patches: np.ndarray, source: dict) -> TownDeck:
-    """The deck from each card's four territory patches (``patches[4 i : 4 i + 4]``, as ``seen[i]`` lay)."""
+    """The deck from each card's four territory patches (``patches[4 i : 4 i + 4]``, as ``seen[i]`` lay);
+    a place the player said is not a card (``card`` None) teaches nothing, but its patches are kept."""
     windows = centre_windows(patches)
     prototypes = np.zeros((4 * len(CARDS), *windows.shape[1:]), np.float32)
     tokens = []
-    for i, card in enumerate(seen):
+    cards = [i for i, c in enumerate(seen) if c.card is not None]
+    for i in cards:
+        card = seen[i]
         quads = windows[4 * i : 4 * i + 4]
         if card.rotated:  # turned: its TL territory is the photo's BR one, upside down
             quads = quads[::-1, :, ::-1, ::-1]
@@ -185,8 +188,10 @@ def build_town_deck(seen: Sequence[CardSeen], patches: np.ndarray, source: dict)
         prototypes[4 * k : 4 * k + 4] = quads
         (tl, tr), (bl, br) = card_grid(card.card, card.rotated)  # type: ignore[arg-type]
         tokens += [t.token() for t in (tl, tr, bl, br)]
-    calibration = _calibration(patches, prototypes, tokens)
-    return TownDeck(prototypes, calibration, source, tuple(c.to_meta() for c in seen))
+    own = patches[[4 * i + q for i in cards for q in range(4)]]
+    calibration = _calibration(own, prototypes, tokens)
+    meta = tuple(c.to_meta() for c in seen)
+    return TownDeck(prototypes, calibration, source, meta, patches.astype(np.float32))
 
 
 def teach_town_deck(

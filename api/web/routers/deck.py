@@ -1,13 +1,17 @@
 """The taught-deck endpoints: ``/api/v1/deck`` (teach with POST, look with GET, correct with PATCH,
 remove with DELETE), for a Sprawlopolis or a Circle the Wagons deck (the photo tells which; the answer's
-``game`` says it; a deck is used for scans of its own game only).
+``game`` says it; a deck is used for scans of its own game only). A device keeps one deck of each game
+side by side: teaching replaces only the deck of the photo's game, every answer lists the decks kept
+(``kept``, one per game), and GET, PATCH and DELETE take ``?game=`` to say which deck they mean (without
+it: the only deck kept; GET: the one taught last).
 
 A device teaches the scanner its own cards by uploading one photo of the 18 cards face up in a grid (or
 two, in fields ``image`` and ``image2``, for a big table; expansion cards lying beside them named in the
 field ``extras``); the answer is the assignment the player should check (each card's place, number and
 turn, and the photo with them drawn on it), and PATCH corrects it without the photo. The taught deck is
 kept with the device's games (its owner key, :mod:`api.storage.deck_store`) and every later scan sent with
-that device token reads with it (:func:`api.web.deps.taught_deck`), until it is removed or taught again.
+that device token reads with the deck of the game it shows (:func:`api.web.deps.taught_deck`), until it
+is removed or taught again.
 Teaching is as heavy as a scan, so it shares the scans' upload limits and worker threads.
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import json
+from functools import partial
 from typing import Any
 
 import anyio
@@ -48,13 +53,22 @@ class BadDeckRequest(ServiceError):
     status = 422
 
 
-def _corrections(items: object, where: str, *, extras_only: bool = False) -> list[Any]:
-    """The corrections in a JSON list (``extras_only``: each must name an expansion card)."""
+GAMES = ("sprawlopolis", "wagons")
+_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
+
+
+def _corrections(
+    items: object, where: str, *, extras_only: bool = False, game: str = "sprawlopolis"
+) -> list[Any]:
+    """The corrections in a JSON list for a deck of ``game`` (``extras_only``: each must name an expansion
+    card)."""
     from vision.deck import correction_from_json
+    from vision.towns.deck_fix import town_fix_from_json
 
     if not isinstance(items, list) or len(items) > MAX_CORRECTIONS:
         raise BadDeckRequest(f"{where} must be a list of at most {MAX_CORRECTIONS} corrections")
-    out = [correction_from_json(item, f"{where}[{k}]") for k, item in enumerate(items)]
+    read = town_fix_from_json if game == "wagons" else correction_from_json
+    out = [read(item, f"{where}[{k}]") for k, item in enumerate(items)]
     for k, fix in enumerate(out):
         if extras_only and fix.extra is None:
             raise BadDeckRequest(f"{where}[{k}]: name an expansion card (extra), not a card number")
@@ -72,8 +86,9 @@ def _extras_field(text: str | None) -> list[Any]:
 
 
 async def _fix_body(request: Request) -> list[Any]:
-    """The PATCH body ``{"corrections": [...]}``, at most :data:`MAX_FIX_BYTES` (the service's body guard
-    has bounded it, and checked its JSON's nesting and numbers, before it gets here)."""
+    """The PATCH body's list ``{"corrections": [...]}``, at most :data:`MAX_FIX_BYTES` (the service's body
+    guard has bounded it, and checked its JSON's nesting and numbers, before it gets here); each correction
+    is read once the deck's game is known (:func:`_corrections`)."""
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_FIX_BYTES:
         raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
@@ -86,10 +101,44 @@ async def _fix_body(request: Request) -> list[Any]:
         raise BadDeckRequest('send the corrections as JSON: {"corrections": [...]}') from None
     if not isinstance(document, dict) or set(document) != {"corrections"}:
         raise BadDeckRequest('send the corrections as JSON: {"corrections": [...]}')
-    fixes = _corrections(document["corrections"], "corrections")
+    fixes = document["corrections"]
+    if not isinstance(fixes, list) or len(fixes) > MAX_CORRECTIONS:
+        raise BadDeckRequest(f"corrections must be a list of at most {MAX_CORRECTIONS} corrections")
     if not fixes:
         raise BadDeckRequest("corrections is empty: name at least one card")
     return fixes
+
+
+def _game(game: str | None) -> str | None:
+    if game is not None and game not in GAMES:
+        raise BadDeckRequest(f"game: {game!r} is not a game with a deck (sprawlopolis or wagons)")
+    return game
+
+
+def _kept(store: Any, owner: str, game: str | None, *, only: bool) -> Any:
+    """The device's deck of ``game``; without a game, the one it keeps (``only``: refused when it keeps
+    both, naming the field to choose with), else the one taught last. 404 when there is none."""
+    if game is not None:
+        stored = store.get(owner, game)
+        if stored is None:
+            raise DeckNotFound(
+                f"this device keeps no {_NAMES[game]} deck (POST a photo of the deck to teach one)"
+            )
+        return stored
+    kept = store.kept(owner)
+    if not kept:
+        raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
+    if only and len(kept) > 1:
+        raise BadDeckRequest(
+            "game: this device keeps a Sprawlopolis and a Circle the Wagons deck; say which "
+            "(?game=sprawlopolis or ?game=wagons)"
+        )
+    return kept[0]
+
+
+def _answer(stored: Any, store: Any, owner: str) -> dict[str, Any]:
+    """A deck's answer: its cards, game and time, and the decks the device keeps (one line per game)."""
+    return {**stored.to_json(), "kept": [d.summary() for d in store.kept(owner)]}
 
 
 @router.post("", status_code=201)
@@ -117,44 +166,42 @@ async def teach(
         teaching = await workers.run(_teach, photos, extras, game)
         overlays = await workers.run(_overlays, teaching, settings.overlay_long_side)
     cards = [c.to_json() for c in teaching.cards]
-    stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards)
-    seconds = round(teaching.seconds, 2)
-    taught = {"game": teaching.deck.game, "grid": teaching.describe(), "seconds": seconds}
-    return {**stored.to_json(), **taught, "overlays": overlays}
+    game = teaching.deck.game
+    stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards, game)
+    answer = await anyio.to_thread.run_sync(_answer, stored, store, owner)
+    taught = {"grid": teaching.describe(), "seconds": round(teaching.seconds, 2)}
+    return {**answer, **taught, "overlays": overlays}
 
 
 @router.patch("")
 async def fix_deck(
-    request: Request, owner: DeviceDep, store: DeckStoreDep, workers: ScanWorkersDep
+    request: Request, owner: DeviceDep, store: DeckStoreDep, workers: ScanWorkersDep, game: str | None = None
 ) -> dict[str, Any]:
-    """Correct this device's taught deck: ``{"corrections": [{"photo", "row", "col", "card",
-    "rotated"} or {"photo", "row", "col", "extra"}…]}`` (places 0-based, as the cards are listed).
+    """Correct this device's taught deck of ``game`` (without it: the only deck it keeps): ``{"corrections":
+    [{"photo", "row", "col", "card", "rotated"} or {"photo", "row", "col", "extra"}…]}`` (places 0-based,
+    as the cards are listed; a Circle the Wagons deck's cards are 0–17, ``"card": null`` for not a card).
     422 names a place with no card, or a card the corrections leave doubled or missing."""
-    fixes = await _fix_body(request)
-    stored = await anyio.to_thread.run_sync(store.get, owner)
-    if stored is None:
-        raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
+    items = await _fix_body(request)
+    stored = await anyio.to_thread.run_sync(partial(_kept, store, owner, _game(game), only=True))
+    fixes = _corrections(items, "corrections", game=stored.game)
     deck, cards, grid = await workers.run(_relabel, stored.deck, fixes)
-    kept = await anyio.to_thread.run_sync(store.put, owner, deck, cards)
-    return {**kept.to_json(), "grid": grid}
+    kept = await anyio.to_thread.run_sync(store.put, owner, deck, cards, stored.game)
+    return {**await anyio.to_thread.run_sync(_answer, kept, store, owner), "grid": grid}
 
 
 @router.get("")
-def get_deck(owner: DeviceDep, store: DeckStoreDep) -> dict[str, Any]:
-    """This device's taught deck: the cards it was taught from and when (404 when it has none)."""
-    stored = store.get(owner)
-    if stored is None:
-        raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
-    from vision.deck import deck_game
-
-    return {**stored.to_json(), "game": deck_game(stored.deck, "the device's taught deck")}
+def get_deck(owner: DeviceDep, store: DeckStoreDep, game: str | None = None) -> dict[str, Any]:
+    """This device's taught deck of ``game`` (without it: the one taught last): the cards it was taught
+    from and when, and ``kept``, every deck the device keeps (404 when it has none)."""
+    return _answer(_kept(store, owner, _game(game), only=False), store, owner)
 
 
 @router.delete("", status_code=204)
-def delete_deck(owner: DeviceDep, store: DeckStoreDep) -> Response:
-    """Remove this device's taught deck: its scans read as before it was taught."""
-    if not store.delete(owner):
-        raise DeckNotFound("this device has no taught deck")
+def delete_deck(owner: DeviceDep, store: DeckStoreDep, game: str | None = None) -> Response:
+    """Remove this device's taught deck of ``game`` (without it: the only deck it keeps); the other game's
+    deck stays, and scans of this game read as before it was taught."""
+    stored = _kept(store, owner, _game(game), only=True)
+    store.delete(owner, stored.game)
     return Response(status_code=204)
 
 
@@ -179,12 +226,13 @@ def _overlays(teaching: Any, long_side: int) -> list[str]:
 
 
 def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]], str]:
-    """The stored deck corrected: its file, its cards and their grid."""
-    from vision.deck import DeckFixError, card_from_meta, deck_game, describe, load_deck, relabel
+    """The stored deck corrected by its game's rules: its file, its cards and their grid."""
+    from api.core import load_any_deck
+    from vision.deck import card_from_meta, describe, relabel
+    from vision.towns.deck_fix import relabel_town_deck
 
     name = "the device's taught deck"
-    if deck_game(data, name) != "sprawlopolis":
-        raise DeckFixError(f"{name} holds Circle the Wagons cards: they cannot be corrected (teach again)")
-    deck = relabel(load_deck(data, name=name), fixes, name=name)
+    deck = load_any_deck(data, name)
+    deck = (relabel_town_deck if deck.game == "wagons" else relabel)(deck, fixes, name=name)
     cards = [card_from_meta(m) for m in deck.seen]
     return deck.to_bytes(), [c.to_json() for c in cards], describe(cards)

@@ -5,17 +5,20 @@
 // together (PATCH), since two cards mixed up need both. Expansion cards lying beside the 18 are named
 // before teaching. "Forget my deck" removes it. An ES module of its own, using the saved games' device
 // token (the deck is kept with them). The 18 cards may be Sprawlopolis's or Circle the Wagons' (the server
-// tells which from the photo; a deck is used for photos of its own game only): the deck's game is shown,
-// set on the page's root (data-deck-game) and announced ("sprawlscan:deck") for the town photo hint; a
-// Circle the Wagons deck cannot be corrected yet (it is taught again instead).
+// tells which from the photo; a deck is used for photos of its own game only). A device keeps one deck of
+// each game side by side: the decks kept are listed one line per game, each can be shown (to check and
+// correct it) or forgotten on its own; the games kept are set on the page's root (data-deck-games) and
+// announced ("sprawlscan:deck") for the town photo hint. A Circle the Wagons deck's cards are 0 to 17, and a
+// place may be said to hold no card at all.
 const TOKEN_KEY = "sprawlscan.device-token";
 const KINDS = { wrecktar: "Wrecktar", poi: "Point of Interest", construction: "Construction Zone" };
 const SHORT = { wrecktar: "W", poi: "POI", construction: "CZ" };
 const $ = (sel) => document.querySelector(sel);
 
 const GAME_NAMES = { sprawlopolis: "Sprawlopolis", wagons: "Circle the Wagons" };
-let current = null; // the deck's cards as the server last answered
-let game = null; // the game whose cards the deck holds
+let current = null; // the shown deck's cards as the server last answered
+let game = null; // the game whose cards the shown deck holds
+let kept = []; // the decks this device keeps: [{game, taught_at}], one per game
 let drawn = new Map(); // place → the label the overlay picture shows
 let pending = new Map(); // place → correction not yet sent
 let editing = null; // the card the picker is open for
@@ -23,8 +26,10 @@ const extras = []; // expansion cards named for the next teaching
 
 const key = (c) => `${c.photo},${c.row},${c.col}`;
 const where = (c, many) => `${many ? `photo ${c.photo + 1}, ` : ""}row ${c.row + 1}, card ${c.col + 1}`;
-const label = (c) => (c.extra ? SHORT[c.extra] : `${c.card}${c.rotated ? "r" : ""}`);
-const shown = (c) => (c.extra ? SHORT[c.extra] : `${c.card}${c.rotated ? " ⟲" : ""}`);
+const NONE = "none"; // a Circle the Wagons deck's place that holds no card ("card": null)
+const label = (c) => (c.extra ? SHORT[c.extra] : c.card === null ? "–" : `${c.card}${c.rotated ? "r" : ""}`);
+const shown = (c) => (c.extra ? SHORT[c.extra] : c.card === null ? "–" : `${c.card}${c.rotated ? " ⟲" : ""}`);
+const said = (f) => (f.extra ? KINDS[f.extra] : f.card === null ? "not a card" : `card ${f.card}${f.rotated ? " turned round" : ""}`);
 const manyPhotos = () => Boolean(current && new Set(current.map((c) => c.photo)).size > 1);
 const svgNS = "http://www.w3.org/2000/svg";
 
@@ -39,10 +44,11 @@ async function token() {
   return t;
 }
 
-async function call(method, body) {
+async function call(method, body, which) {
   const headers = { Authorization: `Bearer ${await token()}` };
   if (typeof body === "string") headers["Content-Type"] = "application/json";
-  const res = await fetch("/api/v1/deck", { method, body, headers });
+  const url = which ? `/api/v1/deck?game=${encodeURIComponent(which)}` : "/api/v1/deck";
+  const res = await fetch(url, { method, body, headers });
   if (res.status === 204) return null;
   let data = null;
   try { data = await res.json(); } catch { /* not JSON: reported below */ }
@@ -165,30 +171,78 @@ function render() {
   grid();
   marks();
   const many = manyPhotos();
-  const list = [...pending.values()].map((f) => `${where(f, many)} → ${f.extra ? KINDS[f.extra] : `card ${f.card}${f.rotated ? " turned round" : ""}`}`);
+  const list = [...pending.values()].map((f) => `${where(f, many)} → ${said(f)}`);
   $("#deck-pending").hidden = !list.length;
   $("#deck-pending").textContent = list.length ? `To send: ${list.join("; ")}` : "";
   $("#deck-fix-send").hidden = !list.length;
   $("#deck-fix-send").textContent = list.length > 1 ? `Send ${list.length} corrections` : "Send correction";
 }
 
+const photosOf = (g) => (g === "wagons" ? "town" : "city");
+const GAME_ORDER = Object.keys(GAME_NAMES);
+const byGame = () => [...kept].sort((x, y) => GAME_ORDER.indexOf(x.game) - GAME_ORDER.indexOf(y.game));
+
 function showGame() {
   const node = $("#deck-game");
   node.hidden = !game;
-  node.textContent = game ? `Your deck: ${GAME_NAMES[game] || game} cards, used for your ${game === "wagons" ? "town" : "city"} photos.` : "";
-  document.documentElement.dataset.deckGame = game || "";
+  node.textContent = game ? `Your deck: ${GAME_NAMES[game] || game} cards, used for your ${photosOf(game)} photos.` : "";
+  document.documentElement.dataset.deckGames = byGame().map((d) => d.game).join(" ");
   window.dispatchEvent(new Event("sprawlscan:deck"));
+}
+
+// One line per deck kept: its game, when it was taught, which photos it reads; "Show" brings its cards up
+// to check or correct, "Forget" removes that deck only.
+function showKept() {
+  const out = $("#deck-kept");
+  out.replaceChildren();
+  out.hidden = !kept.length;
+  for (const d of byGame()) {
+    const li = document.createElement("li");
+    li.dataset.game = d.game;
+    const when = d.taught_at ? `, taught ${new Date(d.taught_at).toLocaleDateString()}` : "";
+    const text = document.createElement("span");
+    text.textContent = `${GAME_NAMES[d.game] || d.game} deck${when}: used for your ${photosOf(d.game)} photos.`;
+    li.append(text);
+    const view = document.createElement("button");
+    view.type = "button";
+    view.textContent = d.game === game ? "Shown" : "Show";
+    view.disabled = d.game === game;
+    view.addEventListener("click", () => call("GET", undefined, d.game).then((x) => show(x, [])).catch((e) => status(e.message, true)));
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.className = "deck-kept-forget";
+    drop.textContent = "Forget";
+    drop.addEventListener("click", () => forget(d.game));
+    li.append(" ", view, " ", drop);
+    out.append(li);
+  }
+}
+
+function fixOptions() {
+  const cards = $("#deck-fix-card");
+  cards.replaceChildren();
+  if (game === "wagons") {
+    for (let n = 0; n <= 17; n++) cards.add(new Option(`Card ${n}`, String(n)));
+    cards.add(new Option("Not a card", NONE));
+    return;
+  }
+  for (let n = 1; n <= 18; n++) cards.add(new Option(`Card ${n}`, String(n)));
+  for (const [value, name] of Object.entries(KINDS)) cards.add(new Option(name, value));
 }
 
 function show(deck, overlays) {
   current = deck ? deck.cards : null;
   game = deck ? deck.game || "sprawlopolis" : null;
+  if (deck) kept = deck.kept || [{ game, taught_at: deck.taught_at }];
+  else kept = [];
   pending = new Map();
   closePicker();
+  fixOptions();
   showGame();
+  showKept();
   $("#deck-forget").hidden = !deck;
   $("#deck-none").hidden = Boolean(deck);
-  $("#deck-fix-hint").hidden = !deck || game === "wagons";
+  $("#deck-fix-hint").hidden = !deck;
   if (overlays !== undefined) {
     drawn = new Map((current || []).map((c) => [key(c), label(c)]));
     drawOverlays(deck ? overlays : []);
@@ -197,15 +251,11 @@ function show(deck, overlays) {
 }
 
 function pick(card) {
-  if (game === "wagons") {
-    status("A Circle the Wagons deck cannot be corrected yet: if a card is wrong, lay the cards again and teach once more.", true);
-    return;
-  }
   editing = card;
   const fix = pending.get(key(card)) || card;
   $("#deck-fix-place").textContent = `The card at ${where(card, manyPhotos())}`;
-  $("#deck-fix-card").value = fix.extra || String(fix.card);
-  $("#deck-fix-turned").checked = Boolean(!fix.extra && fix.rotated);
+  $("#deck-fix-card").value = fix.extra || (fix.card === null ? NONE : String(fix.card));
+  $("#deck-fix-turned").checked = Boolean(!fix.extra && fix.card !== null && fix.rotated);
   $("#deck-fix").hidden = false;
   $("#deck-fix-card").focus();
 }
@@ -220,8 +270,11 @@ function setFix(event) {
   if (!editing) return;
   const value = $("#deck-fix-card").value;
   const place = { photo: editing.photo, row: editing.row, col: editing.col };
-  const fix = KINDS[value] ? { ...place, extra: value } : { ...place, card: Number(value), rotated: $("#deck-fix-turned").checked };
-  const same = fix.extra ? editing.extra === fix.extra : editing.card === fix.card && editing.rotated === fix.rotated;
+  let fix;
+  if (KINDS[value]) fix = { ...place, extra: value };
+  else if (value === NONE) fix = { ...place, card: null, rotated: false };
+  else fix = { ...place, card: Number(value), rotated: $("#deck-fix-turned").checked };
+  const same = fix.extra ? editing.extra === fix.extra : !editing.extra && editing.card === fix.card && editing.rotated === fix.rotated;
   if (same) pending.delete(key(editing));
   else pending.set(key(editing), fix);
   closePicker();
@@ -233,7 +286,7 @@ async function sendFixes() {
   if (!corrections.length) return;
   $("#deck-fix-send").disabled = true;
   try {
-    const deck = await call("PATCH", JSON.stringify({ corrections }));
+    const deck = await call("PATCH", JSON.stringify({ corrections }), game);
     show(deck);
     status("Corrected: your scans now read with the corrected deck.");
   } catch (err) {
@@ -317,11 +370,14 @@ async function teach() {
   }
 }
 
-async function forget() {
+// Forget one game's deck (the one shown, or a kept line's); the other game's deck stays and is shown.
+async function forget(which = game) {
   try {
-    await call("DELETE");
-    show(null, []);
-    status("Your deck is forgotten: scans read as before.");
+    await call("DELETE", undefined, which);
+    const left = await call("GET");
+    show(left, []);
+    const photos = `${photosOf(which)} photos`;
+    status(`Your ${GAME_NAMES[which] || which} deck is forgotten: your ${photos} read as before.`);
   } catch (err) {
     status(err.message || String(err), true);
   }
@@ -333,12 +389,8 @@ function chosen() {
 }
 
 function options() {
-  const cards = $("#deck-fix-card");
-  for (let n = 1; n <= 18; n++) cards.add(new Option(`Card ${n}`, String(n)));
-  for (const [value, name] of Object.entries(KINDS)) {
-    cards.add(new Option(name, value));
-    $("#deck-extra-kind").add(new Option(name, value));
-  }
+  fixOptions();
+  for (const [value, name] of Object.entries(KINDS)) $("#deck-extra-kind").add(new Option(name, value));
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -346,7 +398,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#deck-photo").addEventListener("change", chosen);
   $("#deck-photo-2").addEventListener("change", chosen);
   $("#deck-teach").addEventListener("click", teach);
-  $("#deck-forget").addEventListener("click", forget);
+  $("#deck-forget").addEventListener("click", () => forget());
   $("#deck-fix").addEventListener("submit", setFix);
   $("#deck-fix-cancel").addEventListener("click", closePicker);
   $("#deck-fix-send").addEventListener("click", sendFixes);

@@ -19,13 +19,13 @@ const CARDS_SOURCE = {
 };
 const PICK = "pick the three in play under 3 · Scoring cards";
 // Set once this browser has scanned a town: the hint to teach the deck is shown before the first one (and
-// not once a Circle the Wagons deck is taught: deck.js sets data-deck-game and says "sprawlscan:deck").
+// not once a Circle the Wagons deck is taught: deck.js sets data-deck-games and says "sprawlscan:deck").
 const TOWN_SCANNED = "sprawlscan.town-scanned";
 
 export function renderTownHint() {
   let scanned = false;
   try { scanned = localStorage.getItem(TOWN_SCANNED) === "1"; } catch { /* no storage: keep the hint */ }
-  const taught = document.documentElement.dataset.deckGame === "wagons";
+  const taught = (document.documentElement.dataset.deckGames || "").split(" ").includes("wagons");
   $("#town-photo-hint").hidden = state.game !== "wagons" || scanned || taught;
 }
 window.addEventListener("sprawlscan:deck", renderTownHint);
