@@ -104,7 +104,7 @@ def _relabel(deck: Any, fixes: list[str], name: str) -> Any:
     """``deck`` corrected as ``fixes`` say, by its game's rules (a Circle the Wagons deck's cards are 0–17,
     and a place may be said to hold no card: ``none``)."""
     if deck.game == "wagons":
-        from vision.towns.deck_fix import parse_town_fix, relabel_town_deck
+        from vision.towns.deck import parse_town_fix, relabel_town_deck
 
         return relabel_town_deck(deck, [parse_town_fix(t) for t in fixes], name=name)
     from vision.deck import parse_correction, relabel

@@ -3,7 +3,7 @@ share them.
 
 A deck photo shows Sprawlopolis cards or Circle the Wagons cards; unless the player names the game, the
 scanner tells: the territory reader reads the cards found, and when the Circle the Wagons cards fit at least
-:data:`WAGONS_SHARE` of them it is a wagons deck (:mod:`vision.towns.deck_teach`), otherwise it is taught
+:data:`WAGONS_SHARE` of them it is a wagons deck (:mod:`vision.towns.deck.teach`), otherwise it is taught
 as a Sprawlopolis deck exactly as before (whose own refusals then name what is wrong). A deck file records
 its game (:func:`vision.deck.deck_game`), and a deck is used only for a photo of its game: a player of
 both games keeps one deck of each (``scan --deck`` twice; on the service one per device and game), and a
@@ -67,7 +67,7 @@ def teach_photos(
         if game == "wagons":
             raise DeckGameError(f"a Circle the Wagons deck cannot be taught here: {exc}") from None
         return teach_deck(list(photos), names=names, extras=extras)
-    from vision.towns.deck_teach import read_deck_photo, teaching_of, wagons_share
+    from vision.towns.deck import read_deck_photo, teaching_of, wagons_share
 
     found = [read_deck_photo(p, n, reader) for p, n in zip(photos, names, strict=True)]
     cards = sum(len(f.places) for f in found)

@@ -49,8 +49,7 @@ from scoring.errors import InputError  # noqa: E402
 from scoring.wagons import Town, parse_town  # noqa: E402
 from vision.decode import decode_image  # noqa: E402
 from vision.run import WORK_LONG_SIDE  # noqa: E402
-from vision.towns.deck import taught_reader  # noqa: E402
-from vision.towns.deck_teach import teach_town_deck  # noqa: E402
+from vision.towns.deck import taught_reader, teach_town_deck  # noqa: E402
 from vision.towns.detect import which_game  # noqa: E402
 from vision.towns.scan import scan_town, shipped_reader  # noqa: E402
 

@@ -23,8 +23,7 @@ from scoring.wagons import parse_town
 from vision.deck import DeckError, DeckFileError, load_deck
 from vision.decode import decode_image
 from vision.run import WORK_LONG_SIDE
-from vision.towns.deck import TownDeck, load_town_deck, reweighted, taught_reader
-from vision.towns.deck_teach import teach_town_deck
+from vision.towns.deck import TownDeck, load_town_deck, reweighted, taught_reader, teach_town_deck
 from vision.towns.scan import scan_town, shipped_reader
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Correcting a taught Circle the Wagons deck without the photo (vision.towns.deck_fix): the player's word
+"""Correcting a taught Circle the Wagons deck without the photo (vision.towns.deck.fix): the player's word
 on a place ("card 9 turned", "not a card") read from the command line's and the service's forms, checked
 as a Sprawlopolis deck's corrections are, and the deck rebuilt from the territories it kept, so what a town
 scan reads changes with it. The deck and town are those of tests/vision/test_town_deck.py (town seed
@@ -13,8 +13,14 @@ import pytest
 
 from tests.vision.test_town_deck import TOWN_SEED, right, taught, town
 from vision.deck import DeckFileError, DeckFixError, card_from_meta
-from vision.towns.deck import load_town_deck, taught_reader
-from vision.towns.deck_fix import TownFix, parse_town_fix, relabel_town_deck, town_fix_from_json
+from vision.towns.deck import (
+    TownFix,
+    load_town_deck,
+    parse_town_fix,
+    relabel_town_deck,
+    taught_reader,
+    town_fix_from_json,
+)
 from vision.towns.scan import scan_town, shipped_reader
 
 

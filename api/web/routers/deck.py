@@ -63,7 +63,7 @@ def _corrections(
     """The corrections in a JSON list for a deck of ``game`` (``extras_only``: each must name an expansion
     card)."""
     from vision.deck import correction_from_json
-    from vision.towns.deck_fix import town_fix_from_json
+    from vision.towns.deck import town_fix_from_json
 
     if not isinstance(items, list) or len(items) > MAX_CORRECTIONS:
         raise BadDeckRequest(f"{where} must be a list of at most {MAX_CORRECTIONS} corrections")
@@ -229,7 +229,7 @@ def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]]
     """The stored deck corrected by its game's rules: its file, its cards and their grid."""
     from api.core import load_any_deck
     from vision.deck import card_from_meta, describe, relabel
-    from vision.towns.deck_fix import relabel_town_deck
+    from vision.towns.deck import relabel_town_deck
 
     name = "the device's taught deck"
     deck = load_any_deck(data, name)

@@ -23,7 +23,7 @@ File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.re
 ``"game": "wagons"``, ``version`` 2, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
 (each card found: place, number (null: not a card), turn, the classifier's four tokens, outline),
 ``prototypes`` (float16, (72, 3, h, w)) and ``patches`` (float16, (4 N, 3, PATCH_SIZE): each card's four
-territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck_fix`). Version-1
+territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck.fix`). Version-1
 files (no ``patches``) are read and used as before but cannot be corrected.
 """
 
@@ -47,7 +47,7 @@ from vision.deck import (
     sliding_windows,
 )
 from vision.lattice import Lattice
-from vision.towns.deck_seen import seen_problem
+from vision.towns.deck.seen import seen_problem
 from vision.towns.scan_support import Reader
 
 __all__ = [

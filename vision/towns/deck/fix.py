@@ -4,7 +4,7 @@ turned" (``2,3=9r``), or "is not a card" (``2,3=none``).
 A version-2 deck file keeps every card found with its four territories' patches as they lay
 (:class:`~vision.towns.deck.TownDeck`), so a correction only changes what the named places are taken for
 and rebuilds the prototypes and the calibration from those patches exactly as teaching does
-(:func:`vision.towns.deck_teach.build_town_deck`; a card said to lie turned has its patches turned back).
+(:func:`vision.towns.deck.teach.build_town_deck`; a card said to lie turned has its patches turned back).
 The corrections are applied together (two cards taken for each other are fixed in one go) and checked as a
 Sprawlopolis deck's are: a place with no card, or a result with one of the 18 cards twice or missing, is
 refused naming them, and the deck is left as it was. The cards are numbered 0–17
@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from vision.deck import CardSeen, DeckFixError, card_from_meta
-from vision.towns.deck import CARDS, TownDeck
-from vision.towns.deck_seen import is_index as _index
+from vision.towns.deck.seen import is_index as _index
+from vision.towns.deck.taught import CARDS, TownDeck
 
 __all__ = [
     "NOT_A_CARD",
@@ -125,7 +125,7 @@ def relabel_town_deck(deck: TownDeck, fixes: Iterable[TownFix], name: str = "tau
     """``deck`` with the places of ``fixes`` taken for what the player said, rebuilt from its patches.
     Raises :class:`~vision.deck.DeckFixError` for a version-1 deck (no patches kept), a place with no card,
     and a result with one of the 18 cards twice or missing (naming them)."""
-    from vision.towns.deck_teach import build_town_deck
+    from vision.towns.deck.teach import build_town_deck
 
     if deck.patches is None or not deck.seen:
         raise DeckFixError(

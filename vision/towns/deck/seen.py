@@ -1,5 +1,5 @@
 """What a Circle the Wagons deck file keeps of each card found, checked when the file is read (shared by
-:mod:`vision.towns.deck`, which reads the file, and :mod:`vision.towns.deck_fix`, which corrects it)."""
+:mod:`vision.towns.deck`, which reads the file, and :mod:`vision.towns.deck.fix`, which corrects it)."""
 
 from __future__ import annotations
 

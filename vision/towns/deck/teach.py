@@ -26,7 +26,14 @@ from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centr
 from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.run import WORK_LONG_SIDE
-from vision.towns.deck import CARDS, MAX_LLR, TownDeck, prototype_labels, similarities_of, territory_patches
+from vision.towns.deck.taught import (
+    CARDS,
+    MAX_LLR,
+    TownDeck,
+    prototype_labels,
+    similarities_of,
+    territory_patches,
+)
 from vision.towns.geometry import CELL_MM
 from vision.towns.scan_support import Reader
 
