@@ -46,7 +46,11 @@ def changed(rows: list[list[str]], r: int, c: int, label: str) -> list[list[str]
 def doubt(server: str, r: int, c: int, alternatives: list[str], why: str) -> dict[str, Any]:
     """A doubt entry as the service gives it, each alternative's total asked from the engine."""
     return {
-        "cell": f"{chr(65 + c)}{r + 1}", "row": r, "col": c, "reading": READ[r][c], "why": why,
+        "cell": f"{chr(65 + c)}{r + 1}",
+        "row": r,
+        "col": c,
+        "reading": READ[r][c],
+        "why": why,
         "sources": ["enclosed"],
         "alternatives": [
             {"label": a, "total": engine_total(server, changed(READ, r, c, a))} for a in alternatives
@@ -129,7 +133,8 @@ def test_a_doubtful_cell_is_marked_and_one_tap_on_an_alternative_gives_the_total
     # Marked on the photo (its own outline) and in the grid, and counted near the score.
     expect(page.locator("#overlay-svg .ov-cell.doubt")).to_have_count(2)
     assert page.locator("#overlay-svg .ov-cell.doubt").evaluate_all("gs => gs.map(g => g.dataset.name)") == [
-        "B2", "C3"
+        "B2",
+        "C3",
     ]
     expect(page.locator("#grid .cell.doubt")).to_have_count(2)
     expect(page.locator('#grid .cell[data-name="B2"]')).to_have_class("cell z-empty doubt")

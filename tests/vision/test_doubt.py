@@ -64,9 +64,7 @@ def test_a_cell_the_cards_overruled_with_little_margin_is_doubted() -> None:
     after = [list(row) for row in before]
     after[0][1] = CellReading.certain("I", "EW", 0.9)
     cells = {(0, 1): StackedCell(("I", "EW"), "card", 4, margin=1.0)}
-    as_cards = CardReading(
-        after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), True, before
-    )
+    as_cards = CardReading(after, [[None, 4], [None, None]], CardStacking((), cells, 0.0, 1.0), True, before)
     (doubt,) = find_doubts(assemble_city(after), as_cards)
     assert doubt.name == "B1" and doubt.reading == "I:EW" and "C:EW" in doubt.alternatives
     assert "cards" in doubt.sources
