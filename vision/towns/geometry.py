@@ -30,6 +30,7 @@ from vision.lattice import (
     rectify_city,
     warp,
 )
+from vision.towns.remeasure import on_edges, view_periods
 
 __all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town", "town_geometry"]
 
@@ -40,6 +41,9 @@ MIN_TERRITORIES = 4
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
 # (as for a city, vision.city_geometry).
 RESCALE_ABOVE = 0.01
+# A cell period measured again in the first view (vision.towns.remeasure) that differs from the nominal
+# one by less than this is left to the fit.
+REMEASURE_ABOVE = 0.03
 
 
 @dataclass(frozen=True)
@@ -113,21 +117,22 @@ def _fit(
     size: tuple[int, int],
     scale: float,
     follow: bool,
-) -> tuple[np.ndarray, np.ndarray, LatticeFit]:
+) -> tuple[np.ndarray, np.ndarray, LatticeFit, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The top-down view of ``photo`` through ``to_small_view`` (from the located small copy, ``scale``
-    times the photo's size), the homography from the photo to it, and the lattice fitted there (with
-    ``follow``, its rows and columns moved to the boundaries and edges found)."""
+    times the photo's size), the homography from the photo to it, the lattice fitted there (with
+    ``follow``, its rows and columns moved to the boundaries and edges found) and what it was fitted to
+    (the card region's mask, the vertical and the horizontal segments in the view)."""
     to_view = to_small_view @ np.diag([scale, scale, 1.0])
     view = warp(photo, to_view, size)
     mask = warp(located.mask, to_small_view, size, nearest=True)
     vertical, horizontal = segments_in_frame(to_small_view, located.segments)
-    return (
-        view,
-        to_view,
-        fit_lattice(
-            view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
-        ),
+    fit = fit_lattice(
+        view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
     )
+    if not follow:  # the uniform lattice's phase from the card edges (vision.towns.remeasure)
+        lattice, occupied = on_edges(fit.lattice, mask, vertical, horizontal)
+        fit = replace(fit, lattice=lattice, occupied=occupied)
+    return view, to_view, fit, (mask, vertical, horizontal)
 
 
 def _drawn_pitch(lattice: Lattice, occupied: np.ndarray) -> tuple[float, float]:
@@ -147,6 +152,7 @@ def town_geometry(
     pitches: tuple[float, float] | None = None,
     *,
     follow: bool = False,
+    remeasure: bool = False,
 ) -> TownGeometry:
     """Rectify an upright RGB photo with portrait cells and fit the territory lattice.
 
@@ -165,7 +171,13 @@ def town_geometry(
         rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
     except NoCityFound as exc:
         raise as_town(exc) from None
-    view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale, follow)
+    view, to_view, fit, seen = _fit(photo, located, rect.homography, rect.size, scale, follow)
+    if remeasure:
+        stretch = _stretch(view, seen)
+        if stretch is not None:
+            size = (int(np.ceil(rect.size[0] * stretch[0])), int(np.ceil(rect.size[1] * stretch[1])))
+            to_small = np.diag([*stretch, 1.0]) @ rect.homography
+            view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
     px, py = _drawn_pitch(fit.lattice, fit.occupied)
     sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
     lattice = fit.lattice
@@ -195,6 +207,16 @@ def town_geometry(
         rect.aspect,
         _warnings(located, rect.aspect),
     )
+
+
+def _stretch(view: np.ndarray, seen: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[float, float] | None:
+    """The scale (x, y) that takes the periods measured in ``view`` to the nominal cell, or None when
+    they are within :data:`REMEASURE_ABOVE` of it (or not measured)."""
+    periods = view_periods(view, *seen, PX_PER_MM * np.array(CELL_MM))
+    stretch = tuple(
+        PX_PER_MM * CELL_MM[axis] / p if np.isfinite(p) else 1.0 for axis, p in enumerate(periods)
+    )
+    return None if max(abs(f - 1.0) for f in stretch) <= REMEASURE_ABOVE else (stretch[0], stretch[1])
 
 
 def _warnings(located: Located, aspect: float) -> tuple[str, ...]:

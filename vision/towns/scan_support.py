@@ -93,7 +93,7 @@ def best_lattice(
     refusal: NoCityFound | None = None
     for pitches, follow in ((p, f) for p in hypotheses for f in (False, True)):
         try:
-            geometry = town_geometry(photo, found, pitches, follow=follow)
+            geometry = town_geometry(photo, found, pitches, follow=follow, remeasure=True)
         except NoCityFound as exc:
             refusal = refusal or exc
             continue
