@@ -39,11 +39,13 @@ __all__ = ["ANCHOR", "HOLE_COST", "PLACEMENT_COST", "SURELY_TABLE", "TownProgram
 
 # Every card placed costs this many nats. A misread cell can be explained by an unused card peeking out
 # under the others (one more card in the town, one of a dozen either way round at one of a few dozen
-# places: some 600 choices, e^-6.4): that happens only where the classifier gave the true territory less
-# than e^-5 (0.7 %) of the misreading's probability. A card showing one cell only is found where the
-# classifier gave that territory at least e^3 (20) times the table's probability (HOLE_COST counts too).
-# Sprawlopolis's 3 suits a city whose 15 cards are known to be there.
-PLACEMENT_COST = 5.0
+# places: some 600 choices, e^-6.4), and a card that does peek out showing one cell only (one or two in a
+# town of ten) is lost when its cell is cheaper to explain by the card under it: the cost weighs the two.
+# 5 lost such cards on 3 of 58 rendered towns (the classifier, trained with label smoothing, gives the
+# icon it reads about 0.8 and a wrong one 0.02: 3.5 nats); 3 read all 58 right, 2.5 and 2 began to
+# explain misreads by cards that are not there. A card showing one cell is then found where the
+# classifier gave that territory at least e^1 times the table's probability (HOLE_COST counts too).
+PLACEMENT_COST = 3.0
 # Reading as table a cell the classifier read as a territory costs this much on top of its
 # log-probability: a town has few holes, and a territory seen is kept rather than made one.
 HOLE_COST = 2.0

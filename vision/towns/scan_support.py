@@ -138,7 +138,8 @@ def best_lattice(
     decoded with every cell's margin unless not ``margins``. When none is explained by the cards (at least
     :data:`CARDS_EXPLAIN`), the measured pairs are tried again however weakly the edges repeat, and so are
     the pairs that divide the card region into whole cells (:func:`extent_pitches`); one of those is kept
-    only when it is better explained. Raises :class:`NoCityFound` when no hypothesis gives a town."""
+    only when the cards explain it and it shows at least as many territories. Raises
+    :class:`NoCityFound` when no hypothesis gives a town."""
     periods = found[2]
     tried = periods.hypotheses(MAX_HYPOTHESES)
     best, refusal = _best_of(photo, found, [(p, f) for p in tried for f in (False, True)], reader)
@@ -147,7 +148,9 @@ def best_lattice(
         more = [p for p in extent_pitches(found) if all(_apart(p, q) for q in tried)]
         weak = tried if min(periods.strength) < MIN_PERIOD_STRENGTH else []
         other, _ = _best_of(photo, loose, [(p, False) for p in [*weak, *more]], reader)
-        if other is not None and other.rank[0] and (best is None or other.rank > best.rank):
+        # Kept only where as many territories as before are shown: a lattice of cells too large (two
+        # cells each) is explained by fewer cards more easily.
+        if other is not None and other.rank[0] and (best is None or other.rank[1] >= best.rank[1]):
             best = other
     if best is None:
         raise refusal or NoCityFound("no town found: no lattice of cards fits the photo")
