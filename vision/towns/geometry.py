@@ -161,7 +161,10 @@ def town_geometry(
     Without ``follow`` the lattice is uniform; with it each row and column follows the colour-jump
     boundaries and each cell the card edges near it (as a city's does), which absorbs what perspective
     the rectification left but on some towns is pulled off by the icons' pale ovals: the scan tries both
-    (:func:`vision.towns.scan_support.best_lattice`).
+    (:func:`vision.towns.scan_support.best_lattice`). With ``remeasure`` the cell periods are measured
+    again in the first view (:func:`vision.towns.remeasure.view_periods`) and, where they differ from
+    the nominal cell by more than :data:`REMEASURE_ABOVE`, the view is warped again at the cards' size
+    and the lattice fitted there.
     Raises :class:`~vision.lattice.NoCityFound` when the photo shows no lattice of cards or fewer than
     :data:`MIN_TERRITORIES` cells of one.
     """
@@ -171,27 +174,14 @@ def town_geometry(
         rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
     except NoCityFound as exc:
         raise as_town(exc) from None
-    view, to_view, fit, seen = _fit(photo, located, rect.homography, rect.size, scale, follow)
-    if remeasure:
-        stretch = _stretch(view, seen)
-        if stretch is not None:
-            size = (int(np.ceil(rect.size[0] * stretch[0])), int(np.ceil(rect.size[1] * stretch[1])))
-            to_small = np.diag([*stretch, 1.0]) @ rect.homography
-            view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
-    px, py = _drawn_pitch(fit.lattice, fit.occupied)
-    sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
-    lattice = fit.lattice
-    if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
-        # The lattice's own pitch is the better scale: the view is warped again at the cards' size and
-        # the lattice scaled with it (fitting it again at the new scale drifted on textured art).
-        to_view = np.diag([sx, sy, 1.0]) @ to_view
-        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
-        view = warp(photo, to_view, size)
-        offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
-        origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
-        lattice = Lattice(
-            origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets
-        )
+    size = rect.size
+    view, to_view, fit, seen = _fit(photo, located, rect.homography, size, scale, follow)
+    stretch = _stretch(view, seen) if remeasure else None
+    if stretch is not None:
+        size = (int(np.ceil(size[0] * stretch[0])), int(np.ceil(size[1] * stretch[1])))
+        to_small = np.diag([*stretch, 1.0]) @ rect.homography
+        view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
+    view, to_view, lattice = _at_card_size(photo, view, to_view, size, fit)
     cells = int(fit.occupied.sum())
     if cells < MIN_TERRITORIES:
         raise NoCityFound(
@@ -206,6 +196,29 @@ def town_geometry(
         np.pad(fit.occupied, 1),
         rect.aspect,
         _warnings(located, rect.aspect),
+    )
+
+
+def _at_card_size(
+    photo: np.ndarray, view: np.ndarray, to_view: np.ndarray, size: tuple[int, int], fit: LatticeFit
+) -> tuple[np.ndarray, np.ndarray, Lattice]:
+    """The view, its homography and the lattice rescaled so that the card region's cells follow the
+    nominal pitch (:func:`_drawn_pitch`), where they miss it by more than :data:`RESCALE_ABOVE`."""
+    px, py = _drawn_pitch(fit.lattice, fit.occupied)
+    sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
+    lattice = fit.lattice
+    if max(abs(sx - 1), abs(sy - 1)) <= RESCALE_ABOVE:
+        return view, to_view, lattice
+    # The lattice's own pitch is the better scale: the view is warped again at the cards' size and the
+    # lattice scaled with it (fitting it again at the new scale drifted on textured art).
+    to_view = np.diag([sx, sy, 1.0]) @ to_view
+    view = warp(photo, to_view, (int(np.ceil(size[0] * sx)), int(np.ceil(size[1] * sy))))
+    offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
+    origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
+    return (
+        view,
+        to_view,
+        Lattice(origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets),
     )
 
 

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.lattice import Lattice
-from vision.lattice.fit import occupied_cells
-from vision.lattice.offsets import segment_axis
-from vision.lattice.periods import (
+from vision.lattice import (
     ColourJumps,
+    Lattice,
+    comb_score,
     folded_peak,
     lab_within,
+    occupied_cells,
     period_candidates,
     position_profile,
+    segment_axis,
 )
-from vision.lattice.rectify import comb_score
 
 __all__ = ["VIEW_PERIOD_RANGE", "on_edges", "view_periods"]
 

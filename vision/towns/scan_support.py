@@ -17,9 +17,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.lattice import Lattice, Located, NoCityFound, Periods
-from vision.lattice.frame import project_points
-from vision.lattice.rectify import MIN_PERIOD_STRENGTH, plausible_aspect
+from vision.lattice import (
+    MIN_PERIOD_STRENGTH,
+    Lattice,
+    Located,
+    NoCityFound,
+    Periods,
+    plausible_aspect,
+    project_points,
+)
 from vision.towns.decode import TownDecoding, decode_town
 from vision.towns.evidence import TownEvidenceError
 from vision.towns.geometry import TownGeometry, town_geometry
