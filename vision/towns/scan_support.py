@@ -7,7 +7,9 @@ the first :data:`MAX_HYPOTHESES` pairs are all fitted (each uniform and followin
 :func:`vision.towns.geometry.town_geometry`) and read, and the lattice kept is the one the known
 cards explain: at least :data:`CARDS_EXPLAIN` of its card region if any is, then the most territories
 shown by cards (a lattice of cells too tall can still be explained, but shows fewer territories), then
-the largest fraction explained.
+the largest fraction explained. Lattices are ranked on a decoding whose cards cost
+:data:`~vision.towns.program.SELECT_PLACEMENT_COST` (cheaper cards explain a lattice of half cells too);
+the lattice kept is decoded again at the usual cost.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from vision.lattice import (
 from vision.towns.decode import TownDecoding, decode_town
 from vision.towns.evidence import TownEvidenceError
 from vision.towns.geometry import TownGeometry, town_geometry
+from vision.towns.program import PLACEMENT_COST, SELECT_PLACEMENT_COST
 
 __all__ = [
     "CARDS_EXPLAIN",
@@ -76,8 +79,11 @@ def explained(decoding: TownDecoding, occupied: np.ndarray) -> float:
     return float((shown & occupied).sum()) / max(1, int(occupied.sum()))
 
 
-def read_and_decode(geometry: TownGeometry, reader: Reader, *, margins: bool = True) -> Reading:
-    """Read every cell of ``geometry.lattice`` with ``reader`` and decode the town.
+def read_and_decode(
+    geometry: TownGeometry, reader: Reader, *, margins: bool = True, placement_cost: float = PLACEMENT_COST
+) -> Reading:
+    """Read every cell of ``geometry.lattice`` with ``reader`` and decode the town (each card placed
+    costing ``placement_cost``).
 
     Raises :class:`ValueError` naming the reader's fault when its answer does not fit the lattice."""
     readings = reader(geometry.view, geometry.lattice)
@@ -86,7 +92,7 @@ def read_and_decode(geometry: TownGeometry, reader: Reader, *, margins: bool = T
         got = f"{len(readings)} rows of {sorted({len(row) for row in readings})} cells"
         raise ValueError(f"the territory reader gave {got} for a lattice of {shape[0]} × {shape[1]} cells")
     try:
-        decoding = decode_town(readings, margins=margins)
+        decoding = decode_town(readings, margins=margins, placement_cost=placement_cost)
     except TownEvidenceError as exc:
         raise ValueError(f"the territory reader's answer cannot be decoded: {exc}") from None
     return Reading(geometry, readings, decoding)
@@ -108,7 +114,7 @@ def _best_of(
         except NoCityFound as exc:
             refusal = refusal or exc
             continue
-        reading = read_and_decode(geometry, reader, margins=False)
+        reading = read_and_decode(geometry, reader, margins=False, placement_cost=SELECT_PLACEMENT_COST)
         if best is None or reading.rank > best.rank:
             best = reading
     return best, refusal
