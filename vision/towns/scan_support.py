@@ -67,6 +67,13 @@ class Reading:
         return explained(self.decoding, self.geometry.occupied)
 
     @property
+    def net(self) -> int:
+        """Cells of the card region that a decoded card shows less those it leaves unexplained."""
+        shown = np.array([[cell.source == "card" for cell in row] for row in self.decoding.cells], bool)
+        region = self.geometry.occupied
+        return int((shown & region).sum()) - int((region & ~shown).sum())
+
+    @property
     def rank(self) -> tuple[bool, int, float]:
         """Higher is better (see the module note)."""
         shown = sum(cell.source == "card" for row in self.decoding.cells for cell in row)
@@ -150,7 +157,7 @@ def best_lattice(
     decoded with every cell's margin unless not ``margins``. When none is explained by the cards (at least
     :data:`CARDS_EXPLAIN`), the measured pairs are tried again however weakly the edges repeat, and so are
     the pairs that divide the card region into whole cells (:func:`extent_pitches`); one of those is kept
-    only when the cards explain it and it shows at least as many territories. Raises
+    only when the cards explain it and it nets at least as many territories (:attr:`Reading.net`). Raises
     :class:`NoCityFound` when no hypothesis gives a town."""
     periods = found[2]
     tried = periods.hypotheses(MAX_HYPOTHESES)
@@ -160,9 +167,9 @@ def best_lattice(
         more = [p for p in extent_pitches(found) if all(_apart(p, q) for q in tried)]
         weak = tried if min(periods.strength) < MIN_PERIOD_STRENGTH else []
         other, _ = _best_of(photo, loose, [(p, False) for p in [*weak, *more]], reader)
-        # Kept only where as many territories as before are shown: a lattice of cells too large (two
-        # cells each) is explained by fewer cards more easily.
-        if other is not None and other.rank[0] and (best is None or other.rank[1] >= best.rank[1]):
+        # Kept only where it nets more territories (shown less left unexplained) than the best before: a
+        # lattice of cells too large (two territories each) is explained by fewer cards more easily.
+        if other is not None and other.rank[0] and (best is None or other.net >= best.net):
             best = other
     if best is None:
         raise refusal or NoCityFound("no town found: no lattice of cards fits the photo")
@@ -171,4 +178,6 @@ def best_lattice(
 
 def _apart(p: tuple[float, float], q: tuple[float, float]) -> bool:
     """Whether two period pairs differ by more than 10 % along some axis (else the fit makes them one)."""
-    return abs(np.log(p[0] / q[0])) > 0.1 or abs(np.log(p[1] / q[1])) > 0.1
+    if not np.isfinite([*p, *q]).all():  # a measured pair may be unmeasured (nan)
+        return True
+    return bool(abs(np.log(p[0] / q[0])) > 0.1 or abs(np.log(p[1] / q[1])) > 0.1)
