@@ -1,7 +1,7 @@
 """Train the Circle the Wagons territory classifier and export it: ``python -m models.train_territories``.
 
 1. Build the crop sets (:mod:`models.territoryset`): random towns in look-alike art drawn ``art_spread``
-   1–1.75 wide, seen top-down like a phone photo, jittered crops of every cell and of the ring around the
+   1–1.5 wide, seen top-down like a phone photo, jittered crops of every cell and of the ring around the
    town; the held-out set from other seeds with the art drawn wider (spread 2). Cached under ``data/``.
 2. Train a small CNN (the cell classifier's stages, :func:`models.net.trunk`) with two heads, territory
    type (or table) and icon, with 180° turns, mirrors and per-crop colour jitter on top.
@@ -33,7 +33,7 @@ MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
 TRAIN_SEED_BASE = 3_000_000
 VALID_SEED_BASE = 8_000_000
-TRAIN_SPREAD = (1.0, 1.75)
+TRAIN_SPREAD = (1.0, 1.5)
 VALID_SPREAD = (2.0, 2.0)
 
 
