@@ -129,21 +129,21 @@ def test_a_misread_territory_is_corrected_by_its_card_and_the_margin_says_by_how
     tokens = rulebook_tokens()
     grid = clean_grid(tokens)
     assert tokens[2][3] == "D/f"  # card 13's top right, the only D/f in the town
-    grid[2][3] = {"M/f": 0.94, "D/f": 0.05}  # the classifier sure of the wrong type
+    grid[2][3] = {"M/f": 0.7, "D/f": 0.25}  # the classifier reads the wrong type
     decoding = decode_town(grid)
     cell = decoding.cells[2][3]
     assert (cell.token, cell.source, cell.card, cell.read) == ("D/f", "card", 13, Territory("M", "f"))
     assert cell.corrected and not cell.doubtful and cell.alternative == "M/f"
     # The best town reading M/f there has an unused card (9, with M/f at its top left) peeking out under
     # the others: one card more, at PLACEMENT_COST, against the classifier's odds.
-    assert cell.margin == pytest.approx(math.log(0.05) - math.log(0.94) + PLACEMENT_COST)
+    assert cell.margin == pytest.approx(math.log(0.25) - math.log(0.7) + PLACEMENT_COST)
     assert _tokens(decoding) == tokens
     assert decoding.where("corrected") == [(2, 3)]
 
 
 def test_a_misread_the_cards_barely_outweigh_is_reported_in_doubt() -> None:
     grid = clean_grid(rulebook_tokens())
-    grid[2][3] = {"M/f": 0.98, "D/f": 0.01}
+    grid[2][3] = {"M/f": 0.9, "D/f": 0.1}
     cell = decode_town(grid).cells[2][3]
     assert cell.token == "D/f" and cell.doubtful and cell.alternative == "M/f"
 
@@ -227,3 +227,23 @@ def test_which_card_shows_a_lone_cell_follows_the_cards_excluded() -> None:
         assert decoding.cells[1][1].rotated is (card == 9)  # D/w is card 9's bottom right
     with pytest.raises(TownEvidenceError, match="cannot exclude card 18"):
         decode_town(clean_grid(tokens), exclude=[18])
+
+
+def test_a_card_showing_one_cell_read_plainly_is_kept_rather_than_explained_by_the_card_under_it() -> None:
+    # Card 5 first, card 6 over its right half, then the rulebook's town over all of card 6 but its top
+    # left cell, where card 5's top right lies under it. The classifier reads card 6's territory there at
+    # 0.8 and card 5's at 0.02: the town keeps a card showing it (those odds beat PLACEMENT_COST) rather
+    # than drop one and show card 5's territory there.
+    placements = (TownPlacement(5, False, 1, 3), TownPlacement(6, False, 1, 4), *RULEBOOK)
+    tokens = laid_tokens(placements)
+    shown = lay_town(placements)
+    assert [rc for rc, (_, card) in shown.items() if card == 6] == [(1, 4)]
+    under = lay_town(placements[:1])[(1, 4)][0].token()
+    assert under != tokens[1][4]
+    grid = clean_grid(tokens)
+    grid[1][4] = {tokens[1][4]: 0.8, under: 0.02}
+    assert math.log(0.8 / 0.02) > PLACEMENT_COST
+    decoding = decode_town(grid)
+    assert _tokens(decoding) == tokens
+    # Card 6, or a card the town hides whole with the same territory there (it tells the same town).
+    assert decoding.cells[1][4].source == "card" and len(decoding.cards) == len(placements)

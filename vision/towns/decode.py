@@ -26,7 +26,7 @@ from scoring.wagons.town import Territory
 from vision.cards import best_stacking
 from vision.towns.evidence import LABELS, CellProbabilities, TownEvidenceError, town_evidence
 from vision.towns.placements import TownPlacement, connected, deck_grids
-from vision.towns.program import TownProgram
+from vision.towns.program import PLACEMENT_COST, TownProgram
 
 __all__ = ["DOUBT_MARGIN", "UNEXPLAINED_COST", "TownCell", "TownDecoding", "decode_town"]
 
@@ -103,6 +103,7 @@ def decode_town(
     deck: Mapping[int, CardGrid] | None = None,
     exclude: Sequence[int] = (),
     unexplained_cost: float = UNEXPLAINED_COST,
+    placement_cost: float = PLACEMENT_COST,
     margins: bool = True,
 ) -> TownDecoding:
     """The most probable town that is a stack of distinct known cards, from the classifier's readings.
@@ -110,7 +111,8 @@ def decode_town(
     ``readings`` is the grid, row by row, one distribution per cell (see :mod:`vision.towns.evidence`);
     it must hold the whole town. ``deck`` maps card numbers to their ``((TL, TR), (BL, BR))``
     territories unturned (default: the 18 cards of ``scoring.wagons.cards``); ``exclude`` names cards
-    known not to be in the town (the opponent's, the goal cards when their numbers are known). Without
+    known not to be in the town (the opponent's, the goal cards when their numbers are known);
+    ``placement_cost`` what each card placed costs (nats). Without
     ``margins`` no cell is checked and every margin is ``nan``. Raises
     :class:`~vision.towns.evidence.TownEvidenceError` for readings it cannot take.
 
@@ -126,7 +128,8 @@ def decode_town(
         raise TownEvidenceError(
             f"cannot exclude card {unknown[0]}: not in the deck (cards {min(cards)} to {max(cards)})"
         )
-    program = TownProgram(log_p, {n: g for n, g in cards.items() if n not in set(exclude)}, unexplained_cost)
+    kept = {n: g for n, g in cards.items() if n not in set(exclude)}
+    program = TownProgram(log_p, kept, unexplained_cost, placement_cost)
     solved = best_stacking(program)  # type: ignore[arg-type]  # TownProgram serves the same interface
     if solved is None:
         return _as_read(program, "the card decoding found no solution within its limits: cells as read")

@@ -30,6 +30,7 @@ from vision.lattice import (
     rectify_city,
     warp,
 )
+from vision.towns.remeasure import on_edges, view_periods
 
 __all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town", "town_geometry"]
 
@@ -40,6 +41,9 @@ MIN_TERRITORIES = 4
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
 # (as for a city, vision.city_geometry).
 RESCALE_ABOVE = 0.01
+# A cell period measured again in the first view (vision.towns.remeasure) that differs from the nominal
+# one by less than this is left to the fit.
+REMEASURE_ABOVE = 0.03
 
 
 @dataclass(frozen=True)
@@ -113,21 +117,22 @@ def _fit(
     size: tuple[int, int],
     scale: float,
     follow: bool,
-) -> tuple[np.ndarray, np.ndarray, LatticeFit]:
+) -> tuple[np.ndarray, np.ndarray, LatticeFit, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The top-down view of ``photo`` through ``to_small_view`` (from the located small copy, ``scale``
-    times the photo's size), the homography from the photo to it, and the lattice fitted there (with
-    ``follow``, its rows and columns moved to the boundaries and edges found)."""
+    times the photo's size), the homography from the photo to it, the lattice fitted there (with
+    ``follow``, its rows and columns moved to the boundaries and edges found) and what it was fitted to
+    (the card region's mask, the vertical and the horizontal segments in the view)."""
     to_view = to_small_view @ np.diag([scale, scale, 1.0])
     view = warp(photo, to_view, size)
     mask = warp(located.mask, to_small_view, size, nearest=True)
     vertical, horizontal = segments_in_frame(to_small_view, located.segments)
-    return (
-        view,
-        to_view,
-        fit_lattice(
-            view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
-        ),
+    fit = fit_lattice(
+        view, vertical, horizontal, mask, cell_mm=CELL_MM, boundaries=follow, refine_offsets=follow
     )
+    if not follow:  # the uniform lattice's phase from the card edges (vision.towns.remeasure)
+        lattice, occupied = on_edges(fit.lattice, mask, vertical, horizontal)
+        fit = replace(fit, lattice=lattice, occupied=occupied)
+    return view, to_view, fit, (mask, vertical, horizontal)
 
 
 def _drawn_pitch(lattice: Lattice, occupied: np.ndarray) -> tuple[float, float]:
@@ -147,6 +152,7 @@ def town_geometry(
     pitches: tuple[float, float] | None = None,
     *,
     follow: bool = False,
+    remeasure: bool = False,
 ) -> TownGeometry:
     """Rectify an upright RGB photo with portrait cells and fit the territory lattice.
 
@@ -155,7 +161,10 @@ def town_geometry(
     Without ``follow`` the lattice is uniform; with it each row and column follows the colour-jump
     boundaries and each cell the card edges near it (as a city's does), which absorbs what perspective
     the rectification left but on some towns is pulled off by the icons' pale ovals: the scan tries both
-    (:func:`vision.towns.scan_support.best_lattice`).
+    (:func:`vision.towns.scan_support.best_lattice`). With ``remeasure`` the cell periods are measured
+    again in the first view (:func:`vision.towns.remeasure.view_periods`) and, where they differ from
+    the nominal cell by more than :data:`REMEASURE_ABOVE`, the view is warped again at the cards' size
+    and the lattice fitted there.
     Raises :class:`~vision.lattice.NoCityFound` when the photo shows no lattice of cards or fewer than
     :data:`MIN_TERRITORIES` cells of one.
     """
@@ -165,21 +174,14 @@ def town_geometry(
         rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
     except NoCityFound as exc:
         raise as_town(exc) from None
-    view, to_view, fit = _fit(photo, located, rect.homography, rect.size, scale, follow)
-    px, py = _drawn_pitch(fit.lattice, fit.occupied)
-    sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
-    lattice = fit.lattice
-    if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
-        # The lattice's own pitch is the better scale: the view is warped again at the cards' size and
-        # the lattice scaled with it (fitting it again at the new scale drifted on textured art).
-        to_view = np.diag([sx, sy, 1.0]) @ to_view
-        size = (int(np.ceil(rect.size[0] * sx)), int(np.ceil(rect.size[1] * sy)))
-        view = warp(photo, to_view, size)
-        offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
-        origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
-        lattice = Lattice(
-            origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets
-        )
+    size = rect.size
+    view, to_view, fit, seen = _fit(photo, located, rect.homography, size, scale, follow)
+    stretch = _stretch(view, seen) if remeasure else None
+    if stretch is not None:
+        size = (int(np.ceil(size[0] * stretch[0])), int(np.ceil(size[1] * stretch[1])))
+        to_small = np.diag([*stretch, 1.0]) @ rect.homography
+        view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
+    view, to_view, lattice = _at_card_size(photo, view, to_view, size, fit)
     cells = int(fit.occupied.sum())
     if cells < MIN_TERRITORIES:
         raise NoCityFound(
@@ -195,6 +197,39 @@ def town_geometry(
         rect.aspect,
         _warnings(located, rect.aspect),
     )
+
+
+def _at_card_size(
+    photo: np.ndarray, view: np.ndarray, to_view: np.ndarray, size: tuple[int, int], fit: LatticeFit
+) -> tuple[np.ndarray, np.ndarray, Lattice]:
+    """The view, its homography and the lattice rescaled so that the card region's cells follow the
+    nominal pitch (:func:`_drawn_pitch`), where they miss it by more than :data:`RESCALE_ABOVE`."""
+    px, py = _drawn_pitch(fit.lattice, fit.occupied)
+    sx, sy = PX_PER_MM * CELL_MM[0] / px, PX_PER_MM * CELL_MM[1] / py
+    lattice = fit.lattice
+    if max(abs(sx - 1), abs(sy - 1)) <= RESCALE_ABOVE:
+        return view, to_view, lattice
+    # The lattice's own pitch is the better scale: the view is warped again at the cards' size and the
+    # lattice scaled with it (fitting it again at the new scale drifted on textured art).
+    to_view = np.diag([sx, sy, 1.0]) @ to_view
+    view = warp(photo, to_view, (int(np.ceil(size[0] * sx)), int(np.ceil(size[1] * sy))))
+    offsets = None if lattice.offsets is None else lattice.offsets * np.array([sx, sy])
+    origin = (lattice.origin[0] * sx, lattice.origin[1] * sy)
+    return (
+        view,
+        to_view,
+        Lattice(origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets),
+    )
+
+
+def _stretch(view: np.ndarray, seen: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[float, float] | None:
+    """The scale (x, y) that takes the periods measured in ``view`` to the nominal cell, or None when
+    they are within :data:`REMEASURE_ABOVE` of it (or not measured)."""
+    periods = view_periods(view, *seen, PX_PER_MM * np.array(CELL_MM))
+    stretch = tuple(
+        PX_PER_MM * CELL_MM[axis] / p if np.isfinite(p) else 1.0 for axis, p in enumerate(periods)
+    )
+    return None if max(abs(f - 1.0) for f in stretch) <= REMEASURE_ABOVE else (stretch[0], stretch[1])
 
 
 def _warnings(located: Located, aspect: float) -> tuple[str, ...]:

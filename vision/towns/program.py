@@ -35,15 +35,21 @@ from vision.cards import Layout, Rows, new_highs, overlap_rows, solve
 from vision.towns.evidence import TABLE, label_index
 from vision.towns.placements import TownPlacement
 
-__all__ = ["ANCHOR", "HOLE_COST", "PLACEMENT_COST", "SURELY_TABLE", "TownProgram"]
+__all__ = ["ANCHOR", "HOLE_COST", "PLACEMENT_COST", "SELECT_PLACEMENT_COST", "SURELY_TABLE", "TownProgram"]
 
 # Every card placed costs this many nats. A misread cell can be explained by an unused card peeking out
 # under the others (one more card in the town, one of a dozen either way round at one of a few dozen
-# places: some 600 choices, e^-6.4): that happens only where the classifier gave the true territory less
-# than e^-5 (0.7 %) of the misreading's probability. A card showing one cell only is found where the
-# classifier gave that territory at least e^3 (20) times the table's probability (HOLE_COST counts too).
-# Sprawlopolis's 3 suits a city whose 15 cards are known to be there.
-PLACEMENT_COST = 5.0
+# places: some 600 choices, e^-6.4), and a card that does peek out showing one cell only (one or two in a
+# town of ten) is lost when its cell is cheaper to explain by the card under it: the cost weighs the two.
+# 5 lost such cards on 3 of 58 rendered towns (the classifier, trained with label smoothing, gives the
+# icon it reads about 0.8 and a wrong one 0.02: 3.5 nats); 3 read all 58 right, 2.5 and 2 began to
+# explain misreads by cards that are not there. A card showing one cell is then found where the
+# classifier gave that territory at least e^1 times the table's probability (HOLE_COST counts too).
+PLACEMENT_COST = 3.0
+#: The placement cost when the decoding only ranks lattices (vision.towns.scan_support): cheaper cards also
+#: explain a lattice of half cells (two lattice cells to a territory), which then shows more territories;
+#: at 5 such lattices stay unexplained (2 of 59 rendered towns were read on one at 3).
+SELECT_PLACEMENT_COST = 5.0
 # Reading as table a cell the classifier read as a territory costs this much on top of its
 # log-probability: a town has few holes, and a territory seen is kept rather than made one.
 HOLE_COST = 2.0
@@ -61,8 +67,15 @@ class TownProgram:
     ``u`` (cells row-major). ``x_vars[p]``, ``y_of[p, k]`` (-1: none), ``kind``, ``place_of``, ``quad_of``,
     ``cell_of`` (flat, ``row · cols + col``; -1 for an x) and ``gain`` describe them."""
 
-    def __init__(self, log_p: np.ndarray, deck: Mapping[int, CardGrid], unexplained_cost: float):
+    def __init__(
+        self,
+        log_p: np.ndarray,
+        deck: Mapping[int, CardGrid],
+        unexplained_cost: float,
+        placement_cost: float = PLACEMENT_COST,
+    ):
         self.log_p = log_p
+        self.placement_cost = placement_cost
         self.rows, self.cols, _ = log_p.shape
         self.deck = deck
         self.read = np.argmax(log_p[:, :, :TABLE], axis=2)  # each cell's best territory
@@ -116,7 +129,7 @@ class TownProgram:
         for p, placement in enumerate(self.placements):
             x_vars[p] = len(kind)
             kind.append(_X), place_of.append(p), quad_of.append(-1), cell_of.append(-1)
-            gain.append(-PLACEMENT_COST)
+            gain.append(-self.placement_cost)
             for k in np.flatnonzero(shown[p]).tolist():
                 y_of[p, k] = len(kind)
                 flat = (placement.row + k // 2) * self.cols + placement.col + k % 2
