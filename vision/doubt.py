@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["CellDoubt", "find_doubts"]
 
 # The thresholds were chosen on the real-art development set read upright, with the scoring cards given,
-# and in twelve everyday perturbations (159 readings, 21 wrong cells; models/MODEL_CARD.md, "Doubt"): the
+# and in twelve everyday perturbations (336 readings, 32 wrong cells; models/MODEL_CARD.md, "Doubt"): the
 # fewest wrong cells left unnamed with about one doubtful cell per photo.
 # Below this probability of its final reading a cell is in doubt on the classifier's word alone.
 CLASSIFIER_DOUBT = 0.5
