@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--towns", type=int, default=400, help="rendered towns for training")
     ap.add_argument("--variants", type=int, default=3, help="photo-like looks of each town")
     ap.add_argument("--valid-towns", type=int, default=60)
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--threads", type=int, default=1)
