@@ -97,13 +97,11 @@ def _town_beats(rgb: np.ndarray, city: ScanResult | None, refusal: InputError | 
     already made of it (``city``, or the ``refusal`` it met). A city its cards explain more than
     ``1 - CLEAR_BY`` of cannot be beaten, and the territory reader (several times the cost of a whole city
     scan) is not run: a Sprawlopolis photo costs what it did before towns were read."""
-    from vision.towns.detect import CLEAR_BY, GameEvidence, decide, town_evidence
+    from vision.towns.detect import CLEAR_BY, GameEvidence, cards_evidence, decide, town_evidence
     from vision.towns.scan import shipped_reader
 
     if city is not None:
-        decoding = city.cards_read.as_cards.decoding
-        blocks = sum(1 for _ in city.city.blocks())
-        evidence = GameEvidence("sprawlopolis", float(decoding.explained), blocks)
+        evidence = cards_evidence(city.geometry, city.cards_read.as_cards.decoding)
         if evidence.explained > 1 - CLEAR_BY:
             return False
     else:

@@ -112,3 +112,20 @@ def test_the_service_refuses_a_town_with_scoring_cards_and_unknown_goals_as_json
     assert 400 <= resp.status_code < 500 and "unknown goal card 'nope'" in resp.json()["error"]["message"]
     resp = client.post("/api/v1/scans", files=files, data={"game": "monopoly"})
     assert_error(resp, 400, "wrong_game_option", "unknown game")
+
+
+def test_a_town_in_which_the_city_scan_finds_a_small_city_its_cards_explain_is_still_read_as_a_town(
+    cli: Cli, tmp_path: Path
+) -> None:
+    # Town seed 9 500 017: the Sprawlopolis scan reads a 4 × 3 corner of it as a city whose ten blocks its
+    # cards explain wholly, but that is a third of the card region; the game is told on the card region.
+    from models.synth.wagons.photo import render_town_photo
+
+    photo = render_town_photo(9_500_017, long_side=1000)
+    path = tmp_path / "town.jpg"
+    path.write_bytes(photo.jpeg)
+    code, out, err = cli("scan", str(path), "--format", "json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["game"] == "wagons"
+    assert grid_rows(answer["city"]) == grid_rows(photo.truth.to_json()["city"])

@@ -21,10 +21,12 @@ player's cards, in a photo of their own, the art drawn away from the classifier'
 ``vision.towns.deck.taught_reader``; prints ``wagons taught deck: territories M/N, towns exact K/T``
 (refused towns count as for the line above).
 
-Game detection (``vision.towns.detect.which_game``): the Sprawlopolis devset (``../shared/devset``, skipped
-with a note when absent), Sprawlopolis renders (``models.synth.scene.render_photo``, seeds from
-:data:`CITY_SEED_BASE`) and the first town renders, ``min(20, --photos)`` renders of each game; prints
-``game detection: mistakes X of N``. Last, the rulebook's example town (``samples/wagons-rulebook.town``)
+Game detection (``vision.towns.detect.which_game``, and the scan of the CLI and the service,
+``api.core.town_scan.read_photo``, which takes a shortcut for a city its cards explain): the Sprawlopolis
+devset (``../shared/devset``, skipped with a note when absent), Sprawlopolis renders
+(``models.synth.scene.render_photo``, seeds from :data:`CITY_SEED_BASE`) and the first town renders,
+``min(20, --photos)`` renders of each game; prints the scan's mistakes and ``game detection: mistakes X of
+N`` (the rule's). Last, the rulebook's example town (``samples/wagons-rulebook.town``)
 photographed in :data:`RULEBOOK_PHOTOS` prints and conditions: the same town and 20 points in each.
 """
 
@@ -242,6 +244,21 @@ def report_towns(t: Tally) -> None:
     print(f"wagons: territories {m}/{n}, towns exact {t.exact}/{t.towns}")
 
 
+def _scanned_game(jpeg: bytes) -> str | None:
+    """The game the scan of the CLI and the service reads ``jpeg`` as (``api.core.town_scan.read_photo``:
+    the city scan first, the town's evidence only where the city's cards explain too little); None when
+    it refuses the photo."""
+    from api.core.town_scan import PhotoRequest
+    from api.core.town_scan import read_photo as scan_photo
+    from vision.result import ScanResult
+
+    try:
+        result = scan_photo(jpeg, PhotoRequest())
+    except InputError:
+        return None
+    return "sprawlopolis" if isinstance(result, ScanResult) else "wagons"
+
+
 def bench_games(town_jpegs: list[bytes], devset: Path) -> tuple[int, int]:
     """Mistakes of ``which_game`` on the devset, Sprawlopolis renders and town renders: (mistakes, photos)."""
     jobs: list[tuple[str, str, bytes]] = []
@@ -253,14 +270,19 @@ def bench_games(town_jpegs: list[bytes], devset: Path) -> tuple[int, int]:
     seeds = range(CITY_SEED_BASE, CITY_SEED_BASE + n)
     jobs += [(f"city seed {s}", "sprawlopolis", render_photo(s).jpeg) for s in seeds]
     jobs += [(f"town render {k}", "wagons", jpeg) for k, jpeg in enumerate(town_jpegs)]
-    mistakes = confused = 0
+    mistakes = confused = scanned = 0
     for name, game, jpeg in jobs:
         verdict = which_game(read_photo(jpeg))
         if verdict.game != game:
             mistakes += 1
             confused += verdict.game is not None
             print(f"  {name}: read as {verdict.game or 'no game'}, is {game}: {verdict.why}", flush=True)
+        said = _scanned_game(jpeg)
+        if said != game:
+            scanned += 1
+            print(f"  {name}: scanned as {said or 'nothing'}, is {game}", flush=True)
     print(f"  of the mistakes, one game read as the other: {confused} (the rest: no game named)")
+    print(f"  the scan itself (sprawlscan scan, POST /api/v1/scans): mistakes {scanned} of {len(jobs)}")
     print(f"game detection: mistakes {mistakes} of {len(jobs)}")
     return mistakes, len(jobs)
 

@@ -19,14 +19,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.arbitrate import read_geometry
-from vision.cards import evidence_grid, stack_cards
+from vision.cards import CardStacking, evidence_grid, stack_cards
 from vision.cells import Classifier, get_classifier
+from vision.city_geometry import Geometry
 from vision.lattice import NoCityFound
 from vision.towns.geometry import locate_town
 from vision.towns.scan import shipped_reader
 from vision.towns.scan_support import Reader, best_lattice
 
-__all__ = ["CLEAR_BY", "GAMES", "MIN_EXPLAINED", "GameEvidence", "GameVerdict", "which_game"]
+__all__ = [
+    "CLEAR_BY",
+    "GAMES",
+    "MIN_EXPLAINED",
+    "GameEvidence",
+    "GameVerdict",
+    "cards_evidence",
+    "which_game",
+]
 
 GAMES = ("sprawlopolis", "wagons")
 # A game's cards must explain at least this fraction of the card region (right readings explain 0.9 and
@@ -64,8 +73,15 @@ def city_evidence(photo: np.ndarray, classifier: Classifier) -> GameEvidence:
     except NoCityFound as exc:
         return GameEvidence("sprawlopolis", 0.0, 0, str(exc))
     geometry, readings = verdict.geometry, verdict.readings
-    region = geometry.occupied & geometry.visible
     decoding = stack_cards(evidence_grid(readings, geometry.counts(readings), geometry.visible), checks=False)
+    return cards_evidence(geometry, decoding)
+
+
+def cards_evidence(geometry: Geometry, decoding: CardStacking) -> GameEvidence:
+    """How much of the card region of ``geometry`` the Sprawlopolis card ``decoding`` shows a card in: the
+    measure of :func:`city_evidence`, for a city scan already made (its own blocks explained are not it: a
+    scan may have found a small city in a corner of a town's card region)."""
+    region = geometry.occupied & geometry.visible
     shown = sum(cell.source == "card" and bool(region[rc]) for rc, cell in decoding.cells.items())
     cells = int(region.sum())
     return GameEvidence("sprawlopolis", shown / max(1, cells), cells)
