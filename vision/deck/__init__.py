@@ -12,8 +12,10 @@ from vision.deck.corrections import (
     card_from_meta,
     correction_from_json,
     describe,
+    json_place,
     parse_correction,
     relabel,
+    text_place,
 )
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
@@ -28,8 +30,10 @@ from vision.deck.taught import (
     DeckFixError,
     TaughtDeck,
     deck_game,
+    is_place_index,
     load_deck,
     read_archive,
+    write_archive,
 )
 from vision.deck.teach import Teaching, teach_deck
 from vision.deck.use import use_deck
@@ -55,7 +59,11 @@ __all__ = [
     "draw_deck_overlay",
     "find_cards",
     "normalise",
+    "is_place_index",
+    "json_place",
     "read_archive",
+    "text_place",
+    "write_archive",
     "sliding_windows",
     "correction_from_json",
     "describe",

@@ -43,9 +43,11 @@ __all__ = [
     "card_labels",
     "correction_from_json",
     "describe",
+    "json_place",
     "parse_correction",
     "place_name",
     "relabel",
+    "text_place",
 ]
 
 # The share of chance similarities (blocks of different labels) below the calibration's zero point.
@@ -84,6 +86,18 @@ def parse_correction(text: str) -> Correction:
     >>> parse_correction("2,3=9r")
     Correction(photo=0, row=1, col=2, card=9, rotated=True, extra=None)
     """
+    photo, row, col, value = text_place(text)
+    card, rotated, extra = _value(value.strip(), repr(text))
+    return Correction(photo, row, col, card, rotated, extra)
+
+
+def text_place(text: str) -> tuple[int, int, int, str]:
+    """The place (photo, row, col; 0-based) and the value of a correction ``[PHOTO,]ROW,COL=VALUE`` written
+    as the player counts (from 1), for a deck of either game.
+
+    >>> text_place("2,3=9r")
+    (0, 1, 2, '9r')
+    """
     place, eq, value = text.partition("=")
     numbers = place.split(",")
     if not eq or len(numbers) not in (2, 3) or not all(n.strip().isdigit() for n in numbers):
@@ -94,8 +108,7 @@ def parse_correction(text: str) -> Correction:
     if min(index) < 0:
         raise DeckFixError(f"{text!r}: photos, rows and cards count from 1")
     photo, row, col = index if len(index) == 3 else [0, *index]
-    card, rotated, extra = _value(value.strip(), repr(text))
-    return Correction(photo, row, col, card, rotated, extra)
+    return photo, row, col, value
 
 
 def correction_from_json(obj: object, where: str) -> Correction:
@@ -107,12 +120,7 @@ def correction_from_json(obj: object, where: str) -> Correction:
     unknown = set(obj) - {"photo", "row", "col", "card", "rotated", "extra"}
     if unknown:
         raise DeckFixError(f"{where}: unknown field {sorted(unknown)[0]!r}")
-    place = []
-    for key in ("photo", "row", "col"):
-        v = obj.get(key, 0 if key == "photo" else None)
-        if not is_place_index(v):
-            raise DeckFixError(f"{where}: {key} must be a whole number from 0 (got {v!r})")
-        place.append(v)
+    photo, row, col = json_place(obj, where)
     card, rotated, extra = obj.get("card"), obj.get("rotated", False), obj.get("extra")
     if (card is None) == (extra is None):
         raise DeckFixError(f"{where}: give either card (1 to 18) or extra ({', '.join(EXTRA_KINDS)})")
@@ -122,7 +130,19 @@ def correction_from_json(obj: object, where: str) -> Correction:
         raise DeckFixError(f"{where}: card {card!r} is not one of the cards 1 to 18")
     if not isinstance(rotated, bool):
         raise DeckFixError(f"{where}: rotated must be true or false (got {rotated!r})")
-    return Correction(place[0], place[1], place[2], card, rotated, extra)
+    return Correction(photo, row, col, card, rotated, extra)
+
+
+def json_place(obj: dict, where: str) -> tuple[int, int, int]:
+    """The place (photo, row, col; 0-based, ``photo`` 0 when left out) of a correction as the service takes
+    it, for a deck of either game."""
+    place = []
+    for key in ("photo", "row", "col"):
+        v = obj.get(key, 0 if key == "photo" else None)
+        if not is_place_index(v):
+            raise DeckFixError(f"{where}: {key} must be a whole number from 0 (got {v!r})")
+        place.append(v)
+    return place[0], place[1], place[2]
 
 
 def card_labels(card: int, rotated: bool) -> list[tuple[str | None, str | None]]:

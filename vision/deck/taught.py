@@ -60,6 +60,7 @@ __all__ = [
     "is_place_index",
     "load_deck",
     "read_archive",
+    "write_archive",
     "normalise",
     "sliding_windows",
     "centre_windows",
@@ -129,25 +130,38 @@ class TaughtDeck:
 
     def to_bytes(self) -> bytes:
         """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
-        meta = {
-            "format": DECK_FORMAT,
-            "game": DECK_GAME,
-            "version": DECK_VERSION,
-            "cards": list(CARDS),
-            "shape": list(self.prototypes.shape),
-            "calibration": [float(v) for v in self.calibration],
-            "source": self.source,
-            "seen": list(self.seen),
-        }
         patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
-        out = io.BytesIO()
-        np.savez_compressed(
-            out,
-            meta=np.array(json.dumps(meta)),
-            prototypes=self.prototypes.astype(np.float16),
-            patches=patches.astype(np.float16),
-        )
-        return out.getvalue()
+        meta = {"game": DECK_GAME, "version": DECK_VERSION, "cards": list(CARDS)}
+        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches)
+
+
+def write_archive(
+    meta: dict,
+    prototypes: np.ndarray,
+    calibration: tuple[float, float],
+    source: dict,
+    seen: tuple[dict, ...],
+    patches: np.ndarray,
+) -> bytes:
+    """A ``.deck`` file of either game (what :func:`read_archive` reads): ``meta`` (the game, its version
+    and cards) completed with the format, the prototypes' shape, ``calibration``, ``source`` and
+    ``seen``; the arrays kept as float16."""
+    meta = {
+        "format": DECK_FORMAT,
+        **meta,
+        "shape": list(prototypes.shape),
+        "calibration": [float(v) for v in calibration],
+        "source": source,
+        "seen": list(seen),
+    }
+    out = io.BytesIO()
+    np.savez_compressed(
+        out,
+        meta=np.array(json.dumps(meta)),
+        prototypes=prototypes.astype(np.float16),
+        patches=patches.astype(np.float16),
+    )
+    return out.getvalue()
 
 
 def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:

@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from vision.deck import CardSeen, DeckFixError, card_from_meta
-from vision.towns.deck.seen import is_index as _index
+from vision.deck import CardSeen, DeckFixError, card_from_meta, json_place, text_place
 from vision.towns.deck.taught import CARDS, TownDeck
 
 __all__ = [
@@ -55,16 +54,7 @@ def parse_town_fix(text: str) -> TownFix:
     >>> parse_town_fix("2,3=0r")
     TownFix(photo=0, row=1, col=2, card=0, rotated=True)
     """
-    place, eq, value = text.partition("=")
-    numbers = place.split(",")
-    if not eq or len(numbers) not in (2, 3) or not all(n.strip().isdigit() for n in numbers):
-        raise DeckFixError(
-            f"{text!r}: write a correction as ROW,COL=CARD (e.g. 2,3=9r) or PHOTO,ROW,COL=CARD"
-        )
-    index = [int(n) - 1 for n in numbers]
-    if min(index) < 0:
-        raise DeckFixError(f"{text!r}: photos, rows and cards count from 1")
-    photo, row, col = index if len(index) == 3 else [0, *index]
+    photo, row, col, value = text_place(text)
     value = value.strip().lower()
     if value == NOT_A_CARD:
         return TownFix(photo, row, col, None)
@@ -86,12 +76,7 @@ def town_fix_from_json(obj: object, where: str) -> TownFix:
         raise DeckFixError(
             f"{where}: extra: a Circle the Wagons deck has no expansion cards (card null: not a card)"
         )
-    place = []
-    for key in ("photo", "row", "col"):
-        v = obj.get(key, 0 if key == "photo" else None)
-        if not _index(v):
-            raise DeckFixError(f"{where}: {key} must be a whole number from 0 (got {v!r})")
-        place.append(v)
+    photo, row, col = json_place(obj, where)
     if "card" not in obj:
         raise DeckFixError(f"{where}: card: give {_CARD_WORDS.replace(NOT_A_CARD, 'null')}")
     card, rotated = obj["card"], obj.get("rotated", False)
@@ -99,7 +84,7 @@ def town_fix_from_json(obj: object, where: str) -> TownFix:
         raise DeckFixError(f"{where}: card {card!r} is not one of the Circle the Wagons cards 0 to 17")
     if not isinstance(rotated, bool):
         raise DeckFixError(f"{where}: rotated must be true or false (got {rotated!r})")
-    return TownFix(place[0], place[1], place[2], card, rotated and card is not None)
+    return TownFix(photo, row, col, card, rotated and card is not None)
 
 
 def _where(seen: Sequence[CardSeen], place: tuple[int, int, int]) -> str:

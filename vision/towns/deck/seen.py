@@ -4,15 +4,9 @@
 from __future__ import annotations
 
 from scoring.wagons.cards import CARDS
+from vision.deck import is_place_index
 
-__all__ = ["is_index", "seen_problem"]
-
-PLACES = 100  # photos, rows and columns are counted below this
-
-
-def is_index(v: object) -> bool:
-    """Whether ``v`` can be a photo, row or column of a card found (a whole number, 0 to 99)."""
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < PLACES
+__all__ = ["seen_problem"]
 
 
 def seen_problem(m: object) -> str | None:
@@ -20,7 +14,7 @@ def seen_problem(m: object) -> str | None:
     if not isinstance(m, dict):
         return "not an object"
     for key in ("photo", "row", "col"):
-        if not is_index(m.get(key)):
+        if not is_place_index(m.get(key)):
             return f"{key} {m.get(key)!r}"
     card = m.get("card")
     if (card is not None and card not in CARDS) or isinstance(card, bool) or m.get("extra") is not None:

@@ -29,8 +29,6 @@ files (no ``patches``) are read and used as before but cannot be corrected.
 
 from __future__ import annotations
 
-import io
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,12 +37,12 @@ import numpy as np
 
 from scoring.wagons.cards import CARDS as CARD_TERRITORIES
 from vision.deck import (
-    DECK_FORMAT,
     SLIDE,
     DeckFileError,
     block_features,
     read_archive,
     sliding_windows,
+    write_archive,
 )
 from vision.lattice import Lattice
 from vision.towns.deck.seen import seen_problem
@@ -102,25 +100,9 @@ class TownDeck:
 
     def to_bytes(self) -> bytes:
         """The deck in the ``.deck`` file format (see the module note)."""
-        meta = {
-            "format": DECK_FORMAT,
-            "game": GAME,
-            "version": VERSION,
-            "cards": list(CARDS),
-            "shape": list(self.prototypes.shape),
-            "calibration": [float(v) for v in self.calibration],
-            "source": self.source,
-            "seen": list(self.seen),
-        }
         patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
-        out = io.BytesIO()
-        np.savez_compressed(
-            out,
-            meta=np.array(json.dumps(meta)),
-            prototypes=self.prototypes.astype(np.float16),
-            patches=patches.astype(np.float16),
-        )
-        return out.getvalue()
+        meta = {"game": GAME, "version": VERSION, "cards": list(CARDS)}
+        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches)
 
 
 def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
