@@ -12,71 +12,21 @@ from __future__ import annotations
 import base64
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from scoring.cards import CARD_NAMES
+from tests.api.page_session import Session
 from tests.api.test_browser import ARTIFACTS, _find_correction, _grid_rows, _post
-from tests.conftest import CHROMIUM, CHROMIUM_FLAGS, ROOT
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (320, 390, 768, 1280)
 DEMO = "".join(line for line in (ROOT / "samples" / "demo.city").open() if not line.startswith("#"))
 CLI_WORDS = re.compile(r"(^|\s)--[a-z]")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (make browser)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        yield b
-        b.close()
-
-
-class Session:
-    """A fresh browser context at one width, recording every request the page makes and its errors."""
-
-    def __init__(self, browser: Browser, server: str, width: int) -> None:
-        phone = width < 768
-        self.context = browser.new_context(
-            viewport={"width": width, "height": 844 if phone else 900},
-            device_scale_factor=2 if phone else 1,
-            is_mobile=phone,
-            has_touch=phone,
-            reduced_motion="reduce",  # no smooth scrolling: cells stay where they were measured
-        )
-        self.page = self.context.new_page()
-        self.server = server
-        self.requests: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-
-    def open(self) -> Page:
-        self.page.goto(self.server + "/")
-        self.page.wait_for_selector("html[data-ready]")
-        return self.page
-
-    def check_origin(self) -> None:
-        outside = [u for u in self.requests if not u.startswith((self.server + "/", "blob:", "data:"))]
-        assert not outside, f"requests leaving the server's origin: {outside}"
-        assert not self.errors, f"JavaScript errors on the page: {self.errors}"
-
-
-@pytest.fixture()
-def session(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Session]:
-    s = Session(browser, server, getattr(request, "param", 390))
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
 
 
 def _type_city(page: Page, city: str) -> None:

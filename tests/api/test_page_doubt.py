@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.api.page_session import Session
 from tests.api.test_browser import ARTIFACTS
-from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 from tests.page_stubs import FakeScan, ScanStub, photo_jpeg, post
 
 pytestmark = pytest.mark.browser
@@ -78,7 +78,7 @@ class DoubtStub(ScanStub):
 
 
 @pytest.fixture(params=[390, 1280], ids=["phone", "desktop"])
-def session(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Session]:  # noqa: F811
+def session(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[Session]:
     s = Session(browser, server, request.param)
     try:
         yield s

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.api.page_session import Session
 from tests.api.test_browser import ARTIFACTS
-from tests.api.test_page import DEMO, Session, browser  # noqa: F401  (the module's browser fixture)
+from tests.api.test_page import DEMO
 from tests.page_stubs import FakeScan, ScanStub, photo_jpeg
 
 pytestmark = pytest.mark.browser
@@ -24,17 +25,13 @@ CITY = "\n".join(ROWS) + "\n"
 
 
 @pytest.fixture()
-def phone(browser: Browser, server: str) -> Iterator[Session]:  # noqa: F811
-    s = Session(browser, server, 390)
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
+def phone(session: Session) -> Session:
+    """The phone-wide page session (tests/api/conftest.py)."""
+    return session
 
 
 @pytest.fixture()
-def desktop(browser: Browser, server: str) -> Iterator[Session]:  # noqa: F811
+def desktop(browser: Browser, server: str) -> Iterator[Session]:
     s = Session(browser, server, 1280)
     s.page.set_viewport_size({"width": 1280, "height": 800})
     try:

@@ -12,23 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
+from tests.api.page_session import Session
 from tests.page_stubs import FakeScan, ScanStub, photo_jpeg, post
 
 pytestmark = pytest.mark.browser
 
 CITY_A = "R:EW  I:EW  R:EW  C:EW\nP     C:SE  I:SW  P\n.     C:NS  P     R:NS\n"
 CITY_B = "P     R:NS  C:EW\nI:EW  R:NS  P\nC:NS  P     I\n"
-
-
-@pytest.fixture()
-def session(browser, server: str):  # type: ignore[no-untyped-def]  # noqa: F811
-    s = Session(browser, server, 390)
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
 
 
 @pytest.fixture()

@@ -8,27 +8,16 @@ town with a doubtful cell, as the page must mark it and apply its alternative in
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Page, Route, expect
 
-from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
+from tests.api.page_session import Session
 from tests.api.test_town_scan_cli import grid_rows, town_photo, truth_rows
 from tests.page_stubs import photo_jpeg, post
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def session(browser: Browser, server: str) -> Iterator[Session]:  # noqa: F811
-    s = Session(browser, server, 390)
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
 
 
 def page_rows(page: Page) -> list[str]:

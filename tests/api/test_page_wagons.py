@@ -5,25 +5,14 @@ service."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
-from tests.api.test_page import Session, _post_get, browser  # noqa: F401  (the module's browser fixture)
+from tests.api.page_session import Session
+from tests.api.test_page import _post_get
 from tests.page_stubs import post
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def session(browser: Browser, server: str) -> Iterator[Session]:  # noqa: F811
-    s = Session(browser, server, 390)
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
 
 
 def test_the_opponents_pile_is_picked_by_each_cards_territories(session: Session) -> None:

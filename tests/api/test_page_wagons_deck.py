@@ -7,29 +7,18 @@ corrects the wagons deck and forgets it while the other stays."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 
+from tests.api.page_session import Session
 from tests.api.test_browser import _get
-from tests.api.test_page import Session, browser  # noqa: F401  (the module's browser fixture)
 from tests.api.test_page_town_scan import page_rows
 from tests.api.test_town_scan_cli import town_photo, truth_rows
 from tests.api.test_wagons_teach import sprawl_photos, wagons_deck_jpeg
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def session(browser: Browser, server: str) -> Iterator[Session]:  # noqa: F811
-    s = Session(browser, server, 390)
-    try:
-        yield s
-        s.check_origin()
-    finally:
-        s.context.close()
 
 
 def test_the_page_teaches_a_wagons_deck_and_then_reads_a_town_with_it(
