@@ -11,7 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.synth.wagons.photo import render_given_town
+from models.synth.wagons.photo import render_given_town, render_town_photo
+from models.synth.wagons.town import TownPlay, visible_town
+from scoring.placement import Placement
 from scoring.wagons import Town, parse_town
 from tests.vision.test_town_scan_standin import REACH, TruthReader
 from vision.lattice import PX_PER_MM, Lattice, NoCityFound, project_points
@@ -103,6 +105,17 @@ def test_a_misread_territory_is_corrected_by_the_card_decoding() -> None:
     r0, c0 = scan.origin
     cell = scan.decoding.cells[r0 + 2][c0 + 1]
     assert cell.corrected and cell.token == "M/f" and cell.read is not None and cell.read.token() == "M/w"
+
+
+@pytest.mark.slow
+def test_a_town_of_one_row_of_cards_two_territories_across_is_found_and_read() -> None:
+    # Six cards side by side: the town is 2 cells across, fewer than a city ever is.
+    placements = tuple(Placement(card, False, 0, 2 * i) for i, card in enumerate((3, 7, 1, 12, 16, 9)))
+    play = TownPlay(placements, visible_town(placements))
+    photo = render_town_photo(11, play=play, table="wood", roll=90.0, **QUIET)
+    scan = scan_town(photo.image, reader=TruthReader(photo.image, photo.truth.to_json()))
+    assert scan.town.grid in (play.town.grid, tuple(row[::-1] for row in play.town.grid[::-1]))
+    assert int(scan.geometry.occupied.sum()) == 24
 
 
 def test_a_photo_of_an_empty_table_is_no_town() -> None:

@@ -49,6 +49,8 @@ ASPECT_PENALTY = 1.0
 # Blocks along the card region's longest side, at most: 16 rows of a city laid in a line, plus the table
 # seen between cards and scoring cards laid beside it, and the stretch a tilt adds before metric scaling.
 MAX_BLOCKS_ALONG = 30
+# A city spans at least three blocks each way (a period is looked for up to 1/2.5 of the extent).
+MIN_CELLS_ACROSS = 2.5
 # Photo converted to Lab around the card region's box: a bilinear sample reads 1 px beyond the nearest
 # one, and 3 px leaves room for the rounding of warped coordinates.
 LAB_MARGIN = 3
@@ -71,17 +73,18 @@ class Rectification:
         return self.homography @ np.diag([1.0 / scale, 1.0 / scale, 1.0])
 
 
-def comb_score(jumps: np.ndarray, period: float) -> float:
+def comb_score(jumps: np.ndarray, period: float, min_reps: float = MIN_CELLS_ACROSS) -> float:
     """How well ``period`` explains a colour-jump profile as block boundaries, 0..1.
 
     The profile is folded by the period; at its strongest phase lie the boundaries, half a period away
     the blocks' middles, where the ground colour does not change (roads run symmetrically through the
     middle). The score is the contrast between the two. Twice the pitch puts boundaries at both places
     (contrast near 0) and half the pitch mixes boundaries with middles (contrast about halved); odd
-    multiples score like the pitch itself, which is why the smallest good period is chosen.
+    multiples score like the pitch itself, which is why the smallest good period is chosen. A profile
+    shorter than ``min_reps`` periods scores 0.
     """
     valid = np.nonzero(jumps > 0)[0]
-    if len(valid) == 0 or valid[-1] - valid[0] < 2.5 * period:
+    if len(valid) == 0 or valid[-1] - valid[0] < min_reps * period:
         return 0.0
     peak = folded_peak(jumps, period, width=max(1, int(round(period / 8))))
     start, stop = valid[0], valid[-1] + 1
@@ -96,12 +99,12 @@ def comb_score(jumps: np.ndarray, period: float) -> float:
 
 
 def scored_periods(
-    jumps: ColourJumps, candidates: list[float], lo: float, hi: float
+    jumps: ColourJumps, candidates: list[float], lo: float, hi: float, min_reps: float = MIN_CELLS_ACROSS
 ) -> list[tuple[float, float]]:
     """``candidates`` (from line positions), their halves and doubles within [lo, hi], each with its
     :func:`comb_score` on the colour jumps along the axis, smallest period first."""
     pool = sorted({round(t, 2) for c in candidates for t in (c / 2, c, 2 * c) if lo <= t <= hi})
-    return [(t, comb_score(jumps.profile(max(2, int(round(t / 4)))), t)) for t in pool]
+    return [(t, comb_score(jumps.profile(max(2, int(round(t / 4)))), t, min_reps)) for t in pool]
 
 
 def plausible_aspect(ratio: float) -> bool:
@@ -182,8 +185,11 @@ def _lab_around(rgb: np.ndarray, bbox: tuple[int, int, int, int]) -> np.ndarray:
     return lab_within(rgb, rows, cols)
 
 
-def measure_periods(located: Located, small: np.ndarray) -> Periods:
-    """Block periods of the located city in the small RGB photo (see the module note, step 2)."""
+def measure_periods(located: Located, small: np.ndarray, *, min_across: float = MIN_CELLS_ACROSS) -> Periods:
+    """Block periods of the located city in the small RGB photo (see the module note, step 2).
+
+    ``min_across`` is the fewest cells the card region may span along either axis (a period is looked
+    for up to its extent divided by this)."""
     x, y, w, h = located.bbox
     centre = (x + w / 2, y + h / 2)
     frame = axis_frame(located.families, centre)
@@ -204,11 +210,11 @@ def measure_periods(located: Located, small: np.ndarray) -> Periods:
         keep = (pos >= 0) & (pos < extent[axis])
         pos, weight = pos[keep], length[keep] ** 1.5  # long lines (card edges, rims) matter most
         profile = position_profile(pos, weight, max(8, int(np.ceil(extent[axis])) + 1), sigma=1.0)
-        # A city spans at least three blocks each way, and at most MAX_BLOCKS_ALONG along its card region.
-        lo, hi = max(6.0, extent[axis] / MAX_BLOCKS_ALONG), extent[axis] / 2.5
+        # At least min_across cells each way, and at most MAX_BLOCKS_ALONG along the card region.
+        lo, hi = max(6.0, extent[axis] / MAX_BLOCKS_ALONG), extent[axis] / min_across
         period, strength = estimate_period(profile, lo, hi)
         # Line positions alone confuse the pitch with half of it (road edges) or a multiple (cards).
-        scored = scored_periods(jumps[axis], period_candidates(profile, lo, hi, count=6), lo, hi)
+        scored = scored_periods(jumps[axis], period_candidates(profile, lo, hi, count=6), lo, hi, min_across)
         found.append((period, strength, scored))
     (px, sx, x_scored), (py, sy, y_scored) = found
     return Periods(frame, centre, ranked_pitches(x_scored, y_scored), (px, py), (sx, sy))

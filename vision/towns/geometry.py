@@ -38,6 +38,10 @@ __all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town
 CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
 #: Fewer card-covered cells than one card's four cannot be a town.
 MIN_TERRITORIES = 4
+# A town may be one row of cards, two cells across, whose colour jumps the card outline's rim and the
+# smoothing leave about 1.6 periods long (seen on a rendered strip of 8 cards): 1.5 admits it, and stays
+# well short of the card's period (two cells).
+MIN_CELLS_ACROSS = 1.5
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
 # (as for a city, vision.city_geometry).
 RESCALE_ABOVE = 0.01
@@ -101,7 +105,7 @@ def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
         located = locate_city(small)
     except NoCityFound as exc:
         raise as_town(exc) from None
-    return small, located, measure_periods(located, small)
+    return small, located, measure_periods(located, small, min_across=MIN_CELLS_ACROSS)
 
 
 def as_town(exc: NoCityFound) -> NoCityFound:
