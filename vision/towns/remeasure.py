@@ -29,6 +29,9 @@ __all__ = ["VIEW_PERIOD_RANGE", "on_edges", "view_periods"]
 
 #: How far either side of the nominal cell the periods are looked for (fractions of it).
 VIEW_PERIOD_RANGE = (0.65, 1.5)
+# Autocorrelation peaks of the edges tried as the period: the cards' hand shifts and the icons' ovals
+# add peaks of their own, and on a rendered town (tilted 19°) the true period was the sixth.
+VIEW_PERIOD_CANDIDATES = 8
 # The card edges move the lattice only where this much edge length (in pitches of the axis along them)
 # lies near its boundaries; fewer than two cards' sides leave the fit's phase.
 MIN_EDGE_PITCHES = 4.0
@@ -74,7 +77,7 @@ def view_periods(
         lo, hi = (f * float(cell[axis]) for f in VIEW_PERIOD_RANGE)
         scored = [
             (float(ac[int(round(t))]) * comb_score(jumps[axis].profile(max(2, int(round(t / 4)))), t), t)
-            for t in period_candidates(profile, lo, hi, count=4)
+            for t in period_candidates(profile, lo, hi, count=VIEW_PERIOD_CANDIDATES)
         ]
         best = max(scored, default=(0.0, float("nan")))
         out.append(best[1] if best[0] > 0 else float("nan"))
