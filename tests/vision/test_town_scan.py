@@ -16,7 +16,9 @@ from models.synth.wagons.town import TownPlay, visible_town
 from scoring.placement import Placement
 from scoring.wagons import Town, parse_town
 from tests.vision.test_town_scan_standin import REACH, TruthReader
+from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, NoCityFound, project_points
+from vision.run import WORK_LONG_SIDE
 from vision.towns.geometry import CELL_MM, TownGeometry
 from vision.towns.scan import TownScan, scan_town
 
@@ -116,6 +118,20 @@ def test_a_town_of_one_row_of_cards_two_territories_across_is_found_and_read() -
     scan = scan_town(photo.image, reader=TruthReader(photo.image, photo.truth.to_json()))
     assert scan.town.grid in (play.town.grid, tuple(row[::-1] for row in play.town.grid[::-1]))
     assert int(scan.geometry.occupied.sum()) == 24
+
+
+@pytest.mark.slow
+def test_a_town_whose_cards_edges_repeat_at_many_lags_keeps_its_row_pitch() -> None:
+    # A 27-territory town tilted 19° on a white table: its cards' hand shifts and the icons' ovals add
+    # autocorrelation peaks before the true row period, and picking one stretched the view by a quarter.
+    photo = render_town_photo(9_500_069, art_spread=2.0)
+    image = decode_image(photo.jpeg, long_side=WORK_LONG_SIDE).rgb  # as a scan decodes the upload
+    truth = photo.truth.to_json()
+    at = image.shape[1] / photo.image.shape[1]
+    truth["cells"] = [[r, c, x * at, y * at, token] for r, c, x, y, token in truth["cells"]]
+    scan = scan_town(image, reader=TruthReader(image, truth))
+    town = parse_town(photo.truth.city)
+    assert scan.town.grid in (town.grid, tuple(row[::-1] for row in town.grid[::-1]))
 
 
 def test_a_photo_of_an_empty_table_is_no_town() -> None:
