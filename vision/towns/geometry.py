@@ -18,6 +18,7 @@ from vision.city_geometry import segments_in_frame, small_copy
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
+    MIN_PERIOD_STRENGTH,
     PX_PER_MM,
     Lattice,
     LatticeFit,
@@ -39,8 +40,9 @@ CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
 #: Fewer card-covered cells than one card's four cannot be a town.
 MIN_TERRITORIES = 4
 # A town may be one row of cards, two cells across, whose colour jumps the card outline's rim and the
-# smoothing leave about 1.6 periods long (seen on a rendered strip of 8 cards): 1.5 admits it, and stays
-# well short of the card's period (two cells).
+# smoothing leave about 1.6 periods long (seen on a rendered strip of 8 cards): where a city's bounds
+# (three cells across) find no clear period, the periods are measured again admitting 1.5 cells across,
+# well short of a card's period (two cells). Not always: on wider towns it let a half period win.
 MIN_CELLS_ACROSS = 1.5
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
 # (as for a city, vision.city_geometry).
@@ -105,7 +107,13 @@ def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
         located = locate_city(small)
     except NoCityFound as exc:
         raise as_town(exc) from None
-    return small, located, measure_periods(located, small, min_across=MIN_CELLS_ACROSS)
+    periods = measure_periods(located, small)
+    if periods.ranked and min(periods.strength) >= MIN_PERIOD_STRENGTH:
+        return small, located, periods
+    # The edges repeat too weakly for a region three cells across: a town may be one row of cards.
+    strip = measure_periods(located, small, min_across=MIN_CELLS_ACROSS)
+    better = strip.ranked and min(strip.strength) > min(periods.strength)
+    return small, located, strip if better or not periods.ranked else periods
 
 
 def as_town(exc: NoCityFound) -> NoCityFound:
