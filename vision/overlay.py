@@ -58,14 +58,34 @@ def _road_path(road: str, steps: int = 8) -> np.ndarray:
 def cell_outlines(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, int], list[list[float]]]:
     """Each city cell's four corners (top-left, top-right, bottom-right, bottom-left in the city's grid) as
     fractions of the photo's width and height, so a page can draw its own outlines over the same photo."""
-    h, w = geometry.photo.shape[:2]
-    to_photo = np.diag([1.0 / w, 1.0 / h, 1.0]) @ np.linalg.inv(geometry.to_rectified)
-    lattice = geometry.lattice
-    r0, c0 = assembled.origin
+    shape = (assembled.city.n_rows, assembled.city.n_cols)
+    return lattice_outlines(
+        geometry.to_rectified, geometry.photo.shape[:2], geometry.lattice, assembled.origin, shape
+    )
+
+
+def lattice_outlines(
+    to_view: np.ndarray,
+    photo_hw: tuple[int, ...],
+    lattice: Lattice,
+    origin: tuple[int, int],
+    shape: tuple[int, int],
+) -> dict[tuple[int, int], list[list[float]]]:
+    """The corners (TL, TR, BR, BL) of the ``shape`` (rows, cols) cells of ``lattice`` from cell ``origin``
+    on, keyed from (0, 0), as fractions of a photo of ``photo_hw`` (height, width, ...) that ``to_view``
+    maps onto the lattice's view.
+
+    >>> lattice = Lattice((10.0, 20.0), 30.0, 40.0, 2, 2)
+    >>> lattice_outlines(np.eye(3), (100, 200), lattice, (1, 0), (1, 1))
+    {(0, 0): [[0.05, 0.6], [0.2, 0.6], [0.2, 1.0], [0.05, 1.0]]}
+    """
+    h, w = photo_hw[:2]
+    to_photo = np.diag([1.0 / w, 1.0 / h, 1.0]) @ np.linalg.inv(to_view)
+    r0, c0 = origin
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
     out: dict[tuple[int, int], list[list[float]]] = {}
-    for r in range(assembled.city.n_rows):
-        for c in range(assembled.city.n_cols):
+    for r in range(shape[0]):
+        for c in range(shape[1]):
             cx, cy = lattice.center(r + r0, c + c0)
             rect = np.c_[cx + corners[:, 0] * lattice.pitch_x / 2, cy + corners[:, 1] * lattice.pitch_y / 2]
             corners_in_photo = project_points(to_photo, rect)

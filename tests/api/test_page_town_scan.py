@@ -1,9 +1,10 @@
 """A Circle the Wagons town photographed on the phone page, in Chromium: the page follows the game the
-scanner tells (switching to its town mode from Sprawlopolis), shows the town in the grid, lets a cell be
-corrected and the goal cards be picked, and shows the breakdown the running service gives for that town;
-before the first town scan it suggests teaching the deck. The first test reads a rendered town photo
-(models.synth.wagons, seed 501) with the real scanner; the second stands in for the scanner to give a
-town with a doubtful cell, as the page must mark it and apply its alternative in one tap."""
+scanner tells (switching to its town mode from Sprawlopolis), shows the town in the grid and outlined on
+the photo, lets a cell be corrected and the goal cards be picked, and shows the breakdown the running
+service gives for that town; before the first town scan it suggests teaching the deck. The first test
+reads a rendered town photo (models.synth.wagons, seed 501) with the real scanner; the second stands in
+for the scanner to give a town with a doubtful cell, as the page must mark it and apply its alternative
+in one tap."""
 
 from __future__ import annotations
 
@@ -58,6 +59,12 @@ def test_a_town_photo_switches_the_page_to_its_town_and_scores_the_corrected_tow
     rows = truth_rows()
     assert page_rows(page) == rows
     expect(page.locator("#total")).to_have_text(str(score(session.server, rows, [])["total"]))
+    # The photo shows each cell of the town outlined where it lies, a territory labelled with its type.
+    expect(page.locator("#overlay-box")).to_be_visible()
+    expect(page.locator("#overlay-svg .ov-cell")).to_have_count(sum(len(row.split()) for row in rows))
+    expect(page.locator("#overlay-svg .ov-cell.t-D, #overlay-svg .ov-cell.t-F, #overlay-svg .ov-cell.t-M, "
+                        "#overlay-svg .ov-cell.t-P, #overlay-svg .ov-cell.t-S, #overlay-svg .ov-cell.t-W")
+           ).to_have_count(sum(t != "." for row in rows for t in row.split()))  # fmt: skip
     page.locator(".game-switch label", has_text="Sprawlopolis").click()
     page.locator(".game-switch label", has_text="Circle the Wagons").click()
     expect(hint).to_be_hidden()  # a town was scanned in this browser

@@ -8,6 +8,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -88,6 +89,22 @@ def test_the_rulebook_town_photographed_scans_to_the_same_town_and_scores_20(rol
     assert scan.decoding.cards == (0, 1, 2, 4, 13, 14)
     assert scan.doubt == () and scan.warnings == ()
     assert scan.to_json()["game"] == "wagons" and scan.to_json()["total"] == 20
+
+
+@pytest.mark.slow
+def test_each_town_cell_in_the_json_carries_its_outline_round_the_territory_in_the_photo() -> None:
+    image, truth = rulebook_photo(90.0)
+    out = rulebook_scan(90.0).to_json()
+    h, w = image.shape[:2]
+    centres = {(r, c): (x / w, y / h) for r, c, x, y, token in truth["cells"] if token != "."}
+    cells = {(cell["row"], cell["col"]): cell for cell in out["cells"]}
+    assert len(cells) == len(truth["cells"])
+    first = cv2.contourArea(np.array(cells[(0, 0)]["outline"], np.float32))
+    for where, (x, y) in centres.items():
+        quad = np.array(cells[where]["outline"], np.float32)
+        assert cv2.pointPolygonTest(quad, (x, y), False) > 0, where
+        # A territory's outline is its own cell: about a territory's area, not half or twice it.
+        assert 0.6 < cv2.contourArea(quad) / first < 1.6
 
 
 @pytest.mark.slow

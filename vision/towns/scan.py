@@ -25,6 +25,7 @@ import numpy as np
 from scoring.breakdown import Breakdown
 from scoring.wagons import Town, parse_town, score_town
 from vision.lattice import NoCityFound
+from vision.overlay import lattice_outlines
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding
 from vision.towns.doubt import CellDoubt, town_doubt
 from vision.towns.geometry import TownGeometry, locate_town
@@ -71,14 +72,18 @@ class TownScan:
         return score_town(self.town, goals=list(self.goals))
 
     def to_json(self) -> dict[str, object]:
-        """The JSON breakdown (``interfaces.md``) with the scan's ``cells``, ``doubt`` and ``warnings``."""
+        """The JSON breakdown (``interfaces.md``) with the scan's ``cells`` (each with its ``outline`` in the
+        photo, as a city scan's), ``doubt`` and ``warnings``."""
         out = self.breakdown().to_json()
         r0, c0 = self.origin
+        g, shape = self.geometry, (self.town.n_rows, self.town.n_cols)
+        outlines = lattice_outlines(g.to_view, g.photo.shape, g.lattice, self.origin, shape)
         cells = []
         for r in range(self.town.n_rows):
             for c in range(self.town.n_cols):
                 cell = self.decoding.cells[r + r0][c + c0]
-                cells.append({"row": r, "col": c, "label": cell.token, "source": cell.source})
+                read = {"row": r, "col": c, "label": cell.token, "source": cell.source}
+                cells.append({**read, "outline": outlines[(r, c)]})
         return {
             **out,
             "game": "wagons",
