@@ -32,6 +32,8 @@ PALE_FIELDS: tuple[Color, ...] = (
 )
 PALE_POND: Color = (190, 224, 214)
 DARK_SHED: Color = (98, 98, 92)
+# Yards with a strip of bare ground across them (:func:`_bare_strip`).
+STRIP_SHARE = 0.6
 
 
 def _take_at(space: Any, x: float, y: float, w: float, h: float) -> bool:
@@ -195,9 +197,30 @@ def _car_row(pen: Pen, rng: np.random.Generator, space: Any, line: Color) -> Non
         pen.rect(x, y, w, h, pal.LOT_CARS[int(rng.integers(len(pal.LOT_CARS)))], line, 0.15)
 
 
+def _bare_strip(pen: Pen, rng: np.random.Generator, space: Any) -> None:
+    """A straight strip of bare ground across the whole block between its lots, off the middle: as wide as
+    a road and as straight as one, with no edge lines or dashes (the real yards show one beside a curve)."""
+    width = float(rng.uniform(3.0, 6.5))
+    off = float(rng.uniform(3.0, 12.0)) * (1 if rng.random() < 0.5 else -1)
+    ground = pal.mix(pal.GROUND["I"], (206, 202, 192), float(rng.uniform(0.3, 0.8)))
+    colour = pal.vary(rng, ground, 6, 2)
+    g = 0.5  # the free-space grid's cell, mm (blocks._Space)
+    if rng.random() < 0.5:  # north to south
+        x = W / 2 + off - width / 2
+        pen.rect(x, 0.0, width, H, colour)
+        space.free[:, max(0, int(x / g)) : int(np.ceil((x + width) / g))] = False
+    else:
+        y = H / 2 + off * H / W - width / 2
+        pen.rect(0.0, y, W, width, colour)
+        space.free[max(0, int(y / g)) : int(np.ceil((y + width) / g)), :] = False
+
+
 def industrial_yard(pen: Pen, rng: np.random.Generator, space: Any, line: Color, road: str) -> Color:
-    """Silos (in a curve's inside corner), a row of parked cars and a big dark warehouse; returns the road's
-    asphalt, often close to the grey ground so that the curve is hard to see against it."""
+    """Silos (in a curve's inside corner), often a straight strip of bare ground, a row of parked cars and a
+    big dark warehouse; returns the road's asphalt, often close to the grey ground so that the curve is hard
+    to see against it."""
+    if rng.random() < STRIP_SHARE:
+        _bare_strip(pen, rng, space)
     _silos(pen, rng, space, line, road)
     if rng.random() < 0.75:
         _car_row(pen, rng, space, line)
