@@ -2,8 +2,9 @@
 
 Each town cell is drawn in the photo's own perspective (the view's lattice mapped back through the inverse
 homography) on a downscaled copy of the photo: a territory tinted and outlined in its terrain's colour (the
-page's, ``.t-D`` … in ``app.css``) with its token (``D/w``) above its icon, a table cell inside the town only faintly, a
-doubtful cell outlined in red, thicker, with a red token; column letters and row numbers as a city's.
+page's, ``.t-D`` … in ``app.css``) with its token (``D/w``) above its icon, a table cell inside the town
+only faintly, a doubtful cell outlined in red, thicker, with a red token; column letters and row numbers
+as a city's.
 """
 
 from __future__ import annotations
