@@ -10,7 +10,7 @@ has to be turned into the photo's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -123,15 +123,23 @@ def cell_text(r: int, c: int, cell: Cell) -> str:
     return f"{cell_name(r, c)} {token.replace(':' + cell.road, '') if cell.road else token}"
 
 
+def coordinate_labels(
+    n_rows: int, n_cols: int, outlines: dict[tuple[int, int], list[list[float]]]
+) -> list[Label]:
+    """A letter per column beside the first row and a number per row beside the first column of a grid of
+    ``n_rows`` × ``n_cols`` cells (``outlines``: each cell's corners in photo fractions)."""
+    labels = [
+        Label(cell_name(0, c)[:-1], *quad_point(outlines[(0, c)], *COLUMN_AT), "column")
+        for c in range(n_cols)
+    ]
+    return labels + [Label(str(r + 1), *quad_point(outlines[(r, 0)], *ROW_AT), "row") for r in range(n_rows)]
+
+
 def label_layout(city: City, outlines: dict[tuple[int, int], list[list[float]]]) -> list[Label]:
     """Every label of the overlay and where it goes: a letter per column beside the first row, a number
     per row beside the first column, and each block's :func:`cell_text` (``outlines``: each cell's
     corners as :func:`cell_outlines` gives them, in photo fractions)."""
-    labels = [
-        Label(cell_name(0, c)[:-1], *quad_point(outlines[(0, c)], *COLUMN_AT), "column")
-        for c in range(city.n_cols)
-    ]
-    labels += [Label(str(r + 1), *quad_point(outlines[(r, 0)], *ROW_AT), "row") for r in range(city.n_rows)]
+    labels = coordinate_labels(city.n_rows, city.n_cols, outlines)
     labels += [
         Label(cell_text(r, c, cell), *quad_point(outlines[(r, c)], *CELL_AT), "cell", (r, c))
         for r, c, cell in city.cells()
@@ -175,7 +183,7 @@ def draw_overlay(
     corners in photo pixels). ``base`` is :func:`overlay_base` of the photo when made already (drawn on)."""
     canvas, k = base if base is not None else overlay_base(geometry.photo, long_side)
     to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
-    pen = _Pen(to_canvas, geometry.lattice, assembled.origin, max(1, round(max(canvas.shape[:2]) / 700)))
+    pen = Pen(to_canvas, geometry.lattice, assembled.origin, max(1, round(max(canvas.shape[:2]) / 700)))
     city: City = assembled.city
     canvas = _tint_largest_groups(canvas, city, pen)
     _draw_cells(canvas, city, assembled, pen)
@@ -183,16 +191,18 @@ def draw_overlay(
     _draw_scoring_cards(canvas, scoring_cards, k, pen.line)
     # Labels last, so nothing covers them.
     outlines = cell_outlines(geometry, assembled)
-    _draw_labels(canvas, label_layout(city, outlines), _cell_width(outlines, canvas), assembled, pen.line)
+    doubtful = {(int(r), int(c)) for r, c in zip(*np.nonzero(assembled.confidence < 0.8), strict=True)}
+    draw_labels(canvas, label_layout(city, outlines), cell_width(outlines, canvas), doubtful, pen.line)
     return canvas
 
 
-_SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
 
 
 @dataclass(frozen=True)
-class _Pen:
-    """Where a city cell lies on the canvas (the lattice mapped through ``to_canvas``), and the line width."""
+class Pen:
+    """Where a cell of the grid read (a city's or a town's, from lattice cell ``origin``) lies on the canvas
+    (the lattice mapped through ``to_canvas``), and the line width."""
 
     to_canvas: np.ndarray
     lattice: Lattice
@@ -200,7 +210,7 @@ class _Pen:
     line: int
 
     def cell_points(self, r: int, c: int, pts: np.ndarray) -> np.ndarray:
-        """Cell-unit points (centre 0, sides ±1) of city cell (r, c) → canvas pixels."""
+        """Cell-unit points (centre 0, sides ±1) of grid cell (r, c) → canvas pixels."""
         cx, cy = self.lattice.center(r + self.origin[0], c + self.origin[1])
         rect = np.c_[cx + pts[:, 0] * self.lattice.pitch_x / 2, cy + pts[:, 1] * self.lattice.pitch_y / 2]
         return project_points(self.to_canvas, rect)
@@ -209,27 +219,27 @@ class _Pen:
         return self.cell_points(r, c, pts).round().astype(np.int32)
 
 
-def _tint_largest_groups(canvas: np.ndarray, city: City, pen: _Pen) -> np.ndarray:
+def _tint_largest_groups(canvas: np.ndarray, city: City, pen: Pen) -> np.ndarray:
     """Largest groups: a translucent fill in the zone's colour."""
     tint = canvas.copy()
     for zone in ZONES:
         for group in largest_groups(city, zone)[:1]:
             for r, c in group:
-                cv2.fillPoly(tint, [pen.cell_poly(r, c, _SQUARE * 0.92)], ZONE_RGB[zone])
+                cv2.fillPoly(tint, [pen.cell_poly(r, c, SQUARE * 0.92)], ZONE_RGB[zone])
     return cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
 
 
-def _draw_cells(canvas: np.ndarray, city: City, assembled: Assembled, pen: _Pen) -> None:
+def _draw_cells(canvas: np.ndarray, city: City, assembled: Assembled, pen: Pen) -> None:
     """The lattice and every block's outline; doubtful cells in red."""
     for r, c, cell in city.cells():
         doubtful = assembled.confidence[r, c] < 0.8
         if cell.is_block or doubtful:
             colour = LOW if doubtful else (255, 255, 255)
             width = pen.line * (2 if doubtful else 1)
-            cv2.polylines(canvas, [pen.cell_poly(r, c, _SQUARE)], True, colour, width, cv2.LINE_AA)
+            cv2.polylines(canvas, [pen.cell_poly(r, c, SQUARE)], True, colour, width, cv2.LINE_AA)
 
 
-def _draw_roads(canvas: np.ndarray, city: City, pen: _Pen) -> None:
+def _draw_roads(canvas: np.ndarray, city: City, pen: Pen) -> None:
     """Roads, one colour per road, with a dot where each stops."""
     for i, road in enumerate(roads(city)):
         colour = ROAD_COLOURS[i % len(ROAD_COLOURS)]
@@ -257,17 +267,17 @@ def _draw_scoring_cards(
         halo_text(canvas, text, org, 0.7 * line, colour, 2 * line, 4 * line)
 
 
-def _cell_width(outlines: dict[tuple[int, int], list[list[float]]], canvas: np.ndarray) -> float:
+def cell_width(outlines: dict[tuple[int, int], list[list[float]]], canvas: np.ndarray) -> float:
     """The median cell's width along the canvas's x axis (the way text runs), in canvas pixels."""
     xs = np.array([[x for x, _ in quad] for quad in outlines.values()]) * canvas.shape[1]
     return float(np.median(np.ptp(xs, axis=1))) if len(xs) else 40.0
 
 
-def _draw_labels(
-    canvas: np.ndarray, labels: list[Label], cell_w: float, assembled: Assembled, line: int
+def draw_labels(
+    canvas: np.ndarray, labels: list[Label], cell_w: float, doubtful: Collection[tuple[int, int]], line: int
 ) -> None:
-    """The labels centred on their places, the cells' sized to fit ``cell_w`` (doubtful ones in red),
-    the coordinates larger, in the page's colour."""
+    """The labels centred on their places, the cells' sized to fit ``cell_w`` (those of the ``doubtful``
+    cells in red), the coordinates larger, in the page's colour."""
     h, w = canvas.shape[:2]
     font = cv2.FONT_HERSHEY_SIMPLEX
     widest = max((cv2.getTextSize(lb.text, font, 1.0, line)[0][0] for lb in labels if lb.cell), default=1)
@@ -276,8 +286,8 @@ def _draw_labels(
     coord_scale = float(np.clip(0.4 * cell_w / 22.0, 0.4, 0.6 * line))  # 22 px: a capital at scale 1
     for lb in labels:
         if lb.cell is not None:
-            doubtful = assembled.confidence[lb.cell] < 0.8
-            scale, colour, thick, halo = cell_scale, (LOW if doubtful else (255, 255, 255)), line, 2 * line
+            colour = LOW if lb.cell in doubtful else (255, 255, 255)
+            scale, thick, halo = cell_scale, line, 2 * line
         else:
             scale, colour, thick = coord_scale, COORD, max(line, round(2 * coord_scale))
             halo = thick + 2 * line

@@ -2,7 +2,7 @@
 
 Which game the photo shows is the scanner's call (``--game`` names it); a town is scored with the goal cards
 of ``--goals`` (without them, without goal cards: the breakdown says so) and printed as a town
-(:mod:`api.cli.town_scan`). What follows is about a city.
+(:mod:`api.cli.town_scan`; ``--overlay`` draws it as a city's). What follows is about a city.
 
 ``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
 breakdown table and under it the cells in doubt (warnings, about what is not one cell, go to standard error),
@@ -103,6 +103,8 @@ def run_scan(args: argparse.Namespace) -> int:
         print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
         return 1
     if not hasattr(result, "city"):  # a Circle the Wagons town (vision.towns.scan.TownScan)
+        if args.overlay is not None and result.overlay is not None:
+            _write_overlay(args.overlay, result.overlay)
         return print_town(score_town_scan(result, deck=deck), args)
     scored = score_scan(result, ScoreOptions(cards, expansions or None))
     if args.overlay is not None and result.overlay is not None:

@@ -1,7 +1,8 @@
 """``sprawlscan scan PHOTO`` when the photo shows a Circle the Wagons town: the town read, its breakdown
 with the goal cards of ``--goals`` and the cells in doubt (``--format text``), the TownScan JSON with
-``"game": "wagons"`` (``json``), or only the town in the town format (``city``). Warnings go to standard
-error. A town photo is never sent back for a retake: the status is 0."""
+``"game": "wagons"`` (``json``), or only the town in the town format (``city``); ``--overlay OUT.png``
+is written by ``sprawlscan scan`` as for a city. Warnings go to standard error. A town photo is never sent
+back for a retake: the status is 0."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ from api.cli.doubts import doubt_text
 from api.core import ScoredTown
 
 __all__ = ["print_town"]
-
-NO_OVERLAY = "--overlay: no picture is drawn for a Circle the Wagons town yet; none was written"
 
 
 def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
@@ -32,9 +31,6 @@ def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
         table = table if table.endswith("\n") else table + "\n"
         sys.stdout.write("The town read (A1 is its top-left cell):\n" + grid + "\n" + table)
         sys.stdout.write(doubt_text(scored.doubt))
-    warnings = list(scored.warnings)
-    if args.overlay is not None:
-        warnings.append(NO_OVERLAY)
-    for warning in warnings:
+    for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
     return 0

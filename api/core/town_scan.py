@@ -128,14 +128,17 @@ def read_photo(
     the town (:class:`~vision.towns.scan.TownScan`) in photo ``data``. ``timings`` receives each stage's
     seconds (a city's are in its result too). ``deck`` is a taught deck or several (one per game): the
     one of the game the photo shows is used (:func:`api.core.decks.deck_for`); a city read with only a
-    Circle the Wagons deck given says so in its warnings, a town in :func:`score_town_scan`'s. Raises the
-    scanner's InputErrors and :class:`GameOptionError`."""
+    Circle the Wagons deck given says so in its warnings, a town in :func:`score_town_scan`'s. With
+    ``overlay`` either carries its picture of what was read (``overlay``). Raises the scanner's InputErrors
+    and :class:`GameOptionError`."""
     from api.core.decks import deck_for, deck_not_used
     from vision.decode import decode_image
     from vision.pipeline import scan_rgb
+    from vision.result import OVERLAY_LONG_SIDE
     from vision.run import WORK_LONG_SIDE
     from vision.stages import Stages, StageTimer
     from vision.stages import Stop as NoStop
+    from vision.towns.overlay import draw_town_overlay
     from vision.towns.scan import scan_town
 
     stages = Stages(StageTimer(timings), stop or NoStop())
@@ -162,9 +165,11 @@ def read_photo(
     request.refuse_for("wagons" if town else "sprawlopolis")
     if town:
         reader = _town_reader(deck_for(deck, "wagons"))
-        result: ScanResult | TownScan = stages.run(
-            "town", partial(scan_town, goals=request.goals, reader=reader), rgb
-        )
+        scanned = stages.run("town", partial(scan_town, goals=request.goals, reader=reader), rgb)
+        if overlay:
+            picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)
+            scanned = replace(scanned, overlay=picture)
+        result: ScanResult | TownScan = scanned
     elif city is None:
         raise refusal or InputError("no city found")
     else:

@@ -123,7 +123,7 @@ def scan_and_score(
 ) -> Scanned:
     """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
     A photo of a Circle the Wagons town (the scanner's call, or ``request.game``) is read and scored with
-    ``request.goals`` instead (:mod:`api.core.town_scan`; no overlay).
+    ``request.goals`` instead (:mod:`api.core.town_scan`), its overlay drawn as a city's.
 
     Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
     truncated, too large, no city found) and the engine's for bad cards or expansions;
@@ -149,7 +149,8 @@ def scan_and_score(
         town = score_town_scan(scan, deck=deck)
         used = deck_for(deck, "wagons") is not None
         result = {**town.to_json(), "taught_deck": used, "timings": _rounded(timings)}
-        return Scanned(result, scan.text, None)
+        picture = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
+        return Scanned(result, scan.text, picture)
     scored = score_scan(scan, opts)
     # The same shape as `sprawlscan scan --format json`.
     result = scored.to_json()

@@ -5,12 +5,15 @@ so), and options of the other game are refused. The photo is rendered here (mode
 
 from __future__ import annotations
 
+import io
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from tests.conftest import Cli, assert_error
 
@@ -68,6 +71,23 @@ def test_scan_json_of_a_town_says_wagons_gives_the_town_and_scores_it_without_go
         assert {"cell", "row", "col", "reading", "alternatives"} <= set(d)
 
 
+def test_scan_overlay_of_a_town_writes_the_picture_of_the_town_read_on_the_photo(
+    cli: Cli, photo_path: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "seen.png"
+    code, _, err = cli("scan", photo_path, "--overlay", str(out))
+    assert code == 0, err
+    assert "--overlay" not in err  # no warning that nothing was drawn
+    picture = Image.open(out)
+    assert picture.format == "PNG" and picture.mode == "RGB"
+    h, w = town_photo().image.shape[:2]
+    assert max(picture.size) == min(1400, max(w, h))
+    assert picture.size[0] / picture.size[1] == pytest.approx(w / h, rel=0.01)
+    # The photo with the town drawn on it, not the photo alone.
+    photo = np.asarray(Image.open(photo_path).convert("RGB").resize(picture.size, Image.Resampling.LANCZOS))
+    assert np.abs(np.asarray(picture, np.int16) - photo).max(axis=2).mean() > 5
+
+
 def test_sprawlopolis_options_with_a_town_are_refused_before_the_photo_is_read(
     cli: Cli, photo_path: str
 ) -> None:
@@ -99,9 +119,16 @@ def test_the_service_answers_a_town_photo_with_the_town_and_its_goal_cards(clien
     assert result["game"] == "wagons" and result["goals"] == ["cool-water", "badlands"]
     assert grid_rows(result["city"]) == truth_rows()
     assert {"goal:cool-water", "goal:badlands"} <= {i["key"] for i in result["items"]}
-    assert result["scan_id"] and result["overlay"] is None
+    assert result["scan_id"] and result["overlay"] == f"/api/v1/scans/{result['scan_id']}/overlay"
     again = client.get(f"/api/v1/scans/{result['scan_id']}").json()
     assert again["city"] == result["city"]
+    # The picture of the town read, on the photo: a JPEG of the photo's aspect.
+    overlay = client.get(result["overlay"])
+    assert overlay.status_code == 200 and overlay.headers["content-type"] == "image/jpeg"
+    picture = Image.open(io.BytesIO(overlay.content))
+    assert picture.format == "JPEG" and max(picture.size) > 100
+    h, w = town_photo().image.shape[:2]
+    assert picture.size[0] / picture.size[1] == pytest.approx(w / h, rel=0.01)
 
 
 def test_the_service_refuses_a_town_with_scoring_cards_and_unknown_goals_as_json_errors(client: Any) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,7 +54,8 @@ class TownScan:
     same in the town format; ``origin`` the lattice cell (row, col) of the town's top-left cell;
     ``doubt`` the cells a person should look at (:class:`~vision.towns.doubt.CellDoubt`), ``warnings``
     anything else; ``readings`` the reader's distributions per lattice cell and ``geometry`` the view
-    and lattice they were read on.
+    and lattice they were read on; ``overlay`` the picture of what was read (RGB, on a downscaled copy of
+    the photo: :func:`vision.towns.overlay.draw_town_overlay`) when it was asked for.
     """
 
     town: Town
@@ -66,6 +67,7 @@ class TownScan:
     origin: tuple[int, int]
     doubt: tuple[CellDoubt, ...]
     warnings: tuple[str, ...]
+    overlay: np.ndarray | None = field(default=None, repr=False)
 
     def breakdown(self) -> Breakdown:
         """The town scored by ``scoring.wagons`` with its goals."""
