@@ -134,12 +134,9 @@ def read_photo(
     from api.core.decks import deck_for, deck_not_used
     from vision.decode import decode_image
     from vision.pipeline import scan_rgb
-    from vision.result import OVERLAY_LONG_SIDE
     from vision.run import WORK_LONG_SIDE
     from vision.stages import Stages, StageTimer
     from vision.stages import Stop as NoStop
-    from vision.towns.overlay import draw_town_overlay
-    from vision.towns.scan import scan_town
 
     stages = Stages(StageTimer(timings), stop or NoStop())
     stages.stop.check()
@@ -164,12 +161,7 @@ def read_photo(
     )
     request.refuse_for("wagons" if town else "sprawlopolis")
     if town:
-        reader = _town_reader(deck_for(deck, "wagons"))
-        scanned = stages.run("town", partial(scan_town, goals=request.goals, reader=reader), rgb)
-        if overlay:
-            picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)
-            scanned = replace(scanned, overlay=picture)
-        result: ScanResult | TownScan = scanned
+        result: ScanResult | TownScan = _read_town(rgb, request, deck_for(deck, "wagons"), overlay, stages)
     elif city is None:
         raise refusal or InputError("no city found")
     else:
@@ -177,6 +169,21 @@ def read_photo(
         result = city if unused is None else replace(city, warnings=[*city.warnings, unused])
     stages.timer.timings["total"] = time.perf_counter() - start  # a city's result shares this dict
     return result
+
+
+def _read_town(rgb: Any, request: PhotoRequest, deck: Any, overlay: bool, stages: Any) -> TownScan:
+    """The town in the decoded photo ``rgb``, read with the Circle the Wagons ``deck`` (or the shipped
+    reader) through ``stages``, with its picture when ``overlay``."""
+    from vision.result import OVERLAY_LONG_SIDE
+    from vision.towns.overlay import draw_town_overlay
+    from vision.towns.scan import scan_town
+
+    reader = _town_reader(deck)
+    scanned = stages.run("town", partial(scan_town, goals=request.goals, reader=reader), rgb)
+    if overlay:
+        picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)
+        scanned = replace(scanned, overlay=picture)
+    return scanned
 
 
 def _town_reader(deck: Any) -> Any:
