@@ -81,15 +81,11 @@ def lattice_outlines(
     """
     h, w = photo_hw[:2]
     to_photo = np.diag([1.0 / w, 1.0 / h, 1.0]) @ np.linalg.inv(to_view)
-    r0, c0 = origin
-    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+    pen = Pen(to_photo, lattice, origin, 1)  # the photo in fractions is the canvas
     out: dict[tuple[int, int], list[list[float]]] = {}
     for r in range(shape[0]):
         for c in range(shape[1]):
-            cx, cy = lattice.center(r + r0, c + c0)
-            rect = np.c_[cx + corners[:, 0] * lattice.pitch_x / 2, cy + corners[:, 1] * lattice.pitch_y / 2]
-            corners_in_photo = project_points(to_photo, rect)
-            out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in corners_in_photo]
+            out[(r, c)] = [[round(float(x), 4), round(float(y), 4)] for x, y in pen.cell_points(r, c, SQUARE)]
     return out
 
 

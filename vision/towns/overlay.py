@@ -23,7 +23,6 @@ from vision.overlay import (
     cell_width,
     coordinate_labels,
     draw_labels,
-    lattice_outlines,
     overlay_base,
     quad_point,
 )
@@ -103,6 +102,6 @@ def draw_town_overlay(
     doubtful = _doubtful(scan)
     canvas = _tint(canvas, town, pen)
     _outline(canvas, town, doubtful, pen)
-    outlines = lattice_outlines(g.to_view, g.photo.shape, g.lattice, scan.origin, (town.n_rows, town.n_cols))
+    outlines = scan.outlines()
     draw_labels(canvas, town_labels(town, outlines), cell_width(outlines, canvas), doubtful, pen.line)
     return canvas

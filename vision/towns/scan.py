@@ -73,13 +73,18 @@ class TownScan:
         """The town scored by ``scoring.wagons`` with its goals."""
         return score_town(self.town, goals=list(self.goals))
 
+    def outlines(self) -> dict[tuple[int, int], list[list[float]]]:
+        """Each town cell's corners (TL, TR, BR, BL), keyed (row, col) from the town's top-left, as
+        fractions of the photo (:func:`vision.overlay.lattice_outlines`)."""
+        g, shape = self.geometry, (self.town.n_rows, self.town.n_cols)
+        return lattice_outlines(g.to_view, g.photo.shape, g.lattice, self.origin, shape)
+
     def to_json(self) -> dict[str, object]:
         """The JSON breakdown (``interfaces.md``) with the scan's ``cells`` (each with its ``outline`` in the
         photo, as a city scan's), ``doubt`` and ``warnings``."""
         out = self.breakdown().to_json()
         r0, c0 = self.origin
-        g, shape = self.geometry, (self.town.n_rows, self.town.n_cols)
-        outlines = lattice_outlines(g.to_view, g.photo.shape, g.lattice, self.origin, shape)
+        outlines = self.outlines()
         cells = []
         for r in range(self.town.n_rows):
             for c in range(self.town.n_cols):
