@@ -9,6 +9,7 @@ used by :mod:`vision.towns` (the same decoding for Circle the Wagons cards).
 
 from vision.cards.branch import MAX_NODES, best_stacking
 from vision.cards.city import CardReading, evidence_grid, read_as_cards
+from vision.cards.pieces import covering
 from vision.cards.program import CITY_CARDS, Label
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import new_highs, solve
@@ -24,6 +25,7 @@ __all__ = [
     "Rows",
     "StackedCell",
     "best_stacking",
+    "covering",
     "evidence_grid",
     "new_highs",
     "overlap_rows",

@@ -12,7 +12,7 @@ on every scan, and this is most of its building time.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -91,6 +91,27 @@ class Placement:
         return [
             ((self.row + dr, self.col + dc), label) for dr, dc, label in quadrants(self.card, self.rotated)
         ]
+
+
+def covering(placements: Iterable[Placement]) -> dict[tuple[int, int], list[tuple[int, Label]]]:
+    """Every card over each cell, with the block it has there, whether that block shows or lies under
+    another card.
+
+    Examples
+    --------
+    Card 1 (``C:NS P / I:NE R:EW``) with card 2 laid over its right column:
+
+    >>> cover = covering([Placement(1, False, 0, 0), Placement(2, False, 0, 1)])
+    >>> cover[(0, 1)]
+    [(1, ('P', None)), (2, ('I', 'NW'))]
+    >>> cover[(1, 2)]
+    [(2, ('C', 'EW'))]
+    """
+    out: dict[tuple[int, int], list[tuple[int, Label]]] = {}
+    for placement in placements:
+        for rc, label in placement.cells():
+            out.setdefault(rc, []).append((placement.card, label))
+    return out
 
 
 @lru_cache(maxsize=64)
