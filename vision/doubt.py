@@ -13,6 +13,10 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
                 a pale block (a sports field, a pond) is read as table more than any other mistake;
 ``table``       table read beside a block without high confidence (glare, a pale park at the city's edge);
+``order``       two placed cards overlap here, both with a block of the same zone but another road, and only
+                the readings of the cells they share tell which lies on top: a stacking order rests on a
+                road's shape, which the classifier reads on the real art less surely than a zone, so it is
+                in doubt at a wider margin than ``cards`` (whose alternatives must fit more cells);
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
 ``glare``       a cell washed out by a lamp's reflection (:func:`vision.retake.glare_cells`): the art under
                 it is lost, so any reading of it is a guess, however sure the classifier is.
@@ -20,13 +24,14 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoring.city import EMPTY, SIDES, block, cell_name
 from vision.assemble import Assembled
-from vision.cards import CardReading, StackedCell
-from vision.cells import CellReading
+from vision.cards import CardReading, Label, StackedCell, covering
+from vision.cells import CellReading, Grid
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,7 +44,12 @@ __all__ = ["CellDoubt", "find_doubts"]
 # Below this probability of its final reading a cell is in doubt on the classifier's word alone.
 CLASSIFIER_DOUBT = 0.5
 # The card decoding's margin (nats) under which its explanation of a cell is in doubt.
-CARDS_DOUBT_MARGIN = 1.5
+CARDS_DOUBT_MARGIN = 1.0
+# Which of two overlapping cards lies on top is in doubt when the readings of the cells they share prefer
+# the top card's blocks by less than this (nats), colour-corrected or as photographed. The real industrial
+# curve of devset comp012 D2, read straight, is preferred by 0.4-3.1 nats in its 14 readings; at 3.5 the
+# source names 0.31 right cells a reading (models/MODEL_CARD.md, "Doubt").
+ORDER_DOUBT = 3.5
 # The cards overruled a classifier at least this sure of another reading, by less than this margin.
 OVERRULED_SURE = 0.9
 OVERRULED_MARGIN = 2.0
@@ -106,6 +116,51 @@ class _Cell:
     decoded: StackedCell | None
     block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
+    order: StackOrder | None = None
+
+
+@dataclass(frozen=True)
+class StackOrder:
+    """Another card over a cell, whose block there would show were it on top (see :func:`_stack_orders`)."""
+
+    nats: float  # how much more probable the reading makes the top card's block than this one
+    label: str
+    card: int
+    top: int
+
+
+def _log_ratio(reading: CellReading | None, a: Label, b: Label) -> float:
+    if reading is None:
+        return 0.0
+    weights = dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
+    return math.log(max(weights.get(a, 0.0), 1e-9)) - math.log(max(weights.get(b, 0.0), 1e-9))
+
+
+def _stack_orders(as_cards: CardReading, photographed: Grid | None) -> dict[tuple[int, int], StackOrder]:
+    """Per cell a card shows (grid of the readings): the likeliest other card over it with a block of the
+    same zone and another road there, and how much less likely the readings make that card on top.
+
+    Putting the other card on top changes every cell where both lie and the top one shows, so the cost
+    is summed over those cells, in the colour-corrected readings and in the readings as photographed,
+    and the smaller of the two kept (another look at the same pixels that finds the swap likelier is
+    reason enough to doubt it)."""
+    if not as_cards.used or as_cards.before is None:
+        return {}
+    shown = as_cards.decoding.cells
+    shared: dict[tuple[int, int], list[tuple[tuple[int, int], Label, Label]]] = {}
+    for rc, cards_over in covering(as_cards.decoding.placements).items():
+        d = shown.get(rc)
+        for card, label in cards_over if d is not None and d.source == "card" else ():
+            if card != d.card and label != d.label:
+                shared.setdefault((d.card, card), []).append((rc, d.label, label))
+    views = [g for g in (as_cards.before, photographed) if g is not None]
+    out: dict[tuple[int, int], StackOrder] = {}
+    for (top, under), where in shared.items():
+        nats = min(sum(_log_ratio(_at(g, rc), a, b) for rc, a, b in where) for g in views)
+        for rc, a, b in where:
+            if a[0] == b[0] and (rc not in out or nats < out[rc].nats):
+                out[rc] = StackOrder(nats, _label(*b), under, top)
+    return out
 
 
 def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, str]]:
@@ -129,6 +184,10 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
             out.append(("enclosed", "table read where blocks lie on all four sides"))
         elif cell.block_sides and sure < TABLE_BESIDE_BLOCKS:
             out.append(("table", f"table read beside the city with {sure:.0%} confidence"))
+    order = cell.order
+    if order is not None and order.nats < ORDER_DOUBT:
+        why = f"cards {order.top} and {order.card} overlap here: with {order.card} on top it is {order.label}"
+        out.append(("order", why))
     if explained and d is not None and d.source == "kept" and cell.label not in (".", "W"):
         out.append(("unexplained", "no card of the 18 shows this block here"))
     if cell.glare >= GLARE_DOUBT:
@@ -142,6 +201,8 @@ def _alternatives(cell: _Cell) -> tuple[str, ...]:
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
     if cell.before is not None and cell.before.label != cell.label and cell.before.label not in alts:
         alts.insert(0, cell.before.label)
+    if cell.order is not None and cell.order.nats < ORDER_DOUBT:
+        alts = [cell.order.label, *(a for a in alts if a != cell.order.label)]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
     if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
@@ -150,23 +211,33 @@ def _alternatives(cell: _Cell) -> tuple[str, ...]:
 
 
 def find_doubts(
-    assembled: Assembled, as_cards: CardReading, glare: np.ndarray | None = None
+    assembled: Assembled,
+    as_cards: CardReading,
+    glare: np.ndarray | None = None,
+    photographed: Grid | None = None,
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
-    share of each cell washed out by glare, (rows, cols) in the city's grid, when measured."""
+    share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
+    ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
+    readings), when it was corrected."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
+    orders = _stack_orders(as_cards, photographed)
     out = []
     for r in range(assembled.city.n_rows):
         for c in range(assembled.city.n_cols):
+            rc = (r + r0, c + c0)
+            reading = before[rc[0]][rc[1]] if before is not None else None
+            decoded = as_cards.decoding.cells.get(rc) if as_cards.used else None
             cell = _Cell(
                 assembled.labels[r][c],
                 float(assembled.confidence[r, c]),
-                before[r + r0][c + c0] if before is not None else None,
-                as_cards.decoding.cells.get((r + r0, c + c0)) if as_cards.used else None,
+                reading,
+                decoded,
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
+                orders.get(rc),
             )
             signals = _signals(cell, as_cards.used, explained)
             alts = _alternatives(cell) if signals else ()
@@ -175,3 +246,9 @@ def find_doubts(
                 sources = tuple(dict.fromkeys(source for source, _ in signals))
                 out.append(CellDoubt(r, c, cell.label, alts, why, sources))
     return tuple(out)
+
+
+def _at(grid: Grid | None, rc: tuple[int, int]) -> CellReading | None:
+    if grid is None or not 0 <= rc[0] < len(grid) or not 0 <= rc[1] < len(grid[rc[0]]):
+        return None
+    return grid[rc[0]][rc[1]]

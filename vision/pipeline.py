@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -110,6 +111,7 @@ def _read(
         readings = stages.run("classify", read_lattice, classify, geometry.view, geometry.lattice)
     backs = pools.backs.submit(_backs, geometry, readings) if cards is None else None
     geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
+    photographed = readings
     geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
     readings = stages.run("refine", refine_doubtful, geometry, readings, classify)
     readings = stages.run("refine", find_lost_blocks, geometry, readings, classify)
@@ -124,6 +126,8 @@ def _read(
     city_cards = stages.run(
         "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
     )
+    if readings is not photographed:  # the colours were corrected: the first look is a second opinion
+        city_cards = replace(city_cards, photographed=photographed)
     result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, stages.timer.timings)
     return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result
 

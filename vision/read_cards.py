@@ -39,6 +39,9 @@ class CityCards:
     from_city: tuple[int, ...] | None
     certainty: float
     warnings: tuple[str, ...]
+    # The readings of the photo's own colours, when the colour correction read the cells again (a second
+    # look at the same pixels, for vision.doubt).
+    photographed: Grid | None = None
 
 
 def blocks_mask(geometry: Geometry, readings: Grid) -> np.ndarray:

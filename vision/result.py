@@ -116,7 +116,7 @@ def assemble_scan(
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *assembled.warnings]
     sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
     light = read_light(geometry, assembled)
-    doubts = find_doubts(assembled, as_cards, glare=light.glare_cells)
+    doubts = find_doubts(assembled, as_cards, glare=light.glare_cells, photographed=cards.photographed)
     retake = ask_retake(light, assembled, as_cards, doubts, cut_by_frame(geometry, assembled))
     return ScanResult(
         assembled.city,

@@ -1,0 +1,83 @@
+"""Doubt from the stacking order: where two placed cards overlap and only the reading of the cells they share
+tells which lies on top, a cell whose road decides it is named, with the other card's block as what else
+it could be."""
+
+from __future__ import annotations
+
+import math
+
+from scoring.city_text import parse_city
+from vision.assemble import assemble_city
+from vision.cards import CardReading, CardStacking, StackedCell
+from vision.cards.pieces import Placement
+from vision.cells import CellReading
+from vision.doubt import ORDER_DOUBT, find_doubts
+
+# Card 12 (P R:NS / I:SW C:NS) with its top-left block at B1, and card 14 (P I:NS / C:EW R:NW) at A2 over
+# it: they share B2 alone, where card 12 has an industrial curve and card 14 a straight industrial road.
+CORNER = """\
+.     P     R:NS
+P     I:NS  C:NS
+C:EW  R:NW  .
+"""
+CORNER_CARDS = (Placement(12, False, 0, 1), Placement(14, False, 1, 0))
+# Card 2 (I:NW P / R:EW C:EW) laid on the bottom row of card 1 (C:NS P / I:NE R:EW): they share A2 (an
+# industrial road either way) and B2 (a park on card 2, a residential block on card 1).
+ROW = """\
+C:NS  P
+I:NW  P
+R:EW  C:EW
+"""
+ROW_CARDS = (Placement(1, False, 0, 0), Placement(2, False, 1, 0))
+
+
+def _as_cards(text: str, placements: tuple[Placement, ...], **read: CellReading) -> CardReading:
+    """``text`` read surely (but the cells named in ``read``, e.g. ``B2=...``) and decoded as ``placements``
+    (the last one on top)."""
+    city = parse_city(text)
+    readings = [[CellReading.certain(cell.zone, cell.road, 0.97) for cell in row] for row in city.grid]
+    for name, reading in read.items():
+        readings[int(name[1:]) - 1][ord(name[0]) - ord("A")] = reading
+    shows: dict[tuple[int, int], StackedCell] = {}
+    for placement in placements:
+        for rc, label in placement.cells():
+            shows[rc] = StackedCell(label, "card", placement.card)
+    rows, cols = city.n_rows, city.n_cols
+    cards = [[shows[(r, c)].card if (r, c) in shows else None for c in range(cols)] for r in range(rows)]
+    return CardReading(readings, cards, CardStacking(placements, shows, 0.0, 1.0), True, readings)
+
+
+def _straight_or_curve(p_straight: float, p_curve: float) -> CellReading:
+    rest = 1.0 - p_straight - p_curve
+    return CellReading.from_options((("I", "NS", p_straight), ("I", "SW", p_curve), ("I", "NW", rest)))
+
+
+def test_a_road_that_alone_decides_which_card_lies_on_top_is_doubted_with_the_other_cards_block() -> None:
+    as_cards = _as_cards(CORNER, CORNER_CARDS, B2=_straight_or_curve(0.8, 0.1))
+    (doubt,) = find_doubts(assemble_city(as_cards.readings), as_cards)
+    assert (doubt.name, doubt.reading, doubt.sources) == ("B2", "I:NS", ("order",))
+    assert doubt.alternatives[0] == "I:SW"
+    assert "14" in doubt.why and "12" in doubt.why
+
+
+def test_a_stacking_order_the_reading_settles_surely_is_not_doubted() -> None:
+    sure = _straight_or_curve(0.995, 0.995 * math.exp(-ORDER_DOUBT - 0.5))  # over ORDER_DOUBT nats apart
+    as_cards = _as_cards(CORNER, CORNER_CARDS, B2=sure)
+    assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
+
+
+def test_the_reading_as_photographed_can_raise_the_doubt_the_colour_corrected_one_settles() -> None:
+    as_cards = _as_cards(CORNER, CORNER_CARDS, B2=_straight_or_curve(0.995, 0.001))
+    assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
+    first_look = [list(row) for row in as_cards.readings]
+    first_look[1][1] = _straight_or_curve(0.6, 0.3)
+    (doubt,) = find_doubts(assemble_city(as_cards.readings), as_cards, photographed=first_look)
+    assert doubt.name == "B2" and doubt.alternatives[0] == "I:SW"
+
+
+def test_a_swap_that_would_also_change_a_surely_read_block_is_not_doubted() -> None:
+    # A2 alone would leave the order open (I:NW 0.8 against I:NE 0.15), but with card 1 on top B2 would
+    # be its residential block, and B2 is read a park surely: the order is settled.
+    a2 = CellReading.from_options((("I", "NW", 0.8), ("I", "NE", 0.15), ("I", "EW", 0.05)))
+    as_cards = _as_cards(ROW, ROW_CARDS, A2=a2)
+    assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
