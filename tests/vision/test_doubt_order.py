@@ -5,6 +5,9 @@ it could be."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
+
+import pytest
 
 from scoring.city_text import parse_city
 from vision.assemble import assemble_city
@@ -12,6 +15,8 @@ from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cards.pieces import Placement
 from vision.cells import CellReading
 from vision.doubt import ORDER_DOUBT, find_doubts
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Card 12 (P R:NS / I:SW C:NS) with its top-left block at B1, and card 14 (P I:NS / C:EW R:NW) at A2 over
 # it: they share B2 alone, where card 12 has an industrial curve and card 14 a straight industrial road.
@@ -81,3 +86,23 @@ def test_a_swap_that_would_also_change_a_surely_read_block_is_not_doubted() -> N
     a2 = CellReading.from_options((("I", "NW", 0.8), ("I", "NE", 0.15), ("I", "EW", 0.05)))
     as_cards = _as_cards(ROW, ROW_CARDS, A2=a2)
     assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
+
+
+@pytest.mark.slow
+def test_a_scan_whose_colours_were_corrected_keeps_its_first_look_for_the_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.pipeline as pipeline
+
+    photo = (ROOT / "samples" / "demo.jpg").read_bytes()
+    first: list[object] = []
+
+    def corrected(geometry: object, readings: list, classify: object) -> tuple[object, list]:
+        first.append(readings)
+        return geometry, [list(row) for row in readings]  # read again: new readings
+
+    monkeypatch.setattr(pipeline, "normalise_zone_colours", corrected)
+    result = pipeline.scan_image(photo)
+    assert result.cards_read is not None and result.cards_read.photographed is first[0]
+    monkeypatch.setattr(pipeline, "normalise_zone_colours", lambda g, readings, c: (g, readings))
+    assert pipeline.scan_image(photo).cards_read.photographed is None  # nothing corrected, no second look
