@@ -12,11 +12,14 @@ The sources, each measured on photos of the real cards (``make bench-real``):
                 it overruled the classifier's reading of the cell with little margin;
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
                 a pale block (a sports field, a pond) is read as table more than any other mistake;
-``table``       table read beside a block without high confidence (glare, a pale park at the city's edge);
+``table``       table read beside a block without high confidence, in either look at the pixels (colour
+                corrected or as photographed): glare, a pale park at the city's edge, a block on stone;
 ``order``       two placed cards overlap here, both with a block of the same zone but another road, and only
                 the readings of the cells they share tell which lies on top: a stacking order rests on a
                 road's shape, which the classifier reads on the real art less surely than a zone, so it is
                 in doubt at a wider margin than ``cards`` (whose alternatives must fit more cells);
+``rim``         a block at the city's edge that the classifier gives some chance of being bare table and the
+                cards back by little: a patterned or coloured table (a check cloth) can look like art there;
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
 ``glare``       a cell washed out by a lamp's reflection (:func:`vision.retake.glare_cells`): the art under
                 it is lost, so any reading of it is a guess, however sure the classifier is.
@@ -55,6 +58,11 @@ OVERRULED_SURE = 0.9
 OVERRULED_MARGIN = 2.0
 # Table read beside a block with less than this confidence (glare and pale parks read as table at the edge).
 TABLE_BESIDE_BLOCKS = 0.9
+# A block beside the table is in doubt when the classifier gives table at least this probability and the
+# cards' margin (where checked) is under RIM_MARGIN nats: on the devset 1 right cell in 336 readings; a red
+# check cloth's square read as a residential block at 0.57 (table 0.04, margin 1.7) was named by nothing.
+RIM_TABLE = 0.02
+RIM_MARGIN = 2.0
 # Alternatives shown per cell, and the least probability (relative to the answer) an alternative needs.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
@@ -117,6 +125,7 @@ class _Cell:
     block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
     order: StackOrder | None = None
+    first_look: CellReading | None = None  # the reading as photographed, before the colour correction
 
 
 @dataclass(frozen=True)
@@ -179,11 +188,15 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if cell.label == ".":
         # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
         # the decoding: the classifier's own doubt of it is what says whether it could be a block.
-        sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
+        # Either look at the pixels (colour-corrected or as photographed) may show the doubt.
+        looks = [r.empty_probability for r in (before, cell.first_look) if r is not None]
+        sure = min(cell.confidence, *looks)
         if cell.block_sides == 4:
             out.append(("enclosed", "table read where blocks lie on all four sides"))
         elif cell.block_sides and sure < TABLE_BESIDE_BLOCKS:
             out.append(("table", f"table read beside the city with {sure:.0%} confidence"))
+    if _could_be_table(cell):
+        out.append(("rim", "at the city's edge, and the table is another reading the cards hardly rule out"))
     order = cell.order
     if order is not None and order.nats < ORDER_DOUBT:
         why = f"cards {order.top} and {order.card} overlap here: with {order.card} on top it is {order.label}"
@@ -195,6 +208,13 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     return out
 
 
+def _could_be_table(cell: _Cell) -> bool:
+    d, before = cell.decoded, cell.before
+    if d is None or before is None or cell.label in (".", "W") or cell.block_sides == 4:
+        return False
+    return before.empty_probability >= RIM_TABLE and d.margin is not None and d.margin < RIM_MARGIN
+
+
 def _alternatives(cell: _Cell) -> tuple[str, ...]:
     ranked = _ranked_labels(cell.before)
     top = ranked[0][1] if ranked else 1.0
@@ -203,6 +223,8 @@ def _alternatives(cell: _Cell) -> tuple[str, ...]:
         alts.insert(0, cell.before.label)
     if cell.order is not None and cell.order.nats < ORDER_DOUBT:
         alts = [cell.order.label, *(a for a in alts if a != cell.order.label)]
+    if _could_be_table(cell):
+        alts = [".", *(a for a in alts if a != ".")]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
     if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
@@ -238,6 +260,7 @@ def find_doubts(
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
+                _at(photographed, rc),
             )
             signals = _signals(cell, as_cards.used, explained)
             alts = _alternatives(cell) if signals else ()

@@ -4,6 +4,7 @@ would score under each, and the CLI and the service score a scan along one path.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -137,3 +138,35 @@ def test_a_cell_beside_the_city_whose_reading_did_not_count_is_doubted_by_the_cl
     assert doubt.alternatives[0] == "P"
     sure = CardReading(settled, [[None, None], [None, None]], decoding, True, settled)
     assert find_doubts(assemble_city(settled), sure) == ()  # taken as read, table for sure: no doubt
+
+
+def test_a_block_at_the_edge_that_could_be_the_table_and_that_the_cards_hardly_back_is_doubted() -> None:
+    # B1 is at the city's edge: read as a residential block at 0.6, table at 0.04 (a check cloth's square),
+    # and the card that shows it there explains it by 1.7 nats only.
+    readings = _readings("R:EW  R:NS\nP     I:NS\n")
+    options = (("R", "NS", 0.6), ("R", None, 0.3), ("R", "SE", 0.06), (None, None, 0.04))
+    read = CellReading.from_options(options)
+    readings[0][1] = replace(read, empty_probability=0.04)
+    cells = {(0, 1): StackedCell(("R", "NS"), "card", 12, margin=1.7)}
+    cards = [[None, 12], [None, None]]
+    as_cards = CardReading(readings, cards, CardStacking((), cells, 0.0, 1.0), True, readings)
+    (doubt,) = find_doubts(assemble_city(readings), as_cards)
+    assert (doubt.name, doubt.sources, doubt.alternatives[0]) == ("B1", ("rim",), ".")
+    backed = {(0, 1): StackedCell(("R", "NS"), "card", 12, margin=4.0)}  # the cards back it well
+    sure = CardReading(readings, cards, CardStacking((), backed, 0.0, 1.0), True, readings)
+    assert find_doubts(assemble_city(readings), sure) == ()
+
+
+def test_a_table_cell_beside_the_city_is_doubted_when_the_photos_own_colours_read_it_less_surely() -> None:
+    # B1 lies beside the city: read as table at 0.94 once the colours were corrected (sure enough), but at
+    # 0.77 in the photo's own colours, with an industrial block the other reading.
+    readings = _readings("R:EW  .\nP     I:NS\n")
+    readings[0][1] = CellReading.from_options(((None, None, 0.94), ("I", None, 0.05)), kind="empty")
+    decoding = CardStacking((), {(0, 1): StackedCell((None, None), "empty", None)}, 0.0, 1.0)
+    as_cards = CardReading(readings, [[None, None], [None, None]], decoding, True, readings)
+    assert find_doubts(assemble_city(readings), as_cards) == ()
+    first_look = [list(row) for row in readings]
+    first_look[0][1] = CellReading.from_options(((None, None, 0.77), ("I", None, 0.2)), kind="empty")
+    (doubt,) = find_doubts(assemble_city(readings), as_cards, photographed=first_look)
+    assert (doubt.name, doubt.sources) == ("B1", ("table",))
+    assert doubt.alternatives[0] == "I"
