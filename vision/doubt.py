@@ -12,8 +12,7 @@ The sources, each measured on photos of the real cards (``make bench-real``):
                 it overruled the classifier's reading of the cell with little margin;
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
                 a pale block (a sports field, a pond) is read as table more than any other mistake;
-``table``       table read beside a block without high confidence, in either look at the pixels (colour
-                corrected or as photographed): glare, a pale park at the city's edge, a block on stone;
+``table``       table read beside a block without high confidence (glare, a pale park at the city's edge);
 ``order``       two placed cards overlap here, both with a block of the same zone but another road, and only
                 the readings of the cells they share tell which lies on top: a stacking order rests on a
                 road's shape, which the classifier reads on the real art less surely than a zone, so it is
@@ -125,7 +124,6 @@ class _Cell:
     block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
     order: StackOrder | None = None
-    first_look: CellReading | None = None  # the reading as photographed, before the colour correction
 
 
 @dataclass(frozen=True)
@@ -188,9 +186,7 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if cell.label == ".":
         # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
         # the decoding: the classifier's own doubt of it is what says whether it could be a block.
-        # Either look at the pixels (colour-corrected or as photographed) may show the doubt.
-        looks = [r.empty_probability for r in (before, cell.first_look) if r is not None]
-        sure = min(cell.confidence, *looks)
+        sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
         if cell.block_sides == 4:
             out.append(("enclosed", "table read where blocks lie on all four sides"))
         elif cell.block_sides and sure < TABLE_BESIDE_BLOCKS:
@@ -260,7 +256,6 @@ def find_doubts(
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
-                _at(photographed, rc),
             )
             signals = _signals(cell, as_cards.used, explained)
             alts = _alternatives(cell) if signals else ()

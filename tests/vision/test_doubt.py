@@ -155,18 +155,3 @@ def test_a_block_at_the_edge_that_could_be_the_table_and_that_the_cards_hardly_b
     backed = {(0, 1): StackedCell(("R", "NS"), "card", 12, margin=4.0)}  # the cards back it well
     sure = CardReading(readings, cards, CardStacking((), backed, 0.0, 1.0), True, readings)
     assert find_doubts(assemble_city(readings), sure) == ()
-
-
-def test_a_table_cell_beside_the_city_is_doubted_when_the_photos_own_colours_read_it_less_surely() -> None:
-    # B1 lies beside the city: read as table at 0.94 once the colours were corrected (sure enough), but at
-    # 0.77 in the photo's own colours, with an industrial block the other reading.
-    readings = _readings("R:EW  .\nP     I:NS\n")
-    readings[0][1] = CellReading.from_options(((None, None, 0.94), ("I", None, 0.05)), kind="empty")
-    decoding = CardStacking((), {(0, 1): StackedCell((None, None), "empty", None)}, 0.0, 1.0)
-    as_cards = CardReading(readings, [[None, None], [None, None]], decoding, True, readings)
-    assert find_doubts(assemble_city(readings), as_cards) == ()
-    first_look = [list(row) for row in readings]
-    first_look[0][1] = CellReading.from_options(((None, None, 0.77), ("I", None, 0.2)), kind="empty")
-    (doubt,) = find_doubts(assemble_city(readings), as_cards, photographed=first_look)
-    assert (doubt.name, doubt.sources) == ("B1", ("table",))
-    assert doubt.alternatives[0] == "I"
