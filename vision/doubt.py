@@ -104,11 +104,17 @@ def _label(zone: str | None, road: str | None) -> str:
     return (EMPTY if zone is None else block(zone, road)).token()
 
 
+def _weights(reading: CellReading) -> dict[Label, float]:
+    """The classifier's probability of each (zone, road), or of its ranked options where it kept no
+    distribution."""
+    return dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
+
+
 def _ranked_labels(reading: CellReading | None) -> list[tuple[str, float]]:
     """Every reading of the cell the classifier gave any weight, likeliest first (Wrecktar left out)."""
     if reading is None:
         return []
-    weights = dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
+    weights = _weights(reading)
     ranked = sorted(((p, _label(*zr)) for zr, p in weights.items() if zr[0] != "W"), reverse=True)
     return [(label, float(p)) for p, label in ranked]
 
@@ -139,7 +145,7 @@ class StackOrder:
 def _log_ratio(reading: CellReading | None, a: Label, b: Label) -> float:
     if reading is None:
         return 0.0
-    weights = dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
+    weights = _weights(reading)
     return math.log(max(weights.get(a, 0.0), 1e-9)) - math.log(max(weights.get(b, 0.0), 1e-9))
 
 
@@ -157,7 +163,9 @@ def _stack_orders(as_cards: CardReading, photographed: Grid | None) -> dict[tupl
     shared: dict[tuple[int, int], list[tuple[tuple[int, int], Label, Label]]] = {}
     for rc, cards_over in covering(as_cards.decoding.placements).items():
         d = shown.get(rc)
-        for card, label in cards_over if d is not None and d.source == "card" else ():
+        if d is None or d.source != "card":
+            continue
+        for card, label in cards_over:
             if card != d.card and label != d.label:
                 shared.setdefault((d.card, card), []).append((rc, d.label, label))
     views = [g for g in (as_cards.before, photographed) if g is not None]
@@ -211,15 +219,15 @@ def _could_be_table(cell: _Cell) -> bool:
     return before.empty_probability >= RIM_TABLE and d.margin is not None and d.margin < RIM_MARGIN
 
 
-def _alternatives(cell: _Cell) -> tuple[str, ...]:
+def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
     ranked = _ranked_labels(cell.before)
     top = ranked[0][1] if ranked else 1.0
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
     if cell.before is not None and cell.before.label != cell.label and cell.before.label not in alts:
         alts.insert(0, cell.before.label)
-    if cell.order is not None and cell.order.nats < ORDER_DOUBT:
+    if "order" in sources and cell.order is not None:
         alts = [cell.order.label, *(a for a in alts if a != cell.order.label)]
-    if _could_be_table(cell):
+    if "rim" in sources:
         alts = [".", *(a for a in alts if a != ".")]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
@@ -258,10 +266,10 @@ def find_doubts(
                 orders.get(rc),
             )
             signals = _signals(cell, as_cards.used, explained)
-            alts = _alternatives(cell) if signals else ()
+            sources = tuple(dict.fromkeys(source for source, _ in signals))
+            alts = _alternatives(cell, sources) if signals else ()
             if alts:
                 why = "; ".join(reason for _, reason in signals)
-                sources = tuple(dict.fromkeys(source for source, _ in signals))
                 out.append(CellDoubt(r, c, cell.label, alts, why, sources))
     return tuple(out)
 
