@@ -67,6 +67,10 @@ __all__ = [
 ]
 
 DECK_FORMAT = "sprawlscan-deck"
+# The arrays of every deck file, and those a game may add (a Circle the Wagons deck's print look,
+# :mod:`vision.towns.deck.structure`).
+BASE_ARRAYS = ("meta", "prototypes", "patches")
+EXTRA_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "look_icon_mass")
 #: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
 DECK_GAME = "sprawlopolis"
 GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
@@ -142,10 +146,12 @@ def write_archive(
     source: dict,
     seen: tuple[dict, ...],
     patches: np.ndarray,
+    extra: dict[str, np.ndarray] | None = None,
 ) -> bytes:
     """A ``.deck`` file of either game (what :func:`read_archive` reads): ``meta`` (the game, its version
     and cards) completed with the format, the prototypes' shape, ``calibration``, ``source`` and
-    ``seen``; the arrays kept as float16."""
+    ``seen``; the arrays kept as float16, with the game's ``extra`` arrays (named in
+    :data:`EXTRA_ARRAYS`) beside them."""
     meta = {
         "format": DECK_FORMAT,
         **meta,
@@ -160,6 +166,7 @@ def write_archive(
         meta=np.array(json.dumps(meta)),
         prototypes=prototypes.astype(np.float16),
         patches=patches.astype(np.float16),
+        **{k: v.astype(np.float16) for k, v in (extra or {}).items()},
     )
     return out.getvalue()
 
@@ -171,7 +178,7 @@ def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:
         raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            if set(archive.files) not in ({"meta", "prototypes"}, {"meta", "prototypes", "patches"}):
+            if not {"meta", "prototypes"} <= set(archive.files) <= {*BASE_ARRAYS, *EXTRA_ARRAYS}:
                 raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
             meta = json.loads(str(archive["meta"]))
             arrays = {k: archive[k] for k in archive.files if k != "meta"}

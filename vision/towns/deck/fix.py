@@ -127,4 +127,4 @@ def relabel_town_deck(deck: TownDeck, fixes: Iterable[TownFix], name: str = "tau
     problems = _problems(seen)
     if problems:
         raise DeckFixError(f"{name}: not corrected: " + "; ".join(problems) + " (each of the 18 cards once)")
-    return build_town_deck(seen, deck.patches, deck.source)
+    return build_town_deck(seen, deck.patches, deck.source, deck.look)

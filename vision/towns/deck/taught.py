@@ -20,11 +20,13 @@ territory probabilities are reweighted by it within their share, and the table's
 as a clear match says a card is there. A deck of another print matches nothing clearly and changes little.
 
 File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.read_archive`): ``meta`` with
-``"game": "wagons"``, ``version`` 2, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
+``"game": "wagons"``, ``version`` 3, ``cards`` (0–17), ``shape``, ``calibration``, ``source`` and ``seen``
 (each card found: place, number (null: not a card), turn, the classifier's four tokens, outline),
 ``prototypes`` (float16, (72, 3, h, w)) and ``patches`` (float16, (4 N, 3, PATCH_SIZE): each card's four
-territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck.fix`). Version-1
-files (no ``patches``) are read and used as before but cannot be corrected.
+territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck.fix`); a deck of a
+print the shipped reader does not know adds its look (``look_fills``, ``look_spread``, ``look_icons``,
+``look_icon_of``, ``look_icon_mass``: :class:`~vision.towns.deck.structure.PrintLook`). Version-1 files (no
+``patches``) are read and used as before but cannot be corrected; version-2 files are version 3 without a look.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from vision.deck import (
 )
 from vision.lattice import Lattice
 from vision.towns.deck.seen import seen_problem
+from vision.towns.deck.look_reader import read_by_look
+from vision.towns.deck.structure import PrintLook
 from vision.towns.scan_support import Reader
 
 __all__ = [
@@ -61,8 +65,8 @@ __all__ = [
 ]
 
 GAME = "wagons"
-VERSION = 2
-READS_VERSIONS = (1, 2)
+VERSION = 3
+READS_VERSIONS = (1, 2, 3)
 CARDS: tuple[int, ...] = tuple(sorted(CARD_TERRITORIES))
 #: A territory's patch (rows, columns): portrait, 31.75 × 44.45 mm at about 1.5 mm a pixel.
 PATCH_SIZE = (30, 21)
@@ -86,13 +90,15 @@ class TownDeck:
     ``slope * (s - offset)`` nats that the cell shows that territory. ``seen`` are the cards found
     (JSON-ready, :meth:`vision.deck.CardSeen.to_meta`), ``source`` how it was taught, ``patches`` (float32
     (4 N, 3, PATCH_SIZE), card by card of ``seen`` as they lay) what a correction rebuilds it from (None
-    for a version-1 file)."""
+    for a version-1 file); ``look`` the print's look learned from the deck's structure when the shipped
+    reader did not know the print (:mod:`vision.towns.deck.structure`): towns are then read by it."""
 
     prototypes: np.ndarray
     calibration: tuple[float, float] = (10.0, 0.5)
     source: dict = field(default_factory=dict, compare=False)
     seen: tuple[dict, ...] = field(default=(), compare=False)
     patches: np.ndarray | None = field(default=None, compare=False)
+    look: PrintLook | None = field(default=None, compare=False)
 
     @property
     def game(self) -> str:
@@ -102,7 +108,8 @@ class TownDeck:
         """The deck in the ``.deck`` file format (see the module note)."""
         patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
         meta = {"game": GAME, "version": VERSION, "cards": list(CARDS)}
-        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches)
+        extra = self.look.to_arrays() if self.look is not None else None
+        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches, extra)
 
 
 def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
@@ -112,7 +119,7 @@ def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
         raise DeckFileError(f"{name}: a taught Sprawlopolis deck, not a Circle the Wagons one")
     if meta.get("version") not in READS_VERSIONS:
         raise DeckFileError(f"{name}: Circle the Wagons deck version {meta.get('version')!r}; this scanner "
-                            "reads versions 1 and 2 (teach the deck again)")  # fmt: skip
+                            "reads versions 1 to 3 (teach the deck again)")  # fmt: skip
     prototypes = arrays["prototypes"]
     want = (4 * len(CARDS), 3, *PROTO_SIZE)
     if meta.get("cards") != list(CARDS) or prototypes.shape != want or prototypes.dtype != np.float16:
@@ -132,11 +139,16 @@ def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
         raise DeckFileError(f"{name}: damaged taught deck (the cards found are not kept)")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
     patches = _patches(meta, arrays.get("patches"), seen, name)
-    return TownDeck(values, (float(calibration[0]), float(calibration[1])), source, tuple(seen), patches)
+    try:
+        look = PrintLook.from_arrays(arrays)
+    except (ValueError, KeyError) as exc:
+        raise DeckFileError(f"{name}: damaged taught deck (its print look: {exc})") from None
+    calibrated = (float(calibration[0]), float(calibration[1]))
+    return TownDeck(values, calibrated, source, tuple(seen), patches, look)
 
 
 def _patches(meta: dict, patches: np.ndarray | None, seen: list[dict], name: str) -> np.ndarray | None:
-    """A version-2 file's territory patches, checked against its cards (a version-1 file has none)."""
+    """A version-2 or -3 file's territory patches, checked against its cards (a version-1 file has none)."""
     if meta["version"] == 1:
         return None
     want = (4 * len(seen), 3, *PATCH_SIZE)
@@ -244,9 +256,13 @@ def apply_town_deck(
 
 
 def taught_reader(deck: TownDeck, reader: Reader) -> Reader:
-    """A territory reader that reads with ``reader`` and reweights with the taught ``deck``."""
+    """A territory reader that reads with ``reader`` (or, for a print it does not know, by the print's look
+    the deck learned: :func:`~vision.towns.deck.look_reader.read_by_look`) and reweights with the taught
+    ``deck``."""
 
     def read(view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:
+        if deck.look is not None:
+            return apply_town_deck(view, lattice, read_by_look(deck.look, view, lattice), deck)
         return apply_town_deck(view, lattice, reader(view, lattice), deck)
 
     return read

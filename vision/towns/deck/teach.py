@@ -34,6 +34,8 @@ from vision.towns.deck.taught import (
     similarities_of,
     territory_patches,
 )
+from vision.towns.deck.look import territory_looks
+from vision.towns.deck.structure import NoStructure, PrintLook, learn_look, look_readings, structure_share
 from vision.towns.geometry import CELL_MM
 from vision.towns.scan_support import Reader
 
@@ -41,6 +43,13 @@ __all__ = ["DeckCards", "read_deck_photo", "teach_town_deck", "wagons_share"]
 
 # A territory's log-probability is floored here (one bad territory must not dominate).
 FLOOR = math.log(1e-4)
+# By the look learned from the deck, one territory unlike its card's costs no more than this: three of four
+# territories and the other cards still name a card surely (the print-and-play sheets show card 15's
+# bottom-right territory as snow where the rules' table has mountains).
+LOOK_FLOOR = math.log(1e-3)
+# The shipped reader knows the print when every card found fits its best card at least this well (mean
+# log-probability a territory: 0.5).
+KNOWN_PRINT = math.log(0.5)
 # The share of chance similarities (territories of other labels) below the calibration's zero point.
 IMPOSTOR_SHARE = 0.99
 CELL_PX = (CELL_MM[0] * PX_PER_MM, CELL_MM[1] * PX_PER_MM)
@@ -51,8 +60,10 @@ PER_ROW = 6
 @dataclass(frozen=True)
 class DeckCards:
     """The cards found in one deck photo: their places (card row, column), portrait outlines in the
-    working copy (N, 4, 2: TL, TR, BR, BL), the fit and turn matrices against the 18 cards, the four
-    territories' patches (4 N) and the reader's tokens, and the working copy itself."""
+    working copy (N, 4, 2: TL, TR, BR, BL), the fit and turn matrices of the shipped reader's readings
+    against the 18 cards, the four territories' patches (4 N) and the reader's tokens, the working copy
+    itself, and the territories' look measured without the reader: fill colours (4 N, 3) and icon masks
+    (4 N, S, S) (:mod:`vision.towns.deck.look`)."""
 
     places: list[tuple[int, int]]
     corners: np.ndarray
@@ -61,6 +72,8 @@ class DeckCards:
     patches: np.ndarray
     read: list[str]
     rgb: np.ndarray
+    fills: np.ndarray
+    icons: np.ndarray
 
 
 def _portrait(quad: np.ndarray) -> np.ndarray:
@@ -115,9 +128,9 @@ def _mosaic(rgb: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, Lattice]:
     return image, replace(lattice, offsets=want - lattice.centres())
 
 
-def _fit(readings: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """For each card (its 4 readings TL, TR, BL, BR) and each of the 18: the better sum of floored
-    log-probabilities over the two turns, and whether that was the turned one."""
+def _fit(readings: list[dict[str, float]], floor: float = FLOOR) -> tuple[np.ndarray, np.ndarray]:
+    """For each card (its 4 readings TL, TR, BL, BR) and each of the 18: the better sum of log-probabilities
+    floored at ``floor`` over the two turns, and whether that was the turned one."""
     n = len(readings) // 4
     fit, turn = np.empty((n, len(CARDS))), np.zeros((n, len(CARDS)), bool)
     for i in range(n):
@@ -129,7 +142,7 @@ def _fit(readings: list[dict[str, float]]) -> tuple[np.ndarray, np.ndarray]:
                 tokens = [t.token() for t in (tl, tr, bl, br)]
                 ways.append(
                     sum(
-                        max(FLOOR, math.log(max(d.get(t, 0.0), 1e-12)))
+                        max(floor, math.log(max(d.get(t, 0.0), 1e-12)))
                         for d, t in zip(cells, tokens, strict=True)
                     )
                 )
@@ -158,15 +171,21 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
             readings.append(grid[r0 + dr][c0 + dc])
             centres.append(lattice_centres[r0 + dr, c0 + dc])
     fit, turn = _fit(readings)
-    patches = territory_patches(view, np.array(centres), (lattice.pitch_x, lattice.pitch_y))
+    pitch = (lattice.pitch_x, lattice.pitch_y)
+    patches = territory_patches(view, np.array(centres), pitch)
     read = [max(d, key=d.__getitem__) for d in readings]
-    return DeckCards(places, corners, fit, turn, patches, read, rgb)
+    fills, icons = territory_looks(view, np.array(centres), pitch)
+    return DeckCards(places, corners, fit, turn, patches, read, rgb, fills, icons)
 
 
 def wagons_share(cards: DeckCards) -> float:
-    """The share of the cards found that one of the 18 Circle the Wagons cards fits (a wagons deck photo
-    about 1, a Sprawlopolis one about 0)."""
-    return float((cards.fit.max(axis=1) >= 4 * FITS).mean()) if len(cards.fit) else 0.0
+    """The share of the cards found that one of the 18 Circle the Wagons cards fits, by the shipped
+    reader or by the deck's structure, whichever fits more (a wagons deck photo of any print about 1, a
+    Sprawlopolis one about 0)."""
+    if not len(cards.fit):
+        return 0.0
+    shipped = float((cards.fit.max(axis=1) >= 4 * FITS).mean())
+    return max(shipped, structure_share(cards.fills))
 
 
 def _calibration(patches: np.ndarray, prototypes: np.ndarray, tokens: list[str]) -> tuple[float, float]:
@@ -179,7 +198,9 @@ def _calibration(patches: np.ndarray, prototypes: np.ndarray, tokens: list[str])
     return (MAX_LLR / max(1.0 - offset, 0.1), offset)
 
 
-def build_town_deck(seen: Sequence[CardSeen], patches: np.ndarray, source: dict) -> TownDeck:
+def build_town_deck(
+    seen: Sequence[CardSeen], patches: np.ndarray, source: dict, look: PrintLook | None = None
+) -> TownDeck:
     """The deck from each card's four territory patches (``patches[4 i : 4 i + 4]``, as ``seen[i]`` lay);
     a place the player said is not a card (``card`` None) teaches nothing, but its patches are kept."""
     windows = centre_windows(patches)
@@ -198,7 +219,7 @@ def build_town_deck(seen: Sequence[CardSeen], patches: np.ndarray, source: dict)
     own = patches[[4 * i + q for i in cards for q in range(4)]]
     calibration = _calibration(own, prototypes, tokens)
     meta = tuple(c.to_meta() for c in seen)
-    return TownDeck(prototypes, calibration, source, meta, patches.astype(np.float32))
+    return TownDeck(prototypes, calibration, source, meta, patches.astype(np.float32), look)
 
 
 def teach_town_deck(
@@ -218,13 +239,13 @@ def teach_town_deck(
 
 
 def teaching_of(found: Sequence[DeckCards], names: Sequence[str], start: float) -> Teaching:
-    """The teaching from the cards found in each photo (see :func:`teach_town_deck`)."""
+    """The teaching from the cards found in each photo (see :func:`teach_town_deck`): the cards are named
+    by the shipped reader when it knows the print (every card fits a known one surely), else by the deck's
+    structure (:mod:`vision.towns.deck.structure`), whose look the deck then keeps to read towns by."""
     many = len(found) > 1
     places = [(k if many else None, r, c) for k, f in enumerate(found) for r, c in f.places]
     label = ", ".join(dict.fromkeys(names))
-    fit = np.concatenate([f.fit for f in found])
-    turn = np.concatenate([f.turn for f in found])
-    given = assign_cards(places, fit, turn, label, cards=CARDS)
+    look, given = _named_cards(found, places, label)
     reads = [tuple(f.read[4 * i : 4 * i + 4]) for f in found for i in range(len(f.places))]
     outlines = []
     for f in found:
@@ -234,6 +255,30 @@ def teaching_of(found: Sequence[DeckCards], names: Sequence[str], start: float) 
         replace(card, photo=places[i][0] or 0, read=reads[i], outline=outlines[i])
         for i, card in enumerate(given)
     ]
-    source = {"cards": len(seen), "photos": len(found), "game": "wagons"}
-    deck = build_town_deck(seen, np.concatenate([f.patches for f in found]), source)
+    source = {"cards": len(seen), "photos": len(found), "game": "wagons",
+              "named_by": "shipped" if look is None else "structure"}  # fmt: skip
+    deck = build_town_deck(seen, np.concatenate([f.patches for f in found]), source, look)
     return Teaching(deck, seen, time.perf_counter() - start, [f.rgb for f in found])
+
+
+def _named_cards(
+    found: Sequence[DeckCards], places: list[tuple[int | None, int, int]], label: str
+) -> tuple[PrintLook | None, list[CardSeen]]:
+    """The cards found named: by the shipped reader when it knows the print (no look needed), else by
+    the print's look learned from the deck's structure (returned with the cards). Raises
+    :class:`~vision.deck.DeckError` naming the cards when neither names them all."""
+    fit = np.concatenate([f.fit for f in found])
+    turn = np.concatenate([f.turn for f in found])
+    if bool((fit.max(axis=1) >= 4 * KNOWN_PRINT).all()):
+        try:
+            return None, assign_cards(places, fit, turn, label, cards=CARDS)
+        except DeckError:
+            pass
+    fills = np.concatenate([f.fills for f in found])
+    icons = np.concatenate([f.icons for f in found])
+    try:
+        look = learn_look(fills, icons)
+    except NoStructure as exc:
+        raise DeckError(f"{label}: {exc} (each of the 18 cards must lie face up once)") from None
+    fit, turn = _fit(look_readings(look, fills, icons), floor=LOOK_FLOOR)
+    return look, assign_cards(places, fit, turn, label, cards=CARDS)

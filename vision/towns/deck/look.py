@@ -1,0 +1,110 @@
+"""What a territory looks like, measured without knowing the print: its fill colour and the shape in its
+middle.
+
+Every print of Circle the Wagons fills a territory with one ground (flat or textured) and draws its icon in
+the middle, whatever the colours and the drawing. So two measures describe any print:
+
+- the *fill*: the median CIE Lab colour of a ring between the territory's edge (outline, neighbour) and its
+  middle (the icon), :func:`fill_colour`;
+- the *icon*: the pixels of the middle that differ from the fill, as a small mask centred on their own
+  centre of mass (the hand placement moves a territory a few pixels; the icon moves with it),
+  :func:`icon_mask`.
+
+The deck's structure names the fills and the icons (:mod:`vision.towns.deck.structure`); a town's cells are
+then read by the same two measures (:mod:`vision.towns.deck.look_reader`).
+
+Example:
+
+>>> import numpy as np
+>>> cell = np.full((88, 64, 3), (238, 212, 66), np.uint8)  # a yellow territory
+>>> cell[34:54, 22:42] = 0  # with a black square in the middle
+>>> [round(v) for v in fill_colour(to_lab(cell))]
+[85, -6, 71]
+>>> mask = icon_mask(to_lab(cell), fill_colour(to_lab(cell)))
+>>> mask.shape, bool(mask.max() == 1.0)
+((16, 16), True)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+__all__ = ["ICON_SIZE", "fill_colour", "icon_distance", "icon_mask", "territory_looks", "to_lab"]
+
+# The ring the fill is measured on, as fractions of the territory from its edge: clear of a ~1 mm outline
+# (3 % of a 31.75 mm side) and of an icon drawn over the middle ~40–50 %.
+RING = (0.08, 0.24)
+# The middle searched for the icon, as fractions from each edge.
+MIDDLE = 0.14
+# A pixel differs from the fill by this much (CIE ΔE76) or more to be icon: a print's flat fill varies by
+# under 10 in a photo, its icons differ by 40 and more (black or white on a colour, colour on a pale ground).
+ICON_DELTA = 28.0
+# The icon mask's side (pixels) and the window it covers round the icon's centre, as a share of the
+# territory's width.
+ICON_SIZE = 16
+ICON_WINDOW = 0.8
+
+
+def to_lab(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` (uint8) in CIE Lab as float32 (L 0–100, a and b about −128–127)."""
+    return cv2.cvtColor(rgb.astype(np.float32) / 255.0, cv2.COLOR_RGB2LAB)
+
+
+def _ring(h: int, w: int) -> np.ndarray:
+    ys, xs = np.mgrid[0:h, 0:w]
+    edge = np.minimum(np.minimum(ys / h, 1 - (ys + 1) / h), np.minimum(xs / w, 1 - (xs + 1) / w))
+    return (edge >= RING[0]) & (edge <= RING[1])
+
+
+def fill_colour(lab: np.ndarray) -> np.ndarray:
+    """The median Lab colour (3,) of the ring of the territory crop ``lab`` (see the module note)."""
+    h, w = lab.shape[:2]
+    return np.median(lab[_ring(h, w)], axis=0).astype(np.float32)
+
+
+def icon_mask(lab: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """The icon of the territory crop ``lab`` on a fill of colour ``fill``: the share of each pixel of a
+    :data:`ICON_SIZE` square window centred on the icon's centre of mass that differs from the fill
+    (float32, 0–1; all 0 when nothing in the middle differs)."""
+    h, w = lab.shape[:2]
+    my, mx = round(MIDDLE * h), round(MIDDLE * w)
+    middle = lab[my : h - my, mx : w - mx]
+    differs = (np.sqrt(((middle - fill) ** 2).sum(axis=2)) >= ICON_DELTA).astype(np.float32)
+    out = np.zeros((ICON_SIZE, ICON_SIZE), np.float32)
+    if differs.sum() < 4:
+        return out
+    ys, xs = np.nonzero(differs)
+    cy, cx = ys.mean() + my, xs.mean() + mx
+    half = ICON_WINDOW * w / 2
+    src = np.float32([[cx - half, cy - half], [cx + half, cy - half], [cx - half, cy + half]])
+    dst = np.float32([[0, 0], [ICON_SIZE, 0], [0, ICON_SIZE]])
+    full = np.zeros((h, w), np.float32)
+    full[my : h - my, mx : w - mx] = differs
+    size = (ICON_SIZE, ICON_SIZE)
+    return cv2.warpAffine(full, cv2.getAffineTransform(src, dst), size, flags=cv2.INTER_AREA)
+
+
+def icon_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How unlike icon masks ``a`` (..., S, S) and ``b`` (..., S, S) are: 1 − their soft intersection over
+    union (0 the same shape, 1 nothing shared; two empty masks are alike)."""
+    inter = np.minimum(a, b).sum(axis=(-2, -1))
+    union = np.maximum(a, b).sum(axis=(-2, -1))
+    return np.where(union > 0, 1.0 - inter / np.maximum(union, 1e-6), 0.0)
+
+
+def territory_looks(view: np.ndarray, centres: np.ndarray, pitch: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The fill colours (N, 3) and icon masks (N, S, S) of the territories of the top-down RGB ``view``
+    centred at ``centres`` (N, 2), each ``pitch`` (width, height) pixels; a crop reaching past the view is
+    padded with black (it reads as no territory)."""
+    lab = to_lab(view)
+    w, h = round(pitch[0]), round(pitch[1])
+    padded = cv2.copyMakeBorder(lab, h, h, w, w, cv2.BORDER_CONSTANT, value=(0.0, 0.0, 0.0))
+    fills = np.zeros((len(centres), 3), np.float32)
+    masks = np.zeros((len(centres), ICON_SIZE, ICON_SIZE), np.float32)
+    for i, (x, y) in enumerate(np.asarray(centres, float)):
+        x0, y0 = round(x - pitch[0] / 2) + w, round(y - pitch[1] / 2) + h
+        crop = padded[y0 : y0 + h, x0 : x0 + w]
+        fills[i] = fill_colour(crop)
+        masks[i] = icon_mask(crop, fills[i])
+    return fills, masks

@@ -1,0 +1,68 @@
+"""A town's cells read by a print's look learned from the deck (:class:`~vision.towns.deck.structure.PrintLook`),
+with no shipped classifier: the reader of a print the scanner was never shown.
+
+Each lattice cell's fill and icon are measured as the deck's were (:mod:`vision.towns.deck.look`). The
+territory it shows is the terrain whose fill lies nearest times the icon whose examples its shape resembles
+most. Whether it shows a territory at all (and not the table) takes three cues, each of which a print's
+territory passes and a table fails in some room:
+
+- its fill lies near one of the six named fills (a wooden or cloth table lies far from all of them);
+- something stands out in its middle, about as much as an icon covers (a white table round white snow
+  territories has the snow's colour but no icon);
+- what stands out has an icon's shape (a table's grain or check pattern is spread over the middle).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scoring.wagons.town import ICONS, TERRAINS
+from vision.lattice import Lattice
+from vision.towns.deck.look import icon_distance, territory_looks
+from vision.towns.deck.structure import PrintLook
+
+__all__ = ["land_probability", "read_by_look"]
+
+TABLE = "."
+# A fill this many spreads from the nearest named fill is half as likely a territory's.
+FILL_HALF = 2.5
+# An icon covering this share of the usual icon's area or less is none; from ICON_FULL of it on, one is there.
+ICON_NONE, ICON_FULL = 0.15, 0.5
+# A shape this unlike every example of every icon (1 − soft IoU) is no icon; each 0.1 beyond costs a factor e.
+SHAPE_NONE = 0.45
+SHAPE_SCALE = 0.1
+# No cue is ever certain: a cell's chance of land stays within these.
+LAND_BOUNDS = (0.005, 0.995)
+
+
+def land_probability(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The probability (N,) that each cell of fill ``fills`` (N, 3) and icon mask ``masks`` (N, S, S)
+    shows a territory of ``look``'s print rather than the table (see the module note)."""
+    _, nearest = look.terrain_logp(fills)
+    by_fill = np.exp(-math.log(2) * (nearest / FILL_HALF) ** 2)
+    mass = masks.mean(axis=(1, 2)) / max(look.icon_mass, 1e-6)
+    by_icon = np.clip((mass - ICON_NONE) / (ICON_FULL - ICON_NONE), 0.0, 1.0)
+    both = np.concatenate([masks, masks[:, ::-1, ::-1]])
+    d = icon_distance(both[:, None], look.icons[None]).min(axis=1)
+    shape = np.minimum(d[: len(masks)], d[len(masks) :])
+    by_shape = np.exp(-np.maximum(0.0, shape - SHAPE_NONE) / SHAPE_SCALE)
+    return np.clip(by_fill * by_icon * by_shape, *LAND_BOUNDS)
+
+
+def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:
+    """Each cell of ``lattice`` in the top-down town ``view``: its probability of every token (``"D/w"``)
+    and of the table (``"."``), by ``look`` alone (see the module note)."""
+    centres = lattice.centres().reshape(-1, 2)
+    fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y))
+    terrain, _ = look.terrain_logp(fills)
+    icon = look.icon_logp(masks)
+    land = land_probability(look, fills, masks)
+    cells = []
+    for t_row, i_row, p in zip(np.exp(terrain), np.exp(icon), land, strict=True):
+        joint = np.outer(t_row, i_row) * p
+        cell = {f"{t}/{i}": float(joint[a, b]) for a, t in enumerate(TERRAINS) for b, i in enumerate(ICONS)}
+        cell[TABLE] = float(1.0 - p)
+        cells.append(cell)
+    return [cells[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]
