@@ -37,6 +37,10 @@ __all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town
 
 #: A territory in the top-down view, (width, height) mm: a Sprawlopolis block stood upright.
 CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
+# The lattice covers the card region grown by this many rings of cells: a whole card (two cells across)
+# whose colours are the table's (blue territories on a blue cloth, white ones on a white table) lies outside
+# the region found by colour, and only the reader can tell it from the table.
+RING = 2
 #: Fewer card-covered cells than one card's four cannot be a town.
 MIN_TERRITORIES = 4
 # A town may be one row of cards, two cells across, whose colour jumps the card outline's rim and the
@@ -204,8 +208,8 @@ def town_geometry(
         photo,
         view,
         to_view,
-        lattice.padded(1, 1, 1, 1),
-        np.pad(fit.occupied, 1),
+        lattice.padded(RING, RING, RING, RING),
+        np.pad(fit.occupied, RING),
         rect.aspect,
         _warnings(located, rect.aspect),
     )

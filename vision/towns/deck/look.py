@@ -44,6 +44,8 @@ ICON_DELTA = 28.0
 # territory's width.
 ICON_SIZE = 16
 ICON_WINDOW = 0.8
+# A crop with more than this share of its area beyond the view is not read.
+OUTSIDE = 0.1
 
 
 def to_lab(rgb: np.ndarray) -> np.ndarray:
@@ -93,18 +95,22 @@ def icon_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(union > 0, 1.0 - inter / np.maximum(union, 1e-6), 0.0)
 
 
-def territory_looks(view: np.ndarray, centres: np.ndarray, pitch: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+def territory_looks(
+    view: np.ndarray, centres: np.ndarray, pitch: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray]:
     """The fill colours (N, 3) and icon masks (N, S, S) of the territories of the top-down RGB ``view``
-    centred at ``centres`` (N, 2), each ``pitch`` (width, height) pixels; a crop reaching past the view is
-    padded with black (it reads as no territory)."""
+    centred at ``centres`` (N, 2), each ``pitch`` (width, height) pixels. A crop reaching past the view by
+    more than :data:`OUTSIDE` of its area is black with no icon (it reads as no territory): what the view
+    does not show is not there to read."""
     lab = to_lab(view)
     w, h = round(pitch[0]), round(pitch[1])
-    padded = cv2.copyMakeBorder(lab, h, h, w, w, cv2.BORDER_CONSTANT, value=(0.0, 0.0, 0.0))
     fills = np.zeros((len(centres), 3), np.float32)
     masks = np.zeros((len(centres), ICON_SIZE, ICON_SIZE), np.float32)
     for i, (x, y) in enumerate(np.asarray(centres, float)):
-        x0, y0 = round(x - pitch[0] / 2) + w, round(y - pitch[1] / 2) + h
-        crop = padded[y0 : y0 + h, x0 : x0 + w]
+        x0, y0 = round(x - pitch[0] / 2), round(y - pitch[1] / 2)
+        crop = lab[max(0, y0) : max(0, y0 + h), max(0, x0) : max(0, x0 + w)]
+        if crop.shape[0] * crop.shape[1] < (1 - OUTSIDE) * w * h:
+            continue
         fills[i] = fill_colour(crop)
         masks[i] = icon_mask(crop, fills[i])
     return fills, masks

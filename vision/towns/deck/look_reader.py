@@ -10,6 +10,10 @@ territory passes and a table fails in some room:
 - something stands out in its middle, about as much as an icon covers (a white table round white snow
   territories has the snow's colour but no icon);
 - what stands out has an icon's shape (a table's grain or check pattern is spread over the middle).
+
+A town photo is lit otherwise than the deck photo: its fills are first brought to the deck's light
+(:func:`adapted_fills`), by the gain and offset per Lab channel that carry the fills of the cells surely
+holding an icon onto their nearest named fills.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from vision.lattice import Lattice
 from vision.towns.deck.look import icon_distance, territory_looks
 from vision.towns.deck.structure import PrintLook
 
-__all__ = ["land_probability", "read_by_look"]
+__all__ = ["adapted_fills", "land_probability", "read_by_look"]
 
 TABLE = "."
 # A fill this many spreads from the nearest named fill is half as likely a territory's.
@@ -33,6 +37,14 @@ ICON_NONE, ICON_FULL = 0.15, 0.5
 # A shape this unlike every example of every icon (1 − soft IoU) is no icon; each 0.1 beyond costs a factor e.
 SHAPE_NONE = 0.45
 SHAPE_SCALE = 0.1
+# The light is adapted on the cells whose icon covers at least this share of the usual icon's area, when
+# there are this many; a channel's gain is fitted only where the named fills spread over this much (Lab
+# units), and kept within GAIN.
+ADAPT_ICON = 0.6
+ADAPT_MIN_CELLS = 4
+ADAPT_SPREAD = 5.0
+GAIN = (0.7, 1.4)
+ADAPT_ROUNDS = 3
 # No cue is ever certain: a cell's chance of land stays within these.
 LAND_BOUNDS = (0.005, 0.995)
 
@@ -51,11 +63,32 @@ def land_probability(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> n
     return np.clip(by_fill * by_icon * by_shape, *LAND_BOUNDS)
 
 
+def adapted_fills(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``fills`` (N, 3) brought to the deck photo's light (see the module note); unchanged when too few
+    cells surely hold an icon."""
+    sure = masks.mean(axis=(1, 2)) >= ADAPT_ICON * look.icon_mass
+    if sure.sum() < ADAPT_MIN_CELLS:
+        return fills
+    src, out = fills[sure], fills
+    for _ in range(ADAPT_ROUNDS):
+        terrain, _ = look.terrain_logp(out[sure])
+        dst = look.fills[terrain.argmax(axis=1)]
+        gain = np.ones(3, np.float32)
+        for ch in range(3):
+            if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
+                slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
+                gain[ch] = np.clip(slope, *GAIN)
+        offset = np.median(dst - src * gain, axis=0)
+        out = (fills * gain + offset).astype(np.float32)
+    return out
+
+
 def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:
     """Each cell of ``lattice`` in the top-down town ``view``: its probability of every token (``"D/w"``)
     and of the table (``"."``), by ``look`` alone (see the module note)."""
     centres = lattice.centres().reshape(-1, 2)
     fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y))
+    fills = adapted_fills(look, fills, masks)
     terrain, _ = look.terrain_logp(fills)
     icon = look.icon_logp(masks)
     land = land_probability(look, fills, masks)
