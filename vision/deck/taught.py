@@ -70,7 +70,7 @@ DECK_FORMAT = "sprawlscan-deck"
 # The arrays of every deck file, and those a game may add (a Circle the Wagons deck's print look,
 # :mod:`vision.towns.deck.structure`).
 BASE_ARRAYS = ("meta", "prototypes", "patches")
-EXTRA_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "look_icon_mass")
+EXTRA_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "look_icon_mass", "look_aliases")
 #: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
 DECK_GAME = "sprawlopolis"
 GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}

@@ -96,6 +96,10 @@ def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[li
     for t_row, i_row, p in zip(np.exp(terrain), np.exp(icon), land, strict=True):
         joint = np.outer(t_row, i_row) * p
         cell = {f"{t}/{i}": float(joint[a, b]) for a, t in enumerate(TERRAINS) for b, i in enumerate(ICONS)}
+        for shown, meant in look.aliases:  # the print shows this card's territory as another's
+            cell[meant] = max(cell[meant], cell[shown])
+        land = sum(cell.values())
+        cell = {token: q * float(p) / land for token, q in cell.items()}
         cell[TABLE] = float(1.0 - p)
         cells.append(cell)
     return [cells[r * lattice.cols : (r + 1) * lattice.cols] for r in range(lattice.rows)]

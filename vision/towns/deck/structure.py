@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -40,6 +40,7 @@ __all__ = [
     "look_readings",
     "name_fills",
     "structure_share",
+    "with_aliases",
 ]
 
 # Lab weights of the fill distance: lightness weighs less (a lamp or a shadow changes it most).
@@ -65,13 +66,16 @@ class PrintLook:
     """One print's look: ``fills`` (6, 3) the Lab fill of each terrain of :data:`TERRAINS`, ``spread`` (6,)
     how far a territory's fill strays from it (weighted ΔE); ``icons`` (K, S, S) icon masks as they stand
     on an unturned card and ``icon_of`` (K,) which icon of :data:`ICONS` each shows; ``icon_mass`` the
-    median share of a territory's icon window an icon covers."""
+    median share of a territory's icon window an icon covers; ``aliases`` (shown, meant) the tokens a
+    territory of this print shows for another (a territory printed in another terrain's colour than its
+    card's: :func:`with_aliases`)."""
 
     fills: np.ndarray
     spread: np.ndarray
     icons: np.ndarray
     icon_of: np.ndarray
     icon_mass: float
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """The look as a deck file's arrays (:data:`vision.deck.taught.EXTRA_ARRAYS`)."""
@@ -81,6 +85,7 @@ class PrintLook:
             "look_icons": self.icons,
             "look_icon_of": self.icon_of.astype(np.float32),
             "look_icon_mass": np.array([self.icon_mass]),
+            "look_aliases": np.array([_alias_code(a) for a in self.aliases], np.float32).reshape(-1, 4),
         }
 
     @classmethod
@@ -100,7 +105,11 @@ class PrintLook:
         values = (fills, spread, icons, mass)
         if not all(np.isfinite(v).all() for v in values) or not (spread > 0).all():
             raise ValueError("look values not finite")
-        return cls(fills, spread, icons, icon_of, float(mass[0]))
+        codes = arrays.get("look_aliases", np.zeros((0, 4))).astype(int)
+        if codes.ndim != 2 or codes.shape[1] != 4 or not ((codes >= 0) & (codes < n)).all():
+            raise ValueError("look aliases of the wrong shape")
+        aliases = tuple(_alias_of(c) for c in codes.tolist())
+        return cls(fills, spread, icons, icon_of, float(mass[0]), aliases)
 
     def terrain_logp(self, fills: np.ndarray) -> np.ndarray:
         """Log-probabilities (N, 6) of each terrain for territories of fill ``fills`` (N, 3), and the
@@ -118,6 +127,29 @@ class PrintLook:
         nearest = np.stack([d[:, self.icon_of == k].min(axis=1) for k in range(len(ICONS))], axis=1)
         logits = -nearest / ICON_SCALE
         return logits - _logsumexp(logits)
+
+
+def _alias_code(alias: tuple[str, str]) -> list[int]:
+    (t1, i1), (t2, i2) = (token.split("/") for token in alias)
+    return [TERRAINS.index(t1), ICONS.index(i1), TERRAINS.index(t2), ICONS.index(i2)]
+
+
+def _alias_of(code: list[int]) -> tuple[str, str]:
+    return (f"{TERRAINS[code[0]]}/{ICONS[code[1]]}", f"{TERRAINS[code[2]]}/{ICONS[code[3]]}")
+
+
+def with_aliases(look: PrintLook, fills: np.ndarray, tokens: list[str]) -> PrintLook:
+    """``look`` with an alias for each territory of the cards named (fills (4 N, 3) and the tokens its card
+    says, four a card) whose fill lies within its spread of another terrain's fill than its card's: that
+    print shows it so, and a town's copy of the card will too."""
+    terrain, nearest = look.terrain_logp(fills)
+    shown = terrain.argmax(axis=1)
+    aliases = set(look.aliases)
+    for k, token in zip(shown.tolist(), tokens, strict=True):
+        meant, icon = token.split("/")
+        if TERRAINS[k] != meant:
+            aliases.add((f"{TERRAINS[k]}/{icon}", token))
+    return replace(look, aliases=tuple(sorted(aliases)))
 
 
 def _logsumexp(x: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ from vision.towns.deck.taught import (
     territory_patches,
 )
 from vision.towns.deck.look import territory_looks
-from vision.towns.deck.structure import NoStructure, PrintLook, learn_look, look_readings, structure_share
+from vision.towns.deck.structure import NoStructure, PrintLook, learn_look, look_readings, structure_share, with_aliases
 from vision.towns.geometry import CELL_MM
 from vision.towns.scan_support import Reader
 
@@ -281,4 +281,9 @@ def _named_cards(
     except NoStructure as exc:
         raise DeckError(f"{label}: {exc} (each of the 18 cards must lie face up once)") from None
     fit, turn = _fit(look_readings(look, fills, icons), floor=LOOK_FLOOR)
-    return look, assign_cards(places, fit, turn, label, cards=CARDS)
+    seen = assign_cards(places, fit, turn, label, cards=CARDS)
+    tokens = []
+    for card in seen:
+        (tl, tr), (bl, br) = card_grid(card.card, card.rotated)  # type: ignore[arg-type]
+        tokens += [t.token() for t in (tl, tr, bl, br)]
+    return with_aliases(look, fills, tokens), seen
