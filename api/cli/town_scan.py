@@ -1,8 +1,8 @@
 """``sprawlscan scan PHOTO`` when the photo shows a Circle the Wagons town: the town read, its breakdown
 with the goal cards of ``--goals`` and the cells in doubt (``--format text``), the TownScan JSON with
 ``"game": "wagons"`` (``json``), or only the town in the town format (``city``); ``--overlay OUT.png``
-is written by ``sprawlscan scan`` as for a city. Warnings go to standard error. A town photo is never sent
-back for a retake: the status is 0."""
+is written by ``sprawlscan scan`` as for a city. Warnings go to standard error. A town whose cards the
+reader does not know (``retake``, ``needs_deck``) is printed unscored with what to do, status 2."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["print_town"]
 
 
 def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
-    """Print ``scored`` as ``args.format`` asks; the exit status (0)."""
+    """Print ``scored`` as ``args.format`` asks; the exit status (0, or 2 for a retake)."""
     from api.cli.wagons import render_town
 
     text = scored.scan.text
@@ -25,6 +25,11 @@ def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     elif args.format == "json":
         sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
+    elif scored.retake is not None:
+        sys.stdout.write(
+            "The town read (not scored):\n"
+            + "".join(line + "\n" for line in text.splitlines() if ":" not in line)
+        )
     else:
         grid = "".join(line + "\n" for line in text.splitlines() if ":" not in line)  # the grid, no headers
         table = render_town(scored.breakdown)
@@ -33,4 +38,7 @@ def print_town(scored: ScoredTown, args: argparse.Namespace) -> int:
         sys.stdout.write(doubt_text(scored.doubt))
     for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
+    if scored.retake is not None:
+        print(f"sprawlscan: retake: {scored.retake}", file=sys.stderr)
+        return 2
     return 0

@@ -38,6 +38,7 @@ __all__ = [
     "GAMES",
     "NO_GOALS_NOTE",
     "GameOptionError",
+    "UnknownLook",
     "PhotoRequest",
     "ScoredTown",
     "read_photo",
@@ -92,7 +93,24 @@ class PhotoRequest:
             )
 
 
-def _town_beats(rgb: np.ndarray, city: ScanResult | None, refusal: InputError | None) -> bool:
+class UnknownLook(InputError):
+    """The photo shows a lattice of cards that neither game's reader knows the look of (no taught deck
+    fits them): teaching is what to do."""
+
+    code = "needs_deck"
+
+
+UNKNOWN_CARDS = (
+    "the photo shows cards, but they do not look like any print of Sprawlopolis or Circle the Wagons the "
+    "scanner knows ({why}): if they are cards of another print, teach the scanner your cards with one photo "
+    "of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step), then scan with that "
+    "deck"
+)
+
+
+def _town_beats(
+    rgb: np.ndarray, city: ScanResult | None, refusal: InputError | None, reader: Any = None
+) -> bool:
     """Whether ``rgb`` shows a town by :func:`vision.towns.detect.which_game`'s rule, given the city scan
     already made of it (``city``, or the ``refusal`` it met). A city its cards explain more than
     ``1 - CLEAR_BY`` of cannot be beaten, and the territory reader (several times the cost of a whole city
@@ -107,10 +125,13 @@ def _town_beats(rgb: np.ndarray, city: ScanResult | None, refusal: InputError | 
     else:
         evidence = GameEvidence("sprawlopolis", 0.0, 0, str(refusal))
     try:
-        town = town_evidence(rgb, shipped_reader())
+        town = town_evidence(rgb, reader or shipped_reader())
     except RuntimeError:  # no territory classifier in this build: no photo is a town (never a city lost)
         return False
-    return decide((evidence, town)).game == "wagons"
+    verdict = decide((evidence, town))
+    if verdict.game is None and city is None and town.cells > 0:  # cards of a look neither game knows
+        raise UnknownLook(UNKNOWN_CARDS.format(why=verdict.why))
+    return verdict.game == "wagons"
 
 
 def read_photo(
@@ -156,8 +177,9 @@ def read_photo(
             if request.game:
                 raise
             refusal = exc
+    town_reader = _town_reader(deck_for(deck, "wagons"))
     town = request.game == "wagons" or (
-        request.game is None and stages.run("game", _town_beats, rgb, city, refusal)
+        request.game is None and stages.run("game", _town_beats, rgb, city, refusal, town_reader)
     )
     request.refuse_for("wagons" if town else "sprawlopolis")
     if town:
@@ -179,7 +201,8 @@ def _read_town(rgb: Any, request: PhotoRequest, deck: Any, overlay: bool, stages
     from vision.towns.scan import scan_town
 
     reader = _town_reader(deck)
-    scanned = stages.run("town", partial(scan_town, goals=request.goals, reader=reader), rgb)
+    read = partial(scan_town, goals=request.goals, reader=reader, taught=deck is not None)
+    scanned = stages.run("town", read, rgb)
     if overlay:
         picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)
         scanned = replace(scanned, overlay=picture)
@@ -219,11 +242,20 @@ class ScoredTown:
     breakdown: Breakdown
     warnings: tuple[str, ...]
     doubt: tuple[dict[str, Any], ...]
-    retake: str | None = None  # a town photo is never sent back (the shape of a city's ScoredScan)
+
+    @property
+    def retake(self) -> str | None:
+        """Why the town is not scored and what to do (the reader does not know the look of these cards)."""
+        return self.scan.retake
 
     def to_json(self) -> dict[str, Any]:
         out = {**self.scan.to_json(), **self.breakdown.to_json(), "game": "wagons", "city": self.scan.text}
-        out.update(warnings=list(self.warnings), doubt=list(self.doubt), retake=None)
+        out.update(warnings=list(self.warnings), doubt=list(self.doubt))
+        out.update(retake=self.scan.retake, needs_deck=self.scan.needs_deck)
+        if (
+            self.retake is not None
+        ):  # the reading stays, to see; no score from a look the reader does not know
+            out.update(items=[], total=None)
         return out
 
 

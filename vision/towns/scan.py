@@ -32,7 +32,22 @@ from vision.towns.geometry import TownGeometry, locate_town
 from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.text import decoded_town, town_text
 
-__all__ = ["Reader", "TownScan", "scan_town", "shipped_reader"]
+__all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
+
+# A town is scored only when at least this share of its card region is read surely (the reader's best
+# label at 0.5 or more) and as the decoded cards say. Renders of the print the reader knows: 0.75–1.0 (14
+# photos); the print-and-play sheets, untaught: 0.02–0.47 (16 photos). Below it the reader does not know the
+# look of these cards, and its reading is not scored.
+MIN_LOOK_FIT = 0.6
+UNKNOWN_LOOK = (
+    "these cards do not look like the Circle the Wagons print the scanner knows ({fit:.0%} of the town read "
+    "surely as its cards): teach the scanner your cards with one photo of the 18 fronts face up "
+    "(`sprawlscan teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
+)
+UNFIT_DECK = (
+    "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): teach the "
+    "deck again from a photo of these cards' 18 fronts face up"
+)
 
 
 def shipped_reader() -> Reader:
@@ -55,7 +70,9 @@ class TownScan:
     ``doubt`` the cells a person should look at (:class:`~vision.towns.doubt.CellDoubt`), ``warnings``
     anything else; ``readings`` the reader's distributions per lattice cell and ``geometry`` the view
     and lattice they were read on; ``overlay`` the picture of what was read (RGB, on a downscaled copy of
-    the photo: :func:`vision.towns.overlay.draw_town_overlay`) when it was asked for.
+    the photo: :func:`vision.towns.overlay.draw_town_overlay`) when it was asked for; ``retake`` why the
+    reading is not scored and what to do (the reader does not know the look of these cards:
+    ``needs_deck``), None when it is.
     """
 
     town: Town
@@ -68,6 +85,8 @@ class TownScan:
     doubt: tuple[CellDoubt, ...]
     warnings: tuple[str, ...]
     overlay: np.ndarray | None = field(default=None, repr=False)
+    retake: str | None = None
+    needs_deck: bool = False
 
     def breakdown(self) -> Breakdown:
         """The town scored by ``scoring.wagons`` with its goals."""
@@ -91,8 +110,14 @@ class TownScan:
                 cell = self.decoding.cells[r + r0][c + c0]
                 read = {"row": r, "col": c, "label": cell.token, "source": cell.source}
                 cells.append({**read, "outline": outlines[(r, c)]})
+        if (
+            self.retake is not None
+        ):  # the reading stays, to see; no score from a look the reader does not know
+            out.update(items=[], total=None)
         return {
             **out,
+            "retake": self.retake,
+            "needs_deck": self.needs_deck,
             "game": "wagons",
             "city": self.text,
             "cells": cells,
@@ -112,17 +137,34 @@ def _orientation(first: Reading, reader: Reader) -> Reading:
     return first if worse > DOUBT_MARGIN else other
 
 
+def look_fit(reading: Reading) -> float:
+    """The share of the card region's cells that the reader reads surely (best label at 0.5 or more) and as
+    the decoded cards say: about 1 for a print the reader knows, low for one it does not."""
+    occupied = reading.geometry.occupied
+    right = total = 0
+    for r, c in zip(*np.nonzero(occupied), strict=True):
+        cell, dist = reading.decoding.cells[r][c], reading.readings[r][c]
+        best = max(dist, key=dist.__getitem__)
+        total += 1
+        shown = "." if cell.territory is None else cell.territory.token()
+        right += cell.source == "card" and dist[best] >= 0.5 and best == shown
+    return right / max(1, total)
+
+
 def scan_town(
     photo_rgb: np.ndarray,
     *,
     goals: Sequence[str] = (),
     reader: Reader | None = None,
+    taught: bool = False,
 ) -> TownScan:
     """Read the Circle the Wagons town in an upright RGB photo and make it ready to score.
 
     ``goals`` are the goal cards' names as ``sprawlscan score`` takes them (checked: an unknown name
     raises :class:`~scoring.wagons.town.TownFormatError`); ``reader`` reads the territories (default:
-    :func:`shipped_reader`). Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
+    :func:`shipped_reader`), ``taught`` whether it reads with a taught deck. A reading that fits the
+    cards poorly (:func:`look_fit` under :data:`MIN_LOOK_FIT`) carries a ``retake`` naming teaching and
+    is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
     found = locate_town(photo_rgb)
@@ -137,7 +179,18 @@ def scan_town(
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
     doubt, doubt_warnings = town_doubt(decoding, origin, goals)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
+    fit = look_fit(reading)
+    retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
     return TownScan(
-        parse_town(text), text, tuple(goals), decoding, reading.geometry, reading.readings, origin,
-        doubt, tuple(warnings),
-    )  # fmt: skip
+        town=parse_town(text),
+        text=text,
+        goals=tuple(goals),
+        decoding=decoding,
+        geometry=reading.geometry,
+        readings=reading.readings,
+        origin=origin,
+        doubt=doubt,
+        warnings=tuple(warnings),
+        retake=retake,
+        needs_deck=retake is not None,
+    )

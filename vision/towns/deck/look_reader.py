@@ -1,5 +1,6 @@
-"""A town's cells read by a print's look learned from the deck (:class:`~vision.towns.deck.structure.PrintLook`),
-with no shipped classifier: the reader of a print the scanner was never shown.
+"""A town's cells read by a print's look learned from the deck
+(:class:`~vision.towns.deck.structure.PrintLook`), with no shipped classifier: the reader of a print the
+scanner was never shown.
 
 Each lattice cell's fill and icon are measured as the deck's were (:mod:`vision.towns.deck.look`). The
 territory it shows is the terrain whose fill lies nearest times the icon whose examples its shape resembles

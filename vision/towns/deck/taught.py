@@ -26,7 +26,8 @@ File format (``.deck``, the Sprawlopolis deck's container, :func:`vision.deck.re
 territories as they lay, what a correction rebuilds the deck from, :mod:`vision.towns.deck.fix`); a deck of a
 print the shipped reader does not know adds its look (``look_fills``, ``look_spread``, ``look_icons``,
 ``look_icon_of``, ``look_icon_mass``: :class:`~vision.towns.deck.structure.PrintLook`). Version-1 files (no
-``patches``) are read and used as before but cannot be corrected; version-2 files are version 3 without a look.
+``patches``) are read and used as before but cannot be corrected; version-2 files are version 3 without a
+look.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ from vision.deck import (
     write_archive,
 )
 from vision.lattice import Lattice
-from vision.towns.deck.seen import seen_problem
 from vision.towns.deck.look_reader import read_by_look
+from vision.towns.deck.seen import seen_problem
 from vision.towns.deck.structure import PrintLook
 from vision.towns.scan_support import Reader
 

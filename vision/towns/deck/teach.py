@@ -26,6 +26,15 @@ from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centr
 from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.run import WORK_LONG_SIDE
+from vision.towns.deck.look import territory_looks
+from vision.towns.deck.structure import (
+    NoStructure,
+    PrintLook,
+    learn_look,
+    look_readings,
+    structure_share,
+    with_aliases,
+)
 from vision.towns.deck.taught import (
     CARDS,
     MAX_LLR,
@@ -34,8 +43,6 @@ from vision.towns.deck.taught import (
     similarities_of,
     territory_patches,
 )
-from vision.towns.deck.look import territory_looks
-from vision.towns.deck.structure import NoStructure, PrintLook, learn_look, look_readings, structure_share, with_aliases
 from vision.towns.geometry import CELL_MM
 from vision.towns.scan_support import Reader
 
