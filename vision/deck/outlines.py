@@ -35,6 +35,8 @@ LAB_WEIGHTS = np.array([0.25, 1.0, 1.0], np.float32)
 # Regions of a card's area within these factors of the median region are cards; larger ones are cards
 # that touch (split at their narrowest) and smaller ones are noise.
 CARD_AREA = (0.6, 1.5)
+# Cards that touch are worn apart by at most this share of a card's side.
+SPLIT_DEPTH = 0.25
 # A region of this share of a card or more that is not taken for one leaves the outlines in doubt (a
 # piece of a card cut off by art in the table's colours, or cards touching).
 PIECE = 0.25
@@ -110,12 +112,38 @@ def _cards_in(small: np.ndarray) -> tuple[list[np.ndarray], int]:
     typical = float(np.median(areas[areas >= 0.3 * areas.max()]))
     out, doubtful = [], 0
     for contour, area in zip(regions, areas, strict=True):
-        quad = _quad(contour) if CARD_AREA[0] * typical <= area <= CARD_AREA[1] * typical else None
-        if quad is not None:
-            out.append(quad)
-        elif area >= PIECE * typical:
-            doubtful += 1
+        pieces = [contour] if area <= CARD_AREA[1] * typical else _split(contour, small.shape[:2], typical)
+        for piece in pieces:
+            piece_area = cv2.contourArea(piece)
+            fits = CARD_AREA[0] * typical <= piece_area <= CARD_AREA[1] * typical
+            quad = _quad(piece) if fits else None
+            if quad is not None:
+                out.append(quad)
+            elif piece_area >= PIECE * typical:
+                doubtful += 1
     return out, doubtful
+
+
+def _split(contour: np.ndarray, shape: tuple[int, int], typical: float) -> list[np.ndarray]:
+    """The cards of a region of several that touch: the region worn away until it falls into pieces of
+    about a card each (the gaps between cards laid by hand are narrow, never absent along a whole side),
+    each piece grown back within the region. The region itself when it does not so fall apart."""
+    region = np.zeros(shape, np.uint8)
+    cv2.drawContours(region, [contour], -1, 255, thickness=cv2.FILLED)
+    side = float(np.sqrt(typical))
+    for k in range(3, max(4, int(SPLIT_DEPTH * side)), 2):
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        n, labels = cv2.connectedComponents(cv2.erode(region, kernel))
+        if n <= 2:
+            continue
+        pieces = []
+        for label in range(1, n):
+            grown = cv2.dilate((labels == label).astype(np.uint8) * 255, kernel) & region
+            found, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            pieces += [c for c in found if cv2.contourArea(c) >= PIECE * typical]
+        if len(pieces) >= 2:
+            return pieces
+    return [contour]
 
 
 def _deck_axis(quads: list[np.ndarray]) -> np.ndarray:
