@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from models.synth.draw import Pen
+from models.synth.palette import lab, min_delta_e
 from models.synth.wagons.card import CARD_H, CARD_W, TERR_H, TERR_W, render_territory, render_wagons_card
 from models.synth.wagons.deck import render_wagons_deck
 from models.synth.wagons.edition import (
@@ -17,8 +18,6 @@ from models.synth.wagons.edition import (
     MIN_FILL_DELTA_E,
     PRINT_AND_PLAY,
     Edition,
-    lab,
-    min_delta_e,
     random_edition,
 )
 from models.synth.wagons.look import TERRAINS, sample_look

@@ -22,13 +22,13 @@ press run and one card do (texture scale and stroke, small colour drift, the ico
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
+from models.synth import palette as pal
 from models.synth.draw import Color
+from models.synth.palette import lab, min_delta_e
 from models.synth.wagons.look import CREAM, GROUND, INK, SHADE, TERRAINS
 from models.synth.wagons.silhouettes import GENERIC_SHAPES, PRINT_SHAPES, boxed_shape
 
@@ -41,23 +41,6 @@ MIN_FILL_DELTA_E = 28.0
 SILHOUETTE_WHITE_BELOW_L = 66.0
 BLACK: Color = (28, 28, 30)
 PAPER: Color = (252, 252, 250)
-
-
-def lab(rgb: Color) -> np.ndarray:
-    """CIELAB (L* 0–100, a*, b*) of an sRGB colour."""
-    px = np.asarray(rgb, np.float32).reshape(1, 1, 3) / 255
-    return cv2.cvtColor(px, cv2.COLOR_RGB2Lab).reshape(3).astype(np.float64)
-
-
-def _rgb(lab_: np.ndarray) -> Color:
-    px = cv2.cvtColor(lab_.astype(np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2RGB).reshape(3)
-    return tuple(int(round(min(1.0, max(0.0, float(v))) * 255)) for v in px)  # type: ignore[return-value]
-
-
-def min_delta_e(colours: list[Color]) -> float:
-    """The least CIE76 distance between two of ``colours`` (infinite for fewer than two)."""
-    labs = [lab(c) for c in colours]
-    return min((float(np.linalg.norm(a - b)) for a, b in itertools.combinations(labs, 2)), default=np.inf)
 
 
 @dataclass(frozen=True)
@@ -110,7 +93,7 @@ class Edition:
             delta = lab(base[terrain]) - lab(GROUND[terrain])
             if not 0.0 <= ground[0] + delta[0] <= 100.0:
                 delta[0] = -delta[0]
-            out.append(_rgb(ground + delta))
+            out.append(pal.from_lab(ground + delta))
         return out[0], out[1], out[2]
 
     def icon_colour(self, terrain: str) -> Color:
@@ -184,22 +167,12 @@ def check_edition(edition: object) -> Edition:
     return edition
 
 
-def _random_colour(rng: np.random.Generator) -> Color:
-    """A printable colour drawn evenly in CIELAB (L* 18–92, chroma up to 75), kept inside sRGB."""
-    while True:
-        light, chroma, hue = rng.uniform(18, 92), rng.uniform(0, 75), rng.uniform(0, 2 * np.pi)
-        px = np.array([[[light, chroma * np.cos(hue), chroma * np.sin(hue)]]], np.float32)
-        rgb = cv2.cvtColor(px, cv2.COLOR_Lab2RGB).reshape(3)
-        if rgb.min() >= 0.0 and rgb.max() <= 1.0:
-            return tuple(int(round(float(v) * 255)) for v in rgb)  # type: ignore[return-value]
-
-
 def random_fills(rng: np.random.Generator, paper: Color) -> dict[str, Color]:
     """Six fills at least :data:`MIN_FILL_DELTA_E` apart, in a random order over the terrains; a third of
     the editions leave one terrain the paper's white (as the print-and-play snow)."""
     colours: list[Color] = [paper] if rng.random() < 0.35 else []
     while len(colours) < len(TERRAINS):
-        c = _random_colour(rng)
+        c = pal.random_colour(rng)
         if min_delta_e([*colours, c]) >= MIN_FILL_DELTA_E:
             colours.append(c)
     order = rng.permutation(len(TERRAINS))
