@@ -15,7 +15,9 @@ every ground. :func:`draw_edition_block` paints one block of an edition, as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, fields
+from typing import Any
 
 import cv2
 import numpy as np
@@ -52,8 +54,12 @@ class CityEdition:
     road_dash: Color | None = pal.DASH
     road_outline: Color | None = pal.OUTLINE
 
-    def to_json(self) -> dict[str, object]:
-        """The edition as the photo's truth records it."""
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_json(), sort_keys=True))
+
+    def to_json(self) -> dict[str, Any]:
+        """The edition as the photo's truth records it, exactly (:func:`city_edition_from_json` reads it
+        back)."""
 
         def col(c: Color | None) -> list[int] | None:
             return None if c is None else [int(v) for v in c]
@@ -62,10 +68,10 @@ class CityEdition:
             "name": self.name,
             "grounds": {z: col(self.grounds[z]) for z in ZONES},
             "textured": self.textured,
-            "outline_mm": round(self.outline_mm, 3),
+            "outline_mm": self.outline_mm,
             "line": col(self.line),
             "road": col(self.road),
-            "road_mm": round(self.road_mm, 3),
+            "road_mm": self.road_mm,
             "road_edge": col(self.road_edge),
             "road_dash": col(self.road_dash),
             "road_outline": col(self.road_outline),
@@ -76,6 +82,18 @@ class CityEdition:
 BLUE_MAGENTA = CityEdition(
     "blue-magenta", {"R": (96, 130, 196), "C": pal.GROUND["C"], "I": pal.GROUND["I"], "P": (196, 92, 176)}
 )
+
+
+def city_edition_from_json(data: dict[str, Any]) -> CityEdition:
+    """The edition :meth:`CityEdition.to_json` wrote; ``ValueError`` naming what is missing or wrong."""
+    try:
+        values = {k: v for k, v in data.items() if k in {f.name for f in fields(CityEdition)}}
+        values["grounds"] = {z: pal.as_colour(data["grounds"][z]) for z in ZONES}
+        for key in ("line", "road", "road_edge", "road_dash", "road_outline"):
+            values[key] = None if data[key] is None else pal.as_colour(data[key])
+        return CityEdition(**values)
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a city edition: {exc!r} is missing or malformed") from exc
 
 
 def check_city_edition(edition: object) -> CityEdition | None:

@@ -109,3 +109,13 @@ def random_colour(rng: np.random.Generator, light: tuple[float, float] = (18.0, 
         rgb = cv2.cvtColor(px, cv2.COLOR_Lab2RGB).reshape(3)
         if rgb.min() >= 0.0 and rgb.max() <= 1.0:
             return tuple(int(round(float(v) * 255)) for v in rgb)  # type: ignore[return-value]
+
+
+def as_colour(value: object) -> Color:
+    """``value`` (a list or tuple of three whole numbers 0–255, as JSON gives it) as a colour;
+    ``ValueError`` naming it otherwise."""
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        raise ValueError(f"a colour is three whole numbers 0..255, got {value!r}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value):
+        raise ValueError(f"a colour is three whole numbers 0..255, got {value!r}")
+    return (int(value[0]), int(value[1]), int(value[2]))

@@ -17,6 +17,7 @@ from models.synth.city_edition import (
     MIN_ZONE_DELTA_E,
     ZONES,
     CityEdition,
+    city_edition_from_json,
     random_city_edition,
 )
 from models.synth.deck import city_photo, deck_art, render_deck
@@ -99,3 +100,11 @@ def test_something_that_is_not_a_city_edition_is_refused() -> None:
         render_deck(0, ppm=1.5, edition="blue")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="CityEdition"):
         render_photo(0, long_side=400, edition={"R": (0, 0, 255)})  # type: ignore[arg-type]
+
+
+def test_a_city_edition_read_back_from_its_json_is_the_same_edition() -> None:
+    for edition in [BLUE_MAGENTA, *_editions(10)]:
+        again = city_edition_from_json(json.loads(json.dumps(edition.to_json())))
+        assert again == edition and hash(again) == hash(edition)
+    with pytest.raises(ValueError, match="missing"):
+        city_edition_from_json({"name": "x", "grounds": {"R": [1, 2, 3]}})

@@ -18,6 +18,7 @@ from models.synth.wagons.edition import (
     MIN_FILL_DELTA_E,
     PRINT_AND_PLAY,
     Edition,
+    edition_from_json,
     random_edition,
 )
 from models.synth.wagons.look import TERRAINS, sample_look
@@ -176,3 +177,16 @@ def test_a_textured_edition_keeps_its_texture_in_the_new_colours() -> None:
     assert rim.std(axis=0).max() > 8
     median = lab(tuple(int(v) for v in np.median(rim, axis=0)))
     assert np.linalg.norm(median - lab(edition.fill("M"))) < 25
+
+
+def test_an_edition_read_back_from_its_json_is_the_same_edition() -> None:
+    for edition in [BOXED, PRINT_AND_PLAY, *_editions(10)]:
+        again = edition_from_json(json.loads(json.dumps(edition.to_json())))
+        assert again == edition and hash(again) == hash(edition)
+    with pytest.raises(ValueError, match="boxed"):
+        edition_from_json({"name": "pastel"})
+    broken = PRINT_AND_PLAY.to_json() | {"paper": [255, 255]}
+    with pytest.raises(ValueError, match="three whole numbers"):
+        edition_from_json(broken)
+    with pytest.raises(ValueError, match="missing"):
+        edition_from_json({k: v for k, v in PRINT_AND_PLAY.to_json().items() if k != "ink"})

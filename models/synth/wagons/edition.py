@@ -22,7 +22,9 @@ press run and one card do (texture scale and stroke, small colour drift, the ico
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 import numpy as np
 
@@ -100,8 +102,12 @@ class Edition:
         """A silhouette's colour on ``terrain``: white (the paper) on a dark fill, ink on a light one."""
         return self.paper if lab(self.fill(terrain))[0] < SILHOUETTE_WHITE_BELOW_L else self.ink
 
-    def to_json(self) -> dict[str, object]:
-        """The edition as the photo's truth records it."""
+    def __hash__(self) -> int:
+        return hash(json.dumps(self.to_json(), sort_keys=True))
+
+    def to_json(self) -> dict[str, Any]:
+        """The edition as the photo's truth records it, exactly (:func:`edition_from_json` reads it back);
+        the boxed print by its name alone."""
         if self.fills is None:
             return {"name": self.name}
         return {
@@ -109,15 +115,15 @@ class Edition:
             "fills": {t: list(self.fills[t]) for t in TERRAINS},
             "textured": self.textured,
             "paper": list(self.paper),
-            "gap_mm": round(self.gap_mm, 3),
-            "line_mm": round(self.line_mm, 3),
+            "gap_mm": self.gap_mm,
+            "line_mm": self.line_mm,
             "line": list(self.line),
-            "edge_mm": round(self.edge_mm, 3),
-            "corner_mm": round(self.corner_mm, 3),
+            "edge_mm": self.edge_mm,
+            "corner_mm": self.corner_mm,
             "silhouette": self.silhouette,
             "shapes": dict(self.shapes),
-            "icon_scale": round(self.icon_scale, 3),
-            "icon_turn": round(self.icon_turn, 3),
+            "icon_scale": self.icon_scale,
+            "icon_turn": self.icon_turn,
             "icon_mirror": self.icon_mirror,
             "ink": list(self.ink),
         }
@@ -156,6 +162,25 @@ PRINT_AND_PLAY = Edition(
     icon_scale=0.42,
     icon_turn=4.0,
 )
+
+
+def edition_from_json(data: dict[str, Any]) -> Edition:
+    """The edition :meth:`Edition.to_json` wrote (:data:`BOXED` for ``{"name": "boxed"}``); ``ValueError``
+    naming what is missing or wrong."""
+    try:
+        if "fills" not in data:
+            if data.get("name") != BOXED.name:
+                name = data.get("name")
+                raise ValueError(f"an edition without fills must be the boxed print, got {name!r}")
+            return BOXED
+        values = dict(data)
+        values["fills"] = {t: pal.as_colour(data["fills"][t]) for t in TERRAINS}
+        for key in ("paper", "line", "ink"):
+            values[key] = pal.as_colour(data[key])
+        known = {f.name for f in fields(Edition)}
+        return Edition(**{k: v for k, v in values.items() if k in known})
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not an edition: {exc!r} is missing or malformed") from exc
 
 
 def check_edition(edition: object) -> Edition:
