@@ -417,6 +417,19 @@ def _paste_scene(
     return coverage
 
 
+def _photo_conditions(cond_rng: np.random.Generator, overrides: dict[str, Any]) -> Conditions:
+    """The conditions drawn from ``cond_rng``, replaced by ``overrides``; ``ValueError`` naming an unknown
+    or out-of-range one."""
+    known = {f.name for f in fields(Conditions)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    base = sample_conditions(cond_rng)
+    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
+    check_conditions(cond)
+    return cond
+
+
 def render_photo(seed: int, *, edition: CityEdition | None = None, **overrides: Any) -> SynthPhoto:
     """Render the photo of ``seed``: conditions drawn from the seed, then replaced by ``overrides``
     (any :class:`Conditions` field, e.g. ``table="wood", tilt=30, long_side=800``); the city's cards in
@@ -429,14 +442,8 @@ def render_photo(seed: int, *, edition: CityEdition | None = None, **overrides: 
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
     edition = check_city_edition(edition)
-    known = {f.name for f in fields(Conditions)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     cond_rng, city_rng, art_rng, table_rng, fx_rng, clutter_rng = _streams(seed)
-    base = sample_conditions(cond_rng)
-    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
-    check_conditions(cond)
+    cond = _photo_conditions(cond_rng, overrides)
     play = simulate_play(
         random.Random(int(city_rng.integers(2**63))),
         cond.n_cards,
