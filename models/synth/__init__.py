@@ -4,6 +4,8 @@
 - :mod:`models.synth.blocks`, :mod:`~models.synth.art`: look-alike card art drawn procedurally, and
   :func:`~models.synth.art.render_city_topdown`, a top-down render with exact cell centres and labels (the
   cell classifier's training source).
+- :mod:`models.synth.city_edition`: another printing of the cards (zone colours, flat or textured blocks,
+  road style), drawn by the card, deck and photo renderers with ``edition=``; the default is the shipped look.
 - :mod:`models.synth.tables`, :mod:`~models.synth.clutter`: table surfaces and objects on the table.
 - :mod:`models.synth.camera`, :mod:`~models.synth.scene`: the phone photo simulator,
   :func:`~models.synth.scene.render_photo`, with :class:`~models.synth.scene.Conditions`.

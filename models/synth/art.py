@@ -20,6 +20,7 @@ import numpy as np
 
 from models.synth import palette as pal
 from models.synth.blocks import BLOCK_H, BLOCK_W, draw_block
+from models.synth.city_edition import CityEdition, check_city_edition, draw_edition_block
 from models.synth.draw import Pen, rounded_rect_mask
 from models.synth.tables import COMMON_TABLES, TableKind, render_table
 from scoring.city import EMPTY, Cell, City
@@ -58,13 +59,22 @@ def _blank_card(ppm: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def render_city_card(
-    blocks: tuple[tuple[Cell, Cell], tuple[Cell, Cell]], rng: np.random.Generator, ppm: float
+    blocks: tuple[tuple[Cell, Cell], tuple[Cell, Cell]],
+    rng: np.random.Generator,
+    ppm: float,
+    edition: CityEdition | None = None,
 ) -> CardArt:
-    """A city card showing ``blocks`` ((TL, TR), (BL, BR)) as laid; the art is new on every call."""
+    """A city card showing ``blocks`` ((TL, TR), (BL, BR)) as laid; the art is new on every call. In
+    ``edition``'s printing when one is given (:mod:`~models.synth.city_edition`), else the shipped look."""
+    edition = check_city_edition(edition)
     rgb, mask = _blank_card(ppm)
     for dr in (0, 1):
         for dc in (0, 1):
-            draw_block(Pen(rgb, ppm, (dc * BLOCK_W, dr * BLOCK_H)), blocks[dr][dc], rng)
+            pen = Pen(rgb, ppm, (dc * BLOCK_W, dr * BLOCK_H))
+            if edition is None:
+                draw_block(pen, blocks[dr][dc], rng)
+            else:
+                draw_edition_block(pen, blocks[dr][dc], rng, edition)
     if rng.random() < 0.7:  # the cut edge of the card reads as a thin dark or light line
         edge = (40, 36, 34) if rng.random() < 0.6 else (236, 232, 222)
         Pen(rgb, ppm).rect(0.1, 0.1, CARD_W - 0.2, CARD_H - 0.2, None, edge, float(rng.uniform(0.15, 0.4)))
@@ -316,13 +326,15 @@ def lay_out(
     return Layout(tuple(poses), pitch)
 
 
-def render_card_art(play: Play, index: int, rng: np.random.Generator, ppm: float) -> CardArt:
-    """The art of ``play.placements[index]`` as laid (blocks in lattice orientation)."""
+def render_card_art(
+    play: Play, index: int, rng: np.random.Generator, ppm: float, edition: CityEdition | None = None
+) -> CardArt:
+    """The art of ``play.placements[index]`` as laid (blocks in lattice orientation), in ``edition``."""
     p = play.placements[index]
     if p.kind == "wrecktar":
         return render_wrecktar(rng, ppm)
     blocks = tuple(tuple(_shown_cell(play, index, p, dr, dc) for dc in (0, 1)) for dr in (0, 1))
-    return render_city_card(blocks, rng, ppm)  # type: ignore[arg-type]
+    return render_city_card(blocks, rng, ppm, edition)  # type: ignore[arg-type]
 
 
 def _shown_cell(play: Play, index: int, p: Placement, dr: int, dc: int) -> Cell:

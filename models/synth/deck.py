@@ -3,6 +3,8 @@ photo (the 18 cards face up in a grid with gaps) or as a city (cards side by sid
 
 The art of a card is drawn once per ``seed`` (:func:`deck_art`), so a deck photo and a city photo made with
 the same seed show the same printed cards, as a player's own deck does; another seed is another print.
+An ``edition`` (:mod:`~models.synth.city_edition`) draws another printing of the cards: other zone colours,
+flat or textured blocks, another road style; the default is the shipped look.
 :func:`render_deck` is the deck photo ``sprawlscan synth --deck`` writes, with its truth.
 """
 
@@ -16,6 +18,7 @@ import cv2
 import numpy as np
 
 from models.synth.art import CARD_H, CARD_W, render_city_card, render_wrecktar
+from models.synth.city_edition import CityEdition, check_city_edition
 from scoring.city import City
 from scoring.city_text import parse_city
 from scoring.layouts import LAYOUTS, card_blocks
@@ -28,11 +31,11 @@ TABLE = (52, 70, 96)  # a dark blue cloth
 Art = dict[int | str, np.ndarray]
 
 
-def deck_art(seed: int, ppm: float = PPM) -> Art:
-    """Card number → its RGB art, unturned, and ``"wrecktar"`` → our stand-in Wrecktar's; the same for
-    the same seed."""
+def deck_art(seed: int, ppm: float = PPM, edition: CityEdition | None = None) -> Art:
+    """Card number → its RGB art, unturned, in ``edition`` (default the shipped look), and
+    ``"wrecktar"`` → our stand-in Wrecktar's; the same for the same seed and edition."""
     art: Art = {
-        n: render_city_card(card_blocks(n), np.random.default_rng([seed, n]), ppm).rgb
+        n: render_city_card(card_blocks(n), np.random.default_rng([seed, n]), ppm, edition).rgb
         for n in sorted(LAYOUTS)
     }
     art["wrecktar"] = render_wrecktar(np.random.default_rng([seed, 100]), ppm).rgb
@@ -198,16 +201,20 @@ def deck_layout(seed: int) -> DeckLayout:
     return DeckLayout(seed, cards, 6, float(gap), float(jitter), float(turn))
 
 
-def render_deck(seed: int, ppm: float = 3.0) -> tuple[np.ndarray, dict[str, Any]]:
+def render_deck(
+    seed: int, ppm: float = 3.0, edition: CityEdition | None = None
+) -> tuple[np.ndarray, dict[str, Any]]:
     """The deck photo of ``seed`` (RGB, top-down at ``ppm`` px/mm, the art of :func:`deck_art` for the
-    same seed) and its truth (:meth:`DeckLayout.truth`). The same seed gives the same pixels."""
+    same seed and ``edition``) and its truth (:meth:`DeckLayout.truth`, with the ``edition`` when one is
+    given). The same arguments give the same pixels."""
+    edition = check_city_edition(edition)
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
     if not 1.5 <= ppm <= 12:
         raise ValueError(f"a deck photo is drawn at 1.5..12 px per mm, got {ppm:g}")
     lay = deck_layout(seed)
     flat = deck_photo(
-        deck_art(seed, ppm),
+        deck_art(seed, ppm, edition),
         lay.cards,
         cols=lay.cols,
         gap_mm=lay.gap_mm,
@@ -216,7 +223,10 @@ def render_deck(seed: int, ppm: float = 3.0) -> tuple[np.ndarray, dict[str, Any]
         jitter_mm=lay.jitter_mm,
     )
     rgb = _askew(flat, lay.turn_deg, ppm, seed)
-    return rgb, lay.truth(rgb.shape[1], rgb.shape[0], ppm)
+    truth = lay.truth(rgb.shape[1], rgb.shape[0], ppm)
+    if edition is not None:
+        truth["edition"] = edition.to_json()
+    return rgb, truth
 
 
 def _askew(flat: np.ndarray, turn_deg: float, ppm: float, seed: int) -> np.ndarray:

@@ -7,6 +7,9 @@ The bases were set by rendering blocks and measuring their whole-block CIELAB pe
 
 from __future__ import annotations
 
+import itertools
+
+import cv2
 import numpy as np
 
 Color = tuple[int, int, int]
@@ -77,3 +80,42 @@ def scaled(color: Color, factor: float) -> Color:
 def mix(a: Color, b: Color, t: float) -> Color:
     """``a`` moved a fraction ``t`` of the way towards ``b``."""
     return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def lab(rgb: Color) -> np.ndarray:
+    """CIELAB (L* 0–100, a*, b*) of an sRGB colour."""
+    px = np.asarray(rgb, np.float32).reshape(1, 1, 3) / 255
+    return cv2.cvtColor(px, cv2.COLOR_RGB2Lab).reshape(3).astype(np.float64)
+
+
+def from_lab(lab_: np.ndarray) -> Color:
+    """The sRGB colour of a CIELAB one, clipped into the gamut."""
+    px = cv2.cvtColor(np.asarray(lab_, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2RGB).reshape(3)
+    return tuple(int(round(min(1.0, max(0.0, float(v))) * 255)) for v in px)  # type: ignore[return-value]
+
+
+def min_delta_e(colours: list[Color]) -> float:
+    """The least CIE76 distance between two of ``colours`` (infinite for fewer than two): how close the
+    two nearest of a printing's colours come, 2.3 being just noticeable and 25 or more apart at a glance."""
+    labs = [lab(c) for c in colours]
+    return min((float(np.linalg.norm(a - b)) for a, b in itertools.combinations(labs, 2)), default=np.inf)
+
+
+def random_colour(rng: np.random.Generator, light: tuple[float, float] = (18.0, 92.0)) -> Color:
+    """A printable colour drawn evenly in CIELAB (L* in ``light``, chroma up to 75) inside sRGB."""
+    while True:
+        l_, chroma, hue = rng.uniform(*light), rng.uniform(0, 75), rng.uniform(0, 2 * np.pi)
+        px = np.array([[[l_, chroma * np.cos(hue), chroma * np.sin(hue)]]], np.float32)
+        rgb = cv2.cvtColor(px, cv2.COLOR_Lab2RGB).reshape(3)
+        if rgb.min() >= 0.0 and rgb.max() <= 1.0:
+            return tuple(int(round(float(v) * 255)) for v in rgb)  # type: ignore[return-value]
+
+
+def as_colour(value: object) -> Color:
+    """``value`` (a list or tuple of three whole numbers 0–255, as JSON gives it) as a colour;
+    ``ValueError`` naming it otherwise."""
+    if not isinstance(value, list | tuple) or len(value) != 3:
+        raise ValueError(f"a colour is three whole numbers 0..255, got {value!r}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value):
+        raise ValueError(f"a colour is three whole numbers 0..255, got {value!r}")
+    return (int(value[0]), int(value[1]), int(value[2]))

@@ -36,6 +36,7 @@ from models.synth.art import (
     render_scoring_back,
 )
 from models.synth.camera import local_scale, look_at_table, project
+from models.synth.city_edition import CityEdition, check_city_edition
 from models.synth.clutter import TableObject, place_objects, render_object
 from models.synth.tables import COMMON_TABLES, TABLE_KINDS, TableKind, render_table
 from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth
@@ -390,10 +391,11 @@ def _paste_scene(
     cond: Conditions,
     art_rng: np.random.Generator,
     clutter_rng: np.random.Generator,
+    edition: CityEdition | None = None,
 ) -> np.ndarray:
-    """Paste the objects, the scoring cards and the city's cards (bottom to top) into ``img`` with their
-    shadows; return the coverage mask of the glossy cards (H×W ``uint8``), for the glare. Cards are drawn at
-    a resolution just above what the camera resolves anywhere on them."""
+    """Paste the objects, the scoring cards and the city's cards (bottom to top, in ``edition``) into
+    ``img`` with their shadows; return the coverage mask of the glossy cards (H×W ``uint8``), for the glare.
+    Cards are drawn at a resolution just above what the camera resolves anywhere on them."""
     ppm = min(9.0, max(1.5, 1.1 * max(local_scale(hom, tuple(p)) for p in scene)))
     card_px = np.diag([1 / ppm, 1 / ppm, 1.0])
     light = art_rng.normal(0, 1, 2)
@@ -410,28 +412,38 @@ def _paste_scene(
             art = render_scoring_back(number, art_rng, ppm)
             paste(img, art, hom @ pose.matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
     for i in range(len(play.placements)):
-        art = render_card_art(play, i, art_rng, ppm)
+        art = render_card_art(play, i, art_rng, ppm, edition)
         paste(img, art, hom @ layout.poses[i].matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
     return coverage
 
 
-def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
+def _photo_conditions(cond_rng: np.random.Generator, overrides: dict[str, Any]) -> Conditions:
+    """The conditions drawn from ``cond_rng``, replaced by ``overrides``; ``ValueError`` naming an unknown
+    or out-of-range one."""
+    known = {f.name for f in fields(Conditions)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    base = sample_conditions(cond_rng)
+    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
+    check_conditions(cond)
+    return cond
+
+
+def render_photo(seed: int, *, edition: CityEdition | None = None, **overrides: Any) -> SynthPhoto:
     """Render the photo of ``seed``: conditions drawn from the seed, then replaced by ``overrides``
-    (any :class:`Conditions` field, e.g. ``table="wood", tilt=30, long_side=800``).
+    (any :class:`Conditions` field, e.g. ``table="wood", tilt=30, long_side=800``); the city's cards in
+    ``edition``'s printing (:mod:`~models.synth.city_edition`; default the shipped look, the truth's
+    conditions then naming no edition).
 
     Same seed and overrides → byte-identical ``image``, ``jpeg`` and ``truth``. Raises ``ValueError`` for an
     unknown or out-of-range condition.
     """
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
-    known = {f.name for f in fields(Conditions)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    edition = check_city_edition(edition)
     cond_rng, city_rng, art_rng, table_rng, fx_rng, clutter_rng = _streams(seed)
-    base = sample_conditions(cond_rng)
-    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
-    check_conditions(cond)
+    cond = _photo_conditions(cond_rng, overrides)
     play = simulate_play(
         random.Random(int(city_rng.integers(2**63))),
         cond.n_cards,
@@ -449,7 +461,9 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
 
     img = _table_layer(cond.table, hom, size, scene, table_rng)
     objects = place_objects(cond.clutter, np.vstack(corners + score_corners), clutter_rng)
-    coverage = _paste_scene(img, hom, scene, play, layout, score_poses, objects, cond, art_rng, clutter_rng)
+    coverage = _paste_scene(
+        img, hom, scene, play, layout, score_poses, objects, cond, art_rng, clutter_rng, edition
+    )
     img = _photo_effects(img, cond, fx_rng, coverage, hom)
     truth = PhotoTruth(
         seed=seed,
@@ -471,7 +485,7 @@ def render_photo(seed: int, **overrides: Any) -> SynthPhoto:
         objects=tuple(ObjectTruth(o.kind, _pts(project(hom, o.corners_mm()))) for o in objects),
         homography=tuple(tuple(float(f"{v:.9g}") for v in row) for row in hom),
         pitch_mm=(round(layout.pitch[0], 4), round(layout.pitch[1], 4)),
-        conditions=cond.to_json(),
+        conditions=cond.to_json() | ({} if edition is None else {"edition": edition.to_json()}),
         notes=play.notes,
     )
     return SynthPhoto(img, _encode(img, cond), truth, cond)

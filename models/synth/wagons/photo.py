@@ -4,7 +4,8 @@
 in one print of the look-alike art (:class:`~models.synth.wagons.look.Look`), lays it on a table by hand,
 frames it with the phone camera of :mod:`models.synth.scene` and applies the same photo effects. The truth
 is a :class:`TownTruth`: the Sprawlopolis photo truth with the town (town format) in ``city`` and
-``"game": "wagons"``; ``conditions`` holds the photo's conditions and the print's ``look``.
+``"game": "wagons"``; ``conditions`` holds the photo's conditions and the print's ``look`` (and its
+``edition`` when another printing than the boxed one is drawn: :mod:`~models.synth.wagons.edition`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from models.synth.scene import (
 )
 from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth
 from models.synth.wagons.card import render_wagons_card
+from models.synth.wagons.edition import Edition, check_edition
 from models.synth.wagons.layout import TownLayout, cell_points, lay_out_town
 from models.synth.wagons.look import Look, sample_look
 from models.synth.wagons.town import TownPlay, simulate_town, stack_for_town
@@ -92,7 +94,7 @@ def _paste_town(
     hom: np.ndarray,
     play: TownPlay,
     layout: TownLayout,
-    look: Look,
+    print_: tuple[Look, Edition],
     cond: Conditions,
     rngs: tuple[np.random.Generator, np.random.Generator],
     objects: list[TableObject],
@@ -111,7 +113,7 @@ def _paste_town(
         paste(img, art, hom @ obj.pose.matrix() @ to_obj, min(0.6, cond.shadow * 1.5), 4 * shadow_px, light)
     card_px = np.diag([1 / ppm, 1 / ppm, 1.0])
     for i, p in enumerate(play.placements):
-        art = render_wagons_card(p.number, look, ppm)
+        art = render_wagons_card(p.number, print_[0], ppm, edition=print_[1])
         paste(img, art, hom @ layout.pose(i).matrix() @ card_px, cond.shadow, shadow_px, light, coverage)
     return coverage
 
@@ -122,12 +124,15 @@ def render_town_photo(
     play: TownPlay | None = None,
     look: int | None = None,
     art_spread: float = 1.0,
+    edition: Edition | None = None,
     **overrides: Any,
 ) -> SynthPhoto:
     """The town photo of ``seed``: a random town (or ``play``), in the print ``look`` (a seed; default
     ``seed``: each photo its own print) drawn ``art_spread`` wide, photographed under conditions drawn from
     the seed and replaced by ``overrides`` (any Sprawlopolis condition but its scoring cards and expansions,
-    and ``n_cards`` 1–18). Same arguments → the same bytes. ``ValueError`` for a bad argument."""
+    and ``n_cards`` 1–18). ``edition`` is the printing of the cards (default the boxed print). Same arguments
+    → the same bytes. ``ValueError`` for a bad argument."""
+    edition = check_edition(edition)
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number ≥ 0, got {seed!r}")
     if look is not None and (not isinstance(look, int) or isinstance(look, bool) or look < 0):
@@ -148,7 +153,7 @@ def render_town_photo(
     hom = _frame(scene, cond, fx_rng)
     img = _table_layer(cond.table, hom, size, scene, table_rng)
     objects = place_objects(cond.clutter, scene, clutter_rng)
-    coverage = _paste_town(img, hom, play, layout, print_, cond, (art_rng, clutter_rng), objects)
+    coverage = _paste_town(img, hom, play, layout, (print_, edition), cond, (art_rng, clutter_rng), objects)
     img = _photo_effects(img, cond, fx_rng, coverage, hom)
     cells = cell_points(play, layout)
     pts = project(hom, np.array([[x, y] for _, _, x, y, _ in cells]))
@@ -170,9 +175,14 @@ def render_town_photo(
         objects=tuple(ObjectTruth(o.kind, _pts(project(hom, o.corners_mm()))) for o in objects),
         homography=tuple(tuple(float(f"{v:.9g}") for v in row) for row in hom),
         pitch_mm=(round(layout.pitch[0], 4), round(layout.pitch[1], 4)),
-        conditions={**conditions, "look": print_.to_json()},
+        conditions={**conditions, "look": print_.to_json(), **_edition_json(edition)},
     )
     return SynthPhoto(img, _encode(img, cond), truth, cond)
+
+
+def _edition_json(edition: Edition) -> dict[str, Any]:
+    """The edition as the truth's conditions name it: nothing for the boxed print (truths as before)."""
+    return {} if edition.boxed else {"edition": edition.to_json()}
 
 
 def render_given_town(town: Town, seed: int = 0, cards: list[int] | None = None, **kwargs: Any) -> SynthPhoto:

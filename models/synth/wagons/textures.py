@@ -142,9 +142,18 @@ TEXTURES: dict[str, Texture] = {
 }
 
 
-def draw_territory(pen: Pen, terrain: str, w: float, h: float, look: Look, rng: np.random.Generator) -> None:
-    """Fill the ``w`` × ``h`` mm territory at the pen's origin with its ground and texture."""
-    ground, ink, shade = look.colours(terrain)
+def draw_territory(
+    pen: Pen,
+    terrain: str,
+    w: float,
+    h: float,
+    look: Look,
+    rng: np.random.Generator,
+    colours: tuple[Color, Color, Color] | None = None,
+) -> None:
+    """Fill the ``w`` × ``h`` mm territory at the pen's origin with its ground and texture, in
+    ``colours`` (ground, ink, shade) or by default the look's."""
+    ground, ink, shade = colours or look.colours(terrain)
     ground = pal.vary(rng, ground, 2.5, 1.5)
     pen.rect(-1, -1, w + 2, h + 2, ground)
     TEXTURES[terrain](pen, w, h, look, rng, (ground, ink, shade))
