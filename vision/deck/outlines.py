@@ -77,6 +77,10 @@ def _card_regions(small: np.ndarray) -> list[np.ndarray]:
     labf = lab.astype(np.float32)
     dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
     mask = (cv2.blur(dist, (3, 3)) > CARD_DISTANCE).astype(np.uint8) * 255
+    # A card whose territories are the table's colour (white snow on a white table) shows only its outline
+    # and icons: what a closed outline encloses is card.
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(mask, outlines, -1, 255, thickness=cv2.FILLED)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     # Holes (art in the table's colours) do not matter: only the outer outline is used.
