@@ -26,6 +26,7 @@ from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centr
 from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.run import WORK_LONG_SIDE
+from vision.towns.deck.grid import completed, places_of, portrait
 from vision.towns.deck.look import territory_looks
 from vision.towns.deck.structure import (
     NoStructure,
@@ -83,34 +84,6 @@ class DeckCards:
     icons: np.ndarray
 
 
-def _portrait(quad: np.ndarray) -> np.ndarray:
-    """A card's corners (TL, TR, BR, BL, long side first) restarted so its long side runs down the photo."""
-    q = quad[[1, 2, 3, 0]]
-    return q if (q[3] - q[0])[1] >= 0 else quad[[3, 0, 1, 2]]
-
-
-def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
-    order = np.argsort(values)
-    index = np.zeros(len(values), int)
-    k = 0
-    for prev, cur in zip(order[:-1], order[1:], strict=True):
-        k += bool(values[cur] - values[prev] > gap)
-        index[cur] = k
-    return index
-
-
-def _places(corners: np.ndarray) -> list[tuple[int, int]]:
-    """Each card's (row, column) in the deck's grid, from its centre along the deck's axes."""
-    top = (corners[:, 1] - corners[:, 0]).mean(axis=0)
-    axis = top / max(float(np.hypot(*top)), 1e-9)
-    normal = np.array([-axis[1], axis[0]])
-    centres = corners.mean(axis=1)
-    width = float(np.median(np.hypot(*(corners[:, 1] - corners[:, 0]).T)))
-    height = float(np.median(np.hypot(*(corners[:, 3] - corners[:, 0]).T)))
-    rows, cols = _clusters(centres @ normal, 0.5 * height), _clusters(centres @ axis, 0.5 * width)
-    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
-
-
 def _mosaic(rgb: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, Lattice]:
     """The cards warped top-down, portrait, :data:`PER_ROW` a row with a margin of table each, and the
     lattice of their territories (card ``i``'s at rows 2 (i // 6) …, columns 2 (i % 6) …)."""
@@ -164,10 +137,10 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     found = find_cards(rgb)
     if found is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
-    corners = np.array([_portrait(q) for q in found.corners])
-    places = _places(corners)
+    corners = np.array([portrait(q) for q in found.corners])
+    places = places_of(corners)
     order = sorted(range(len(places)), key=lambda i: places[i])
-    corners, places = corners[order], [places[i] for i in order]
+    corners, places = completed(corners[order], [places[i] for i in order], want=len(CARDS))
     view, lattice = _mosaic(rgb, corners)
     grid = reader(view, lattice)
     readings, centres = [], []

@@ -1,0 +1,228 @@
+"""Any print of Circle the Wagons: taught from one deck photo, read, and never scored untaught.
+
+    python tests/bench/bench_print.py [--devset DIR] [--editions 20] [--skip-devset]
+
+Two sets, each printed with its figures and a closing line:
+
+- The print-and-play development set (``../shared/devset-wagons``: 16 town photos of the publisher's
+  print-and-play cards with their truth, and 3 deck photos; skipped with a note when absent; never trained
+  on). Each deck photo in turn teaches the scanner (``sprawlscan teach``'s path, the game told from the
+  photo), its cards are compared with the photo's truth, and every town is scanned with that deck through the
+  scan of the CLI and the service (``api.core.read_photo``, the game told from the photo). Then every town
+  is scanned with no deck: each must be read exactly or answered with a retake naming teaching
+  (``needs_deck``), never a total from a wrong reading. Lines: ``print-and-play taught deckNN: cards K/18,
+  territories M/N, towns exact T/16, silent S, retakes R`` and ``print-and-play untaught: exact E, needs_deck
+  D, other refusals O, scored wrong W of 16, silent S``.
+- Random editions of the renderer (``models.synth.wagons.edition.random_edition``; the first is the
+  print-and-play edition drawn from the reference's facts): a deck photo of each teaches the scanner, a
+  town photo of the same printed cards is read with the deck, and again without it. Line: ``editions:
+  taught K/E, territories M/N, towns exact T/E, untaught refused U/E``.
+
+A town read is compared with the truth at the best of the four whole-town turns and every shift; a
+territory of the truth not read so (missed, or read as another) is wrong, and silent when no doubt names
+its cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from api.core import PhotoRequest, read_photo  # noqa: E402
+from api.core.decks import teach_photos  # noqa: E402
+from models.synth.wagons.deck import render_wagons_deck  # noqa: E402
+from models.synth.wagons.edition import PRINT_AND_PLAY, random_edition  # noqa: E402
+from models.synth.wagons.photo import render_town_photo  # noqa: E402
+from scoring.city import cell_name  # noqa: E402
+from scoring.errors import InputError  # noqa: E402
+from scoring.wagons import parse_town  # noqa: E402
+from vision.deck import DeckError  # noqa: E402
+from vision.towns.scan import TownScan  # noqa: E402
+
+DEVSET = next(
+    (p for p in (ROOT.parent / "shared" / "devset-wagons", ROOT.parents[1] / "shared" / "devset-wagons")
+     if p.is_dir()),
+    ROOT.parent / "shared" / "devset-wagons",
+)  # fmt: skip
+EDITION_SEED_BASE = 7_000
+Grid = list[list[str | None]]
+
+
+@dataclass
+class Compared:
+    """A town read against its truth: territories of the truth, read right, wrong cells silent."""
+
+    total: int
+    right: int
+    silent: int
+
+    @property
+    def exact(self) -> bool:
+        return self.right == self.total
+
+
+def _grid(text: str) -> Grid:
+    town = parse_town(text)
+    return [[None if t is None else t.token() for t in row] for row in town.grid]
+
+
+def _turns(grid: Grid) -> list[Grid]:
+    out, g = [], grid
+    for _ in range(4):
+        out.append(g)
+        g = [list(row) for row in zip(*g[::-1], strict=True)]  # a quarter turn clockwise
+    return out
+
+
+def compare(truth: Grid, read: Grid, doubted: set[str]) -> Compared:
+    """``read`` laid over ``truth`` at the best turn and shift (see the module note)."""
+    want = {(r, c): t for r, row in enumerate(truth) for c, t in enumerate(row) if t is not None}
+    best = Compared(len(want), -1, len(want))
+    for k, turned in enumerate(_turns(read)):
+        rows, cols = len(turned), len(turned[0]) if turned else 0
+        for dr in range(-rows, len(truth) + 1):
+            for dc in range(-cols, len(truth[0]) + 1):
+                right = sum(
+                    0 <= r - dr < rows and 0 <= c - dc < cols and turned[r - dr][c - dc] == t
+                    for (r, c), t in want.items()
+                )
+                if right > best.right:
+                    silent = _silent(want, turned, (dr, dc), doubted if k == 0 else set())
+                    best = Compared(len(want), right, silent)
+    return best
+
+
+def _silent(want: dict, read: Grid, shift: tuple[int, int], doubted: set[str]) -> int:
+    rows, cols = len(read), len(read[0]) if read else 0
+    silent = 0
+    for (r, c), t in want.items():
+        rr, cc = r - shift[0], c - shift[1]
+        inside = 0 <= rr < rows and 0 <= cc < cols
+        if not inside or read[rr][cc] != t:
+            silent += not (inside and cell_name(rr, cc) in doubted)
+    return silent
+
+
+def jpeg(rgb: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes()
+
+
+def scan(photo: bytes, deck: object) -> TownScan | str:
+    """The town read from ``photo`` as the CLI and the service read it, or the refusal's code."""
+    try:
+        result = read_photo(photo, PhotoRequest(), deck=deck)
+    except InputError as exc:
+        return exc.code
+    return result if isinstance(result, TownScan) else "read as a city"
+
+
+def judged(result: TownScan | str, truth: Grid) -> tuple[Compared, str]:
+    """How a scan fared: compared with the truth, and its kind (scored, retake, needs_deck, a refusal)."""
+    if isinstance(result, str):
+        return Compared(sum(t is not None for row in truth for t in row), 0, 0), result
+    got = compare(truth, _grid(result.text), {d.cell for d in result.doubt})
+    return got, "needs_deck" if result.needs_deck else ("retake" if result.retake else "scored")
+
+
+def devset_taught(devset: Path, names: list[str], truths: dict[str, Grid]) -> None:
+    for deck_path in sorted((devset / "decks").glob("deck*.jpg")):
+        want = json.loads(deck_path.with_suffix(".json").read_text())
+        places = {(c["row"], c["col"]): (c["card"], c["rotated"]) for c in want["cards"]}
+        try:
+            teaching = teach_photos([deck_path.read_bytes()], names=[deck_path.name])
+        except DeckError as exc:
+            print(f"print-and-play taught {deck_path.stem}: refused: {exc}")
+            continue
+        cards = sum(places.get((c.row, c.col)) == (c.card, c.rotated) for c in teaching.cards)
+        tally = [judged(scan((devset / f"{n}.jpg").read_bytes(), teaching.deck), truths[n]) for n in names]
+        _report(f"print-and-play taught {deck_path.stem}: cards {cards}/18, ", names, tally)
+
+
+def _report(head: str, names: list[str], tally: list[tuple[Compared, str]]) -> None:
+    for name, (got, kind) in zip(names, tally, strict=True):
+        if not got.exact or kind != "scored":
+            print(f"  {name}: {got.right}/{got.total} {kind}, silent {got.silent}")
+    right = sum(g.right for g, _ in tally)
+    total = sum(g.total for g, _ in tally)
+    exact = sum(g.exact and k == "scored" for g, k in tally)
+    silent = sum(g.silent for g, k in tally if k == "scored")
+    retakes = sum(k != "scored" for _, k in tally)
+    print(f"{head}territories {right}/{total}, towns exact {exact}/{len(tally)}, silent {silent}, "
+          f"retakes {retakes}", flush=True)  # fmt: skip
+
+
+def devset_untaught(devset: Path, names: list[str], truths: dict[str, Grid]) -> None:
+    tally = [judged(scan((devset / f"{n}.jpg").read_bytes(), None), truths[n]) for n in names]
+    kinds = [k for _, k in tally]
+    exact = sum(g.exact and k == "scored" for g, k in tally)
+    wrong = sum(not g.exact and k == "scored" for g, k in tally)
+    silent = sum(g.silent for g, k in tally if k == "scored")
+    refused = sum(k not in ("scored", "needs_deck") for k in kinds)
+    print(f"print-and-play untaught: exact {exact}, needs_deck {kinds.count('needs_deck')}, other refusals "
+          f"{refused} ({', '.join(sorted(set(kinds) - {'scored', 'needs_deck'})) or 'none'}), scored wrong "
+          f"{wrong} of {len(names)}, silent {silent}", flush=True)  # fmt: skip
+
+
+def editions(count: int) -> None:
+    taught = right = total = exact = refused = 0
+    for i in range(count):
+        seed = EDITION_SEED_BASE + i
+        edition = PRINT_AND_PLAY if i == 0 else random_edition(np.random.default_rng(seed))
+        deck_rgb, deck_truth = render_wagons_deck(seed, ppm=3.0, edition=edition)
+        photo = render_town_photo(10 * seed, look=seed, edition=edition)
+        truth = _grid(photo.truth.city)
+        untaught = judged(scan(photo.jpeg, None), truth)
+        refused += untaught[1] == "needs_deck"
+        try:
+            teaching = teach_photos([jpeg(deck_rgb)], names=["deck photo"])
+            ok = teaching.describe() == deck_truth["grid"]
+        except DeckError as exc:
+            print(f"  edition {seed}: not taught: {exc}")
+            ok, teaching = False, None
+        taught += ok
+        got, kind = judged(scan(photo.jpeg, teaching.deck if teaching else None), truth)
+        right, total, exact = right + got.right, total + got.total, exact + (got.exact and kind == "scored")
+        if not (ok and got.exact and kind == "scored") or untaught[1] != "needs_deck":
+            print(f"  edition {seed} ({edition.name}): taught {ok}, {got.right}/{got.total} {kind}, untaught "
+                  f"{untaught[1]}")  # fmt: skip
+    print(f"editions: taught {taught}/{count}, territories {right}/{total}, towns exact {exact}/{count}, "
+          f"untaught refused {refused}/{count}", flush=True)  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--devset", type=Path, default=DEVSET)
+    parser.add_argument("--editions", type=int, default=20)
+    parser.add_argument("--skip-devset", action="store_true")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    meta = args.devset / "meta.json"
+    if args.skip_devset:
+        pass
+    elif not meta.is_file():
+        print(f"bench_print: no print-and-play development set at {args.devset}: its part skipped")
+    else:
+        names = [m["name"] for m in json.loads(meta.read_text())]
+        truths = {n: _grid((args.devset / f"{n}.town").read_text()) for n in names}
+        devset_taught(args.devset, names, truths)
+        devset_untaught(args.devset, names, truths)
+    if args.editions:
+        editions(args.editions)
+    print(f"bench_print: {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
