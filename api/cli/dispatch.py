@@ -3,12 +3,14 @@
 Each subcommand module exposes ``register(subparsers)``, which adds its parser and sets ``func`` to a
 callable taking the parsed arguments and returning the exit status. Bad input (any
 :class:`~scoring.errors.InputError` or an unreadable file) becomes one line on standard error and exit
-status 2, never a traceback.
+status 2, never a traceback. Output cut short by its reader (``sprawlscan cards | head``) ends quietly
+with the status a shell gives a command stopped by SIGPIPE (141), as ``cat`` or ``yes`` would.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -20,6 +22,9 @@ from vision.workers import Workers
 
 if TYPE_CHECKING:
     from vision.cells import Classifier
+
+#: The exit status of a command whose reader went away: 128 + SIGPIPE, what a shell reports for ``cat``.
+BROKEN_PIPE = 141
 
 # Subcommand modules, in the order of the help text; heavy libraries load inside the commands.
 SUBCOMMANDS = (score, scan, cards, synth, serve, games, teach)
@@ -43,11 +48,29 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = None) -> int:
     """Run ``sprawlscan`` with ``argv`` and return its exit status. ``classifier`` replaces the shipped
     cell classifier in the commands that scan a photo (tests give a stand-in)."""
-    args = build_parser().parse_args(argv)
-    args.classifier = classifier
-    # The scanner's thread pools live as long as this command (vision.workers), not as long as the process.
-    with Workers() as workers, workers.active():
-        return _run(args)
+    try:
+        args = build_parser().parse_args(argv)
+        args.classifier = classifier
+        # The scanner's thread pools live as long as this command (vision.workers), not the process.
+        with Workers() as workers, workers.active():
+            status = _run(args)
+        sys.stdout.flush()  # here, not at exit: a reader gone by now is told apart below
+        return status
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """Standard output's reader closed it (``| head``): nothing more can be said there, and nothing is
+    wrong to say on standard error. Standard output now points at the null device, so that the flush at
+    exit does not fail a second time, loudly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured stream): nothing to redirect
+        pass
+    return BROKEN_PIPE
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -56,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"sprawlscan: error: {flag_words(str(exc))}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader of the output went away: main ends quietly
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
         print(f"sprawlscan: error: {exc.strerror or exc}{where}", file=sys.stderr)

@@ -68,7 +68,9 @@ def test_a_new_photo_reads_its_own_cards_and_says_where_they_came_from_next_to_t
     stub.install(session.page)
     page = session.open()
     _upload(page, photo)
-    expect(page.locator("#cards-source")).to_have_text("Scoring cards 7, 12, 13: read from their backs.")
+    expect(page.locator("#cards-source")).to_have_text(
+        "Scoring cards 7, 12, 13: read from their backs in the photo."
+    )
     # The source line and the card warning sit in the score itself, under the total.
     assert _inside(page, "#cards-source", "#result") and _inside(page, "#warnings", "#result")
     expect(page.locator("#warnings li")).to_have_text([warn])

@@ -13,7 +13,7 @@ import { renderBreakdown, renderUnscored, showError, wireBreakdown } from "./bre
 import { adoptDoubts, clearDoubts, renderDoubts, restoreDoubts, wireDoubts } from "./doubt.js";
 import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
 import { checkTally } from "./tally.js";
-import { dropPhotoCards, forgetScan, renderProvenance, renderTownHint, renderWarnings, scan } from "./scan.js";
+import { dropPhotoCards, forgetScan, renderProvenance, renderTownHint, renderWarnings, restorePhoto, scan } from "./scan.js";
 import { forgetGame } from "./reset.js";
 import { loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
@@ -39,22 +39,55 @@ function renderCity() {
   if (state.rows.length) $("#city-text").value = cityText(); // else keep the example or what was typed
 }
 
-async function rescore() {
+// `typed`: the city text as the player typed it, sent as it is so that an error names its line and column
+// in that text (the page's own spelling of it leaves header lines out) and shows beside the button pressed.
+async function rescore({ typed = null } = {}) {
   saveDraft({ tally: $("#tally").value });
   if (!state.rows.length) return;
   const seq = ++state.seq;
-  $("#city-text").value = cityText();
+  $("#city-text").value = typed === null ? cityText() : typed;
+  const body = scoreBody();
+  if (typed !== null) body.city = typed;
   try {
-    const bd = await api("/api/v1/score", scoreBody());
+    const bd = await api("/api/v1/score", body);
     if (seq !== state.seq) return;
+    $("#text-error").hidden = true;
     adoptCanonicalGrid(bd.city);
     renderBreakdown(bd);
     renderProvenance();
     renderCity();
     announceScore(bd);
   } catch (err) {
-    if (seq === state.seq) showError(err);
+    if (seq !== state.seq) return;
+    if (typed === null) showError(err);
+    else showTextError(err);
   }
+}
+
+// An error in the typed city: under "Score this city", where the player is looking; the score of the last
+// city is hidden, as it no longer matches.
+function showTextError(err) {
+  $("#result").hidden = true;
+  $("#sticky").hidden = true;
+  $("#error").hidden = true;
+  const box = $("#text-error");
+  box.textContent = pageWords(err.message || String(err));
+  box.hidden = false;
+  box.scrollIntoView({ block: "nearest", behavior: scrollBehaviour() });
+}
+
+// A new game on the page (a new photo, or a typed city in place of a scanned, saved or reopened one): the
+// last game's tally, its comparison, label and players are not this one's. Retyping an unsaved typed city
+// (a correction) keeps what was written for it; only the comparison, now stale, goes.
+function startNewGame(origin) {
+  const correcting = origin === "typed" && state.origin === "typed" && !state.gameSaved;
+  $("#tally-result").replaceChildren();
+  if (!correcting) {
+    $("#tally").value = "";
+    document.dispatchEvent(new CustomEvent("sprawlscan:new-game"));
+  }
+  state.origin = origin;
+  state.gameSaved = false;
 }
 
 // The server answers with the city in canonical spelling ("R:ES" typed → "R:SE"): show the grid that way.
@@ -66,12 +99,14 @@ function adoptCanonicalGrid(text) {
   state.interstate = parsed.interstate;
 }
 
-function adoptCity(text) {
+// `from`: where the text comes from. A typed city's cards line gives the cards; a scan's or a saved game's
+// says the cards the caller set already (read from the photo, or saved), so it keeps where they came from.
+function adoptCity(text, from = "text") {
   const parsed = parseCityText(text, state.game, isGoalId);
   state.rows = parsed.rows;
   state.interstate = parsed.interstate;
   state.headers = parsed.headers;
-  if (parsed.cards && parsed.cards.length) { state.cards = parsed.cards; state.cardsFrom = "text"; }
+  if (parsed.cards && parsed.cards.length && from === "text") { state.cards = parsed.cards; state.cardsFrom = "text"; }
   if (parsed.expansions) state.expansions = parsed.expansions;
   if (parsed.goals) state.goals = parsed.goals;
   if (parsed.scenario !== undefined) state.scenario = parsed.scenario;
@@ -91,7 +126,8 @@ function adoptScan(data) {
     setGame(game);
     state.scanId = scanId;
   }
-  adoptCity(data.city);
+  startNewGame("photo");
+  adoptCity(data.city, "scan");
   state.scanned = new Map(state.rows.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
   adoptDoubts(data);
   const scored = !state.retake && Number.isFinite(data.total) && Array.isArray(data.items);
@@ -195,7 +231,7 @@ function wire() {
     if (focus) { const btn = $(`#grid .cell[data-row="${focus[0]}"][data-col="${focus[1]}"]`); if (btn) btn.focus(); }
   });
   on("paint-mode", () => renderCity());
-  on("choices-changed", rescore);
+  on("choices-changed", () => rescore());
   on("highlight", ({ scroll }) => {
     renderCity();
     if (!scroll) return;
@@ -215,11 +251,14 @@ function wire() {
     rescore();
   });
   $("#score-text").addEventListener("click", () => {
+    const typed = $("#city-text").value;
+    startNewGame("typed");
     forgetScan();
     dropPhotoCards();
-    adoptCity($("#city-text").value);
-    if (!state.rows.length) { showError(new Error("The text holds no rows of cells.")); return; }
-    rescore();
+    adoptCity(typed);
+    $("#text-error").hidden = true;
+    if (!state.rows.length) { showTextError(new Error("The text holds no rows of cells.")); return; }
+    rescore({ typed });
   });
   $("#no-photo").addEventListener("click", () => {
     $("#text-box").open = true;
@@ -229,6 +268,7 @@ function wire() {
   $("#start-over").addEventListener("click", () => { forgetGame(); setGame(state.game); });
   $("#check").addEventListener("click", checkTally);
   $("#tally").addEventListener("change", () => saveDraft({ tally: $("#tally").value }));
+  document.addEventListener("sprawlscan:saved", () => { state.gameSaved = true; });
   for (const radio of $$('input[name="game"]')) radio.addEventListener("change", (e) => setGame(e.target.value));
 }
 
@@ -248,7 +288,8 @@ function restoreGame({ request, scanId }) {
   else Object.assign(state, { cards: request.cards || [], cardsFrom: "saved", expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
   $("#variant").value = state.variant;
   state.scanId = scanId || null;
-  adoptCity(request.city);
+  state.origin = "saved";
+  adoptCity(request.city, "saved");
   rescore();
 }
 
@@ -271,7 +312,7 @@ async function init() {
   }
   const draft = loadDraft();
   if (draft && draft.rows.length) {
-    for (const f of ["rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile"]) {
+    for (const f of ["rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile", "scanId", "origin"]) {
       if (draft[f] !== undefined) state[f] = draft[f];
     }
     $(`input[name="game"][value="${draft.game === "wagons" ? "wagons" : "sprawlopolis"}"]`).checked = true;
@@ -280,6 +321,7 @@ async function init() {
     setGame(draft.game === "wagons" ? "wagons" : "sprawlopolis", { keep: true });
     document.documentElement.dataset.restored = "draft"; // games.js then leaves the page as it is
     if (scorable) rescore(); else renderUnscored();
+    restorePhoto();
   } else {
     // The browser may restore the game chosen before a reload.
     setGame($('input[name="game"]:checked').value);

@@ -35,6 +35,7 @@ function verdictText(bd) {
 export function renderBreakdown(bd) {
   state.breakdown = bd;
   $("#error").hidden = true;
+  $("#text-error").hidden = true;
   $("#result").hidden = false;
   $("#verdict").hidden = false;
   $("#score-table").hidden = false;
@@ -69,6 +70,7 @@ export function renderUnscored() {
   state.highlightKey = null;
   state.highlight = new Set();
   $("#error").hidden = true;
+  $("#text-error").hidden = true;
   $("#result").hidden = false;
   // The save form (games.js) belongs to the last score shown: nothing is scored now.
   for (const sel of ["#verdict", "#score-table", "#opponent", "#sticky", "#save-game"]) $(sel).hidden = true;

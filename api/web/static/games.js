@@ -75,6 +75,7 @@ async function saveGame(ev) {
     const game = await call("POST", "/api/v1/games", body);
     savedAs = { key: JSON.stringify(current.request), id: game.id };
     remember();
+    document.dispatchEvent(new CustomEvent("sprawlscan:saved"));
     $("#save-status").textContent = `Saved: ${game.total} points.`;
     showError(null);
     await refresh();
@@ -266,7 +267,17 @@ document.addEventListener("sprawlscan:start-over", () => {
   savedAs = null;
   try { localStorage.removeItem(CURRENT_KEY); } catch { /* nothing kept */ }
   $("#save-game").hidden = true;
+  clearGameFields();
 });
+// A new game on the page (a new photo, a typed city, "Start over"): the last one's label and players are
+// not its own.
+function clearGameFields() {
+  $("#game-label").value = "";
+  $("#game-players").value = "";
+  $("#save-status").textContent = "";
+  showError(null);
+}
+document.addEventListener("sprawlscan:new-game", clearGameFields);
 document.addEventListener("DOMContentLoaded", () => {
   $("#save-game").addEventListener("submit", saveGame);
   $("#history").addEventListener("click", onHistoryClick);

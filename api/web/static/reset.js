@@ -13,7 +13,9 @@ export function forgetGame() {
   Object.assign(state, {
     cards: [], cardsFrom: null, cardsPicked: false, expansions: [], options: {}, variant: "",
     goals: [], scenario: "", pile: "", highlightKey: null, highlight: new Set(), selected: null,
+    origin: null, gameSaved: false,
   });
+  $("#tally-result").replaceChildren();
   $("#variant").value = "";
   $("#tally").value = "";
   $("#error").hidden = true;

@@ -1,18 +1,22 @@
 // A photo scanned: its city, its own scoring cards (sent only when the player picked them for this scan),
 // where those cards came from and the scan's warnings, both shown with the score; a failed scan clears the
 // last one's photo and warnings and says what went wrong beside the upload, where the player is looking.
+// After a reload the photo comes back from the server while it keeps the scan, or the page says it is gone.
 import { $, el, scrollBehaviour } from "./dom.js";
-import { state } from "./state.js";
+import { api } from "./api.js";
+import { parseCityText } from "./city.js";
+import { isGoalId, key, state } from "./state.js";
 import { hidePhoto, showPhoto } from "./overlay.js";
 import { uploadPhoto } from "./upload.js";
 import { pageWords } from "./wording.js";
 import { clearDoubts } from "./doubt.js";
+import { clearScanNote, renderScanNote } from "./notice.js";
 
 // Where the scoring cards came from, in words (the scan JSON's cards_source; "given": the player's picks).
 const CARDS_SOURCE = {
-  both: "read from their backs, and the city agrees",
-  backs: "read from their backs",
-  city: "derived from the city (the three cards it does not use)",
+  both: "read from their backs in the photo, and the city agrees",
+  backs: "read from their backs in the photo",
+  city: "derived from the city in the photo (the three cards it does not use)",
   given: "given by you",
   text: "from the cards line of the city text",
   saved: "as saved with this game",
@@ -56,7 +60,9 @@ export function forgetScan() {
   state.scanned = null;
   state.warnings = [];
   clearDoubts();
+  clearScanNote();
   $("#scan-error").hidden = true;
+  $("#photo-note").hidden = true;
   renderWarnings();
 }
 
@@ -89,6 +95,9 @@ export async function scan(file, adopt) {
   }
   const { data, photoUrl } = answer;
   $("#scan-error").hidden = true;
+  $("#photo-note").hidden = true;
+  clearScanNote();
+  const before = state.game;
   state.scanId = data.scan_id;
   // This photo's own cards: what the scan chose (the player's, when they picked them for it), else none.
   // A town's "cards" are the cards it is built from, not scoring cards.
@@ -97,10 +106,32 @@ export async function scan(file, adopt) {
   state.cardsPicked = false;
   state.warnings = data.warnings || [];
   adopt(data);
+  renderScanNote(data, file, state.game !== before);
   if (data.game === "wagons") {
     try { localStorage.setItem(TOWN_SCANNED, "1"); } catch { /* the hint shows again next time */ }
     renderTownHint();
   }
   showPhoto(photoUrl || data.overlay, data.cells);
   $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
+}
+
+const NOT_KEPT = "Your photo is not kept after a reload (the server keeps a scan only for a while, and this one " +
+  "is gone): the city, your corrections and your choices are. Take the photo again to see the cells on it.";
+
+// After a reload: the scan's picture as the server drew it, with the cells outlined over it as before the
+// reload (and the cells read, so that corrections show as such); when the server no longer has the scan,
+// or cannot be reached, the page says the photo is not kept rather than dropping it silently.
+export async function restorePhoto() {
+  if (!state.scanId) return;
+  const note = $("#photo-note");
+  let shown = false;
+  try {
+    const data = await api(`/api/v1/scans/${encodeURIComponent(state.scanId)}`);
+    const read = parseCityText(data.city || "", state.game, isGoalId).rows;
+    state.scanned = new Map(read.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
+    if (data.overlay) await showPhoto(data.overlay, data.cells);
+    shown = !$("#overlay-box").hidden;
+  } catch { /* gone, or the server is out of reach: said below */ }
+  note.textContent = shown ? "Your photo as the server kept it, with the cells read drawn on it: it is kept only for a while." : NOT_KEPT;
+  note.hidden = false;
 }

@@ -18,6 +18,8 @@ export const state = {
   options: {},
   variant: "",
   scanId: null,
+  origin: null,      // where the game on the page came from: "photo" | "typed" | "saved", or null
+  gameSaved: false,  // it was saved since (games.js says "sprawlscan:saved")
   scanned: null,     // Map "r,c" -> the token the scanner read, to tell corrections apart
   outlines: null,    // Map "r,c" -> the cell's corners as fractions of the photo (from the scan)
   breakdown: null,

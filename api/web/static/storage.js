@@ -1,9 +1,10 @@
 // Keeps the city and the choices on this phone (localStorage), so a reload, a lost connection or a closed
-// tab does not lose what the player entered. The photo itself is not kept.
+// tab does not lose what the player entered. The photo itself is not kept: only the scan's id, to fetch
+// its picture back while the server keeps the scan (scan.js says when it no longer does).
 import { state } from "./state.js";
 
 const KEY = "sprawlscan:draft:v1";
-const FIELDS = ["game", "rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile"];
+const FIELDS = ["game", "rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile", "scanId", "origin"];
 
 export function saveDraft(extra = {}) {
   try {

@@ -25,6 +25,7 @@ const SHELL = [
   "/static/tally.js",
   "/static/upload.js",
   "/static/wording.js",
+  "/static/notice.js",
   "/static/games.js",
   "/static/deck.js",
   "/static/manifest.webmanifest",
