@@ -83,6 +83,15 @@ GEOMETRY_ADVICE = (
     "the cards' grid could not be read surely ({why}): take another photo from straight above, with the "
     "whole city filling most of the frame"
 )
+# When the known cards explain almost none of the grid, the photo's angle is one cause and a print of the
+# cards the scanner has never seen (other colours or art) is the other: both are said.
+UNKNOWN_LOOK_EXPLAINED = 0.2
+UNKNOWN_LOOK_ADVICE = (
+    "the known cards explain only {explained:.0%} of the cards' grid: if your cards are a print the scanner "
+    "has not seen (other colours or art), teach it your cards with one photo of the 18 fronts face up "
+    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
+    "photo from straight above, with the whole city filling most of the frame"
+)
 
 
 def _cell_boxes(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, int], tuple[int, int, int, int]]:
@@ -220,8 +229,11 @@ def ask_retake(
         return None
     if glared >= GLARE_CAUSE * blocks:
         return GLARE_ADVICE.format(n=glared)
+    explained = as_cards.decoding.explained
+    if explained < UNKNOWN_LOOK_EXPLAINED:  # a wrong grid, or cards of a look the reader does not know
+        return UNKNOWN_LOOK_ADVICE.format(explained=explained)
     if unexplained:  # the grid itself is wrong (a wrong period or phase), whatever the light
-        why = f"the known cards explain only {as_cards.decoding.explained:.0%} of it"
+        why = f"the known cards explain only {explained:.0%} of it"
         return GEOMETRY_ADVICE.format(why=why)
     why = f"{len(doubts)} of its {blocks} blocks are in doubt"
     return (SHADOW_ADVICE if light.shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)

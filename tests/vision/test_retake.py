@@ -100,6 +100,12 @@ def test_a_city_read_with_most_blocks_in_doubt_under_a_shadow_asks_to_light_it_e
     assert ask_retake(light, assembled, cards, _doubts(2)) is None  # a few doubts: checked one by one
 
 
+def test_a_grid_the_known_cards_hardly_explain_names_both_causes_a_print_to_teach_and_the_angle() -> None:
+    assembled, cards = _read(CITY, explained=0.05)
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ())
+    assert retake is not None and "sprawlscan teach" in retake and "straight above" in retake
+
+
 def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above() -> None:
     assembled, cards = _read(CITY)
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, _doubts(10))
@@ -109,7 +115,10 @@ def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above(
 def test_a_reading_the_known_cards_cannot_explain_asks_for_another_photo_even_without_doubt() -> None:
     assembled, cards = _read(CITY, explained=0.0)  # a wrong period: no stacking of the 18 cards fits
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ())
-    assert retake is not None and "the known cards explain only 0% of it" in retake
+    assert retake is not None and "the known cards explain only 0% of the cards' grid" in retake
+    assembled, cards = _read(CITY, explained=0.4)  # a grid half off: the photo's angle, not the print
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ())
+    assert retake is not None and "explain only 40% of it" in retake and "teach" not in retake
     assembled, cards = _read(CITY, explained=0.85)  # a real city with expansion marks, or cut by the frame
     assert ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, ()) is None
 
