@@ -150,12 +150,14 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mask, table
 
 
-def _largest_region(mask: np.ndarray) -> np.ndarray:
+def _largest_region(mask: np.ndarray, rank: int = 0) -> np.ndarray:
+    """The ``rank``-th largest connected region of ``mask`` (0: the largest), its holes filled; all zero
+    when there is no such region."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
+    if n <= 1 + rank:
         return np.zeros_like(mask)
     areas = stats[1:, cv2.CC_STAT_AREA]
-    best = 1 + int(np.argmax(areas))
+    best = 1 + int(np.argsort(-areas, kind="stable")[rank])
     region = (labels == best).astype(np.uint8) * 255
     # Fill holes: gaps inside the city and blocks that look like the table are still city.
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -221,8 +223,10 @@ def _border_sides(region: np.ndarray) -> tuple[str, ...]:
     return tuple(sides)
 
 
-def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
-    """Find the city in a small RGB photo (long side about :data:`LOCATE_LONG_SIDE`).
+def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
+    """Find the city in a small RGB photo (long side about :data:`LOCATE_LONG_SIDE`): in the largest
+    card-like region, or with ``rank`` in the ``rank``-th largest (a town may lie beside a larger group of
+    goal cards).
 
     Raises :class:`NoCityFound` when no card region of a plausible size exists, or when its straight
     edges do not form two clear perpendicular families (a table, a face, a page of text).
@@ -231,7 +235,7 @@ def locate_city(small: np.ndarray, *, seed: int = 0) -> Located:
     # The region needs far less resolution than the lines: find it at half size.
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     raw, table = card_mask(half)
-    region = cv2.resize(_largest_region(raw), (w, h), interpolation=cv2.INTER_NEAREST)
+    region = cv2.resize(_largest_region(raw, rank), (w, h), interpolation=cv2.INTER_NEAREST)
     area = int(np.count_nonzero(region))
     if area < MIN_AREA_FRACTION * h * w:
         raise NoCityFound(

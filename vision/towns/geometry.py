@@ -104,11 +104,12 @@ class TownGeometry:
         )
 
 
-def locate_town(photo: np.ndarray) -> tuple[np.ndarray, Located, Periods]:
-    """The small copy of ``photo``, the cards found on it and their periods (:mod:`vision.lattice`)."""
+def locate_town(photo: np.ndarray, rank: int = 0) -> tuple[np.ndarray, Located, Periods]:
+    """The small copy of ``photo``, the cards found on it (in its ``rank``-th largest card-like region)
+    and their periods (:mod:`vision.lattice`)."""
     small, _ = small_copy(photo)
     try:
-        located = locate_city(small)
+        located = locate_city(small, rank=rank)
     except NoCityFound as exc:
         raise as_town(exc) from None
     periods = measure_periods(located, small)

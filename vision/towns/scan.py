@@ -167,8 +167,14 @@ def scan_town(
     is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
-    found = locate_town(photo_rgb)
-    reading = _orientation(best_lattice(photo_rgb, found, read), read)
+    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb), read), read)
+    if look_fit(reading) < MIN_LOOK_FIT:  # the largest group of cards may be the goal cards beside the town
+        try:
+            other = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, rank=1), read), read)
+        except NoCityFound:
+            other = None
+        if other is not None and look_fit(other) > look_fit(reading):
+            reading = other
     decoding = reading.decoding
     try:
         text = town_text(decoding, goals)
