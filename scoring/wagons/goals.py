@@ -1,9 +1,10 @@
 """The Circle the Wagons goal cards that score one town's grid, and the card catalogue.
 
 Each scorer takes a :class:`Town` and returns a :class:`GoalScore`. The rules are the table in
-``shared/rules/circle-the-wagons.md``; each card carries the provenance the spec gives it (``printed``,
-``review`` or ``reading``), which the breakdown shows. The three cards that compare two towns live in
-:mod:`scoring.wagons.duels`.
+``shared/rules/circle-the-wagons.md``; each card carries the provenance the spec gives it, which the breakdown
+shows. Since the publisher's print-and-play sheets confirmed every card's wording, all 18 are ``printed``;
+``reading`` is left to the count-based rulings a Lone Cowboy pile needs (:mod:`scoring.wagons.scenarios`).
+The three cards that compare two towns live in :mod:`scoring.wagons.duels`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, replace
 from scoring.city import cell_names
 from scoring.wagons.town import Pos, Territory, Town
 
-PRINTED, REVIEW, READING = "printed", "review", "reading"
+PRINTED, READING = "printed", "reading"
 
 
 @dataclass(frozen=True)
@@ -30,23 +31,23 @@ class GoalCard:
 
 _CATALOGUE = (
     GoalCard("cool-water", "Cool Water", PRINTED),
-    GoalCard("badlands", "Badlands", REVIEW),
-    GoalCard("one-too-many", "One Too Many", REVIEW, two_town=True),
-    GoalCard("happy-cows", "Happy Cows", REVIEW),
-    GoalCard("bootleggers", "Bootleggers", REVIEW),
+    GoalCard("badlands", "Badlands", PRINTED),
+    GoalCard("one-too-many", "One Too Many", PRINTED, two_town=True),
+    GoalCard("happy-cows", "Happy Cows", PRINTED),
+    GoalCard("bootleggers", "Bootleggers", PRINTED),
     GoalCard("the-clearing", "The Clearing", PRINTED),
-    GoalCard("undiscovered", "Undiscovered", READING),
-    GoalCard("gold-country", "Gold Country", READING),
-    GoalCard("circle-the-wagons", "Circle the Wagons", READING),
-    GoalCard("smalltown-charm", "Smalltown Charm", READING, two_town=True),
-    GoalCard("prairie-life", "Prairie Life", READING),
-    GoalCard("claim-jumpers", "Claim Jumpers", READING, two_town=True),
-    GoalCard("boom-or-bust", "Boom or Bust", READING),
-    GoalCard("wagon-train", "Wagon Train", READING),
-    GoalCard("fortified", "Fortified", READING),
-    GoalCard("the-herd", "The Herd", READING),
-    GoalCard("target-practice", "Target Practice", READING),
-    GoalCard("rifles-ready", "Rifles Ready", READING),
+    GoalCard("undiscovered", "Undiscovered", PRINTED),
+    GoalCard("gold-country", "Gold Country", PRINTED),
+    GoalCard("circle-the-wagons", "Circle the Wagons", PRINTED),
+    GoalCard("smalltown-charm", "Smalltown Charm", PRINTED, two_town=True),
+    GoalCard("prairie-life", "Prairie Life", PRINTED),
+    GoalCard("claim-jumpers", "Claim Jumpers", PRINTED, two_town=True),
+    GoalCard("boom-or-bust", "Boom or Bust", PRINTED),
+    GoalCard("wagon-train", "Wagon Train", PRINTED),
+    GoalCard("fortified", "Fortified", PRINTED),
+    GoalCard("the-herd", "The Herd", PRINTED),
+    GoalCard("target-practice", "Target Practice", PRINTED),
+    GoalCard("rifles-ready", "Rifles Ready", PRINTED),
 )
 #: The 18 goal cards of the base game, by id, in the spec's order.
 GOAL_CARDS: dict[str, GoalCard] = {g.id: g for g in _CATALOGUE}
@@ -281,40 +282,48 @@ def prairie_life(town: Town) -> GoalScore:
     )
 
 
-def boom_or_bust_points(mines: int) -> int:
-    """Boom or Bust by the number of Mines: 1–2 → 5 each; 3–6 → 0; 7 → 3 each; 8 or more → 8 each.
+#: Boom or Bust as printed, "Score points per Mine": (least Mines of a column, its heading, points per Mine).
+BOOM_OR_BUST = ((0, "0–2", 5), (3, "3–6", 0), (7, "7", 3), (8, "8+", 8))
+
+
+def boom_or_bust_column(mines: int) -> tuple[str, int]:
+    """The printed card's column for ``mines``: its heading and the points per Mine.
 
     Examples
     --------
-    >>> [boom_or_bust_points(n) for n in (2, 5, 7, 8)]
-    [10, 0, 21, 64]
+    >>> [boom_or_bust_column(n) for n in (0, 4, 7, 9)]
+    [('0–2', 5), ('3–6', 0), ('7', 3), ('8+', 8)]
     """
-    if 1 <= mines <= 2:
-        return 5 * mines
-    if mines == 7:
-        return 21
-    return 8 * mines if mines >= 8 else 0
+    return next((heading, rate) for least, heading, rate in reversed(BOOM_OR_BUST) if mines >= least)
+
+
+def boom_or_bust_points(mines: int) -> int:
+    """Boom or Bust by the number of Mines, per Mine: 0–2 → 5; 3–6 → 0; 7 → 3; 8 or more → 8.
+
+    Examples
+    --------
+    >>> [boom_or_bust_points(n) for n in (0, 2, 5, 7, 8)]
+    [0, 10, 0, 21, 64]
+    """
+    return mines * boom_or_bust_column(mines)[1]
+
+
+def boom_or_bust_rate(mines: int) -> str:
+    """The card's column for ``mines`` in words, for the breakdown: '0–2 → 5 per Mine'."""
+    heading, rate = boom_or_bust_column(mines)
+    return f"{heading} → {rate} per Mine"
 
 
 def boom_or_bust(town: Town) -> GoalScore:
+    """Boom or Bust: every Mine scores the points of the printed card's column for the town's Mines."""
     mines = frozenset(_with_icon(town, "m"))
     points = boom_or_bust_points(len(mines))
     return GoalScore(
         points,
-        f"{plural(len(mines), 'Mine')}{_at(mines)}: {_boom_rate(len(mines))}",
+        f"{plural(len(mines), 'Mine')}{_at(mines)}: {boom_or_bust_rate(len(mines))}",
         mines,
         mines if points else frozenset(),
     )
-
-
-def _boom_rate(mines: int) -> str:
-    if mines == 0:
-        return "nothing"
-    if mines <= 2:
-        return "5 each"
-    if mines <= 6:
-        return "bust, 0"
-    return "3 each" if mines == 7 else "8 each"
 
 
 WAGON_TRAIN_POINTS = {2: 1, 3: 2, 4: 4, 5: 7}

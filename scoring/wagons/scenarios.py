@@ -1,8 +1,9 @@
 """The nine Lone Cowboy scenarios: the two goal cards each puts in play and how each scores the opponent.
 
 The opponent's town is a pile (:class:`~scoring.wagons.pile.Pile`), so only counts matter. The scoring
-lines follow the scenario cards in the seed text (provenance ``printed``); where a scenario has the pile
-score a goal card that needs a grid, the count-based reading of the spec is used and tagged ``reading``.
+lines follow the scenario cards in the seed text and the printed goal cards (provenance ``printed``); only
+where a scenario has the pile score a goal card that needs a grid (Wagon Train's runs, Happy Cows' Snow,
+Undiscovered's spaces) is the spec's count-based reading used and the line tagged ``reading``.
 Every opponent also scores 1 per territory of its three most common territory types (:func:`top_three`).
 The two-town goal cards (One Too Many, Claim Jumpers, Smalltown Charm) are scored for both sides by the
 caller, with the scenario's modifiers (:attr:`Scenario.opponent_extra_guns`,
@@ -15,7 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from scoring.breakdown import LineItem
-from scoring.wagons.goals import PRINTED, READING, boom_or_bust_points, plural, wagon_train_points
+from scoring.wagons.goals import (
+    PRINTED,
+    READING,
+    boom_or_bust_points,
+    boom_or_bust_rate,
+    plural,
+    wagon_train_points,
+)
 from scoring.wagons.pile import Pile
 from scoring.wagons.town import TERRAIN_NAMES, TERRAINS
 
@@ -59,10 +67,9 @@ def _line(key: str, label: str, points: int, detail: str, provenance: str = PRIN
 def _boomtown(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
     mines, mountains = pile.icon_counts()["m"], pile.terrain_counts()["M"]
     n = mines + mountains
-    detail = f"{plural(mines, 'Mine')} + {mountains} Mountains (Mountains count as Mines) = {n}"
-    return OpponentScore(
-        (_line("goal:boom-or-bust", "Boom or Bust", boom_or_bust_points(n), detail, READING),)
-    )
+    counted = f"{plural(mines, 'Mine')} + {mountains} Mountains (Mountains count as Mines) = {n}"
+    detail = f"{counted}: {boom_or_bust_rate(n)}"
+    return OpponentScore((_line("goal:boom-or-bust", "Boom or Bust", boom_or_bust_points(n), detail),))
 
 
 def _gold_rush(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
@@ -136,7 +143,6 @@ def _cattle_drive(pile: Pile, options: Mapping[str, int]) -> OpponentScore:
                 "Prairie Life (not halved)",
                 cows + plains,
                 f"{plural(cows, 'Cow')} + {plains} Plains, not divided by 2",
-                READING,
             ),
         )
     )

@@ -55,9 +55,10 @@ OPTIONS = {
     UNDISCOVERED_OPTION: "Defensible Position: the opponent's Undiscovered spaces, which a pile cannot show",
 }
 
+#: Every goal card is printed; only a pile scoring a card that needs a grid is a reading (scenarios.py).
 _READING_NOTE = (
-    "Lines marked 'reading' rest on this project's reading of a card whose text was not available; "
-    "'review' lines on a published review's wording; 'printed' lines on the printed text."
+    "Lines marked 'reading' score a goal card that needs a grid on the opponent's pile, by counts: this "
+    "project's reading of how the card applies to a pile. Every other line follows the printed cards."
 )
 
 
@@ -329,8 +330,6 @@ def score_town(
             won = "win" if player.total > opp_total else "tie" if player.total == opp_total else "loss"
             extra.append(("result", won))
     notes.extend(RULINGS[g] for g in setup.goal_ids if g in RULINGS)
-    if any(i.provenance == READING for i in player.items):
-        notes.append(_READING_NOTE)
     return Breakdown(
         game=GAME,
         city=format_town(town, header=False),
@@ -357,6 +356,8 @@ def _score_opponent(
     items = (*result.items, *duel, top_three(setup.pile))
     total = None if result.missing else sum(i.points for i in items)
     notes = ["In a pile, 'a set of X and Y' counts min(X, Y) over every territory of the opponent's cards."]
+    if any(i.provenance == READING for i in items):
+        notes.append(_READING_NOTE)
     if WILDEST_WEST.id in setup.goal_ids:
         notes.append("Wildest West is scored for your town only; a pile has no territories that score alone.")
     notes.extend(f"The opponent's score is incomplete: {m}" for m in result.missing)

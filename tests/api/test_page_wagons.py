@@ -1,6 +1,7 @@
 """Circle the Wagons on the phone page, in Chromium: the opponent's pile is picked by each card's four
 territories (as the service's /api/v1/meta lists them), never by the project's own card numbers, and the
-goal cards' "review" and "reading" badges say what they mean. Expected scores come from the running
+provenance badges follow the rules: every goal card is printed, so only a pile's count-based line of a grid
+card is badged "reading", with the note saying what that means. Expected scores come from the running
 service."""
 
 from __future__ import annotations
@@ -48,16 +49,30 @@ def test_the_opponents_pile_is_picked_by_each_cards_territories(session: Session
     expect(page.locator("#pile-count")).to_have_text("2 cards in the pile")
 
 
-def test_the_goal_badges_explain_themselves(session: Session) -> None:
+def test_printed_goal_cards_carry_no_badge_and_only_the_piles_counted_wagon_train_reads_reading(
+    session: Session,
+) -> None:
+    meta = _post_get(session.server + "/api/v1/meta")["wagons"]
+    assert {g["provenance"] for g in meta["goals"]} == {"printed"}
     page = session.open()
     page.locator(".game-switch label", has_text="Circle the Wagons").click()
-    badges = page.locator("#goals .prov")
-    expect(badges.first).to_be_visible()
-    for word in set(badges.all_inner_texts()):
-        assert word in ("review", "reading")
-    legend = page.locator("#goal-legend")
-    expect(legend).to_be_visible()
-    expect(legend).to_contain_text("review the wording comes from a published review")
-    expect(legend).to_contain_text("reading the card's text was not available")
-    titles = badges.evaluate_all("bs => bs.map(b => [b.textContent, b.title])")
-    assert all(title.startswith(word + ":") for word, title in titles), titles
+    expect(page.locator("#goals .chip")).to_have_count(len(meta["goals"]))
+    expect(page.locator("#goals .prov")).to_have_count(0)
+
+    page.locator("#score-text").click()
+    page.locator("#result").wait_for(state="visible")
+    page.locator("#scenario").select_option("through-the-desert")
+    buttons = page.locator("#pile-cards .pile-card")
+    for i in (2, 5, 11):
+        buttons.nth(i).click()
+    expect(page.locator("#pile-count")).to_have_text("3 cards in the pile")
+    # The player's Wagon Train and Badlands lines are the printed cards: no badge.
+    expect(page.locator('#items tr[data-key="goal:wagon-train"]')).to_be_visible()
+    expect(page.locator("#items .prov")).to_have_count(0)
+    # The pile cannot hold a run of Wagons: its Wagon Train line is a count-based reading, and says so.
+    expect(page.locator("#opp-items .prov")).to_have_count(1)
+    expect(page.locator('#opp-items tr[data-key="goal:wagon-train"] .prov')).to_have_text("reading")
+    expect(page.locator("#notes")).to_contain_text(
+        "Lines marked 'reading' score a goal card that needs a grid"
+    )
+    session.check_origin()

@@ -61,7 +61,7 @@ def test_text_output_tags_provenance_and_names_the_winner(
 ) -> None:
     code, out, _ = cli("score", str(town), "--game", "wagons", "--goals", "badlands", "the herd")
     assert code == 0
-    assert "Badlands [review]" in out and "The Herd [reading]" in out
+    assert "Badlands [printed]" in out and "The Herd [printed]" in out
     code, out, _ = cli(
         "score",
         str(town),
@@ -74,6 +74,9 @@ def test_text_output_tags_provenance_and_names_the_winner(
         "plains=9",
     )
     assert "Opponent's pile" in out
+    # The pile cannot say which Cow is beside Snow: only that count-based line is a reading.
+    assert "Happy Cows (Snow ignored) [reading]" in out and "Prairie Life (not halved) [printed]" in out
+    assert "Lines marked 'reading' score a goal card that needs a grid on the opponent's pile" in out
     assert "Result: the opponent wins (" in out
 
 
@@ -213,7 +216,8 @@ def test_cards_for_wagons_lists_every_goal_id_and_every_town_card_with_its_terri
     from scoring.wagons import CARDS, GOALS
 
     code, out, _ = cli("cards", "--game", "wagons")
-    assert code == 0 and "[reading]: from this project's reading" in out
+    assert code == 0 and "[printed]: scored from the card's printed text" in out
+    assert "[review]" not in out and "[reading]" not in out
     for goal in GOALS:
         assert f"  {goal} " in out
     assert "   0  plains cow, plains fort, plains mine, forest beer" in out

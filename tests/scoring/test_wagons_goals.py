@@ -103,6 +103,28 @@ def test_boom_or_bust_on_a_town() -> None:
     assert goal("boom-or-bust", "M/m  P/m  D/m\n").points == 0
 
 
+@pytest.mark.parametrize(
+    ("town", "explained", "points"),
+    [
+        ("D/c\n", "0 Mines: 0–2 → 5 per Mine", 0),
+        ("M/m  D/c\n", "1 Mine (A1): 0–2 → 5 per Mine", 5),
+        ("M/m  P/m  D/m\n", "3 Mines (A1, B1, C1): 3–6 → 0 per Mine", 0),
+        ("M/m  P/m  D/m  S/m  W/m  F/m  M/m\n", "7 Mines (A1, B1, C1, D1, E1, F1, G1): 7 → 3 per Mine", 21),
+        (
+            "M/m  P/m  D/m  S/m\nW/m  F/m  M/m  P/m\n",
+            "8 Mines (A1, B1, C1, D1, A2, B2, C2, D2): 8+ → 8 per Mine",
+            64,
+        ),
+    ],
+)
+def test_boom_or_bust_explains_its_points_by_the_column_of_the_printed_card(
+    town: str, explained: str, points: int
+) -> None:
+    # The card prints "Score points per Mine": 0-2 | 3-6 | 7 | 8+ → 5 | 0 | 3 | 8 (so 0 Mines score 0).
+    s = goal("boom-or-bust", town)
+    assert (s.detail, s.points) == (explained, points)
+
+
 @pytest.mark.parametrize(("length", "points"), [(1, 0), (2, 1), (3, 2), (4, 4), (5, 7), (6, 10), (9, 10)])
 def test_wagon_train_table(length: int, points: int) -> None:
     assert wagon_train_points(length) == points
@@ -196,19 +218,16 @@ def test_wildest_west_settles_tied_cool_water_groups_too() -> None:
         assert b.item("goal:wildest-west").points == 2
 
 
-def test_every_goal_line_carries_the_provenance_of_its_card() -> None:
+def test_every_goal_line_is_printed_as_the_print_and_play_sheets_confirm_each_card() -> None:
     town = parse_town("W/w  D/g  P/b\nM/m  F/f  S/c\n")
-    grid_goals = [g for g in GOALS if g not in GOAL_CARDS or not GOAL_CARDS[g].two_town]
-    b = score_town(town, goals=grid_goals)
-    for goal_id in grid_goals:
+    b = score_town(town, goals=list(GOALS), opponent_town=parse_town("P/b  M/m\n"))
+    for goal_id in GOALS:
         line = b.item(f"goal:{goal_id}")
         assert line is not None and line.label == GOALS[goal_id]
-        expected = GOAL_CARDS[goal_id].provenance if goal_id in GOAL_CARDS else "printed"
-        assert line.provenance == expected
-    assert b.item("goal:cool-water").provenance == "printed"
-    assert b.item("goal:badlands").provenance == "review"
-    assert b.item("goal:the-herd").provenance == "reading"
+        assert line.provenance == "printed", goal_id
+    assert {c.provenance for c in GOAL_CARDS.values()} == {"printed"}
     assert all(i.provenance is None for i in b.items if i.key.startswith("largest:"))
+    assert not any("'reading'" in n for n in b.notes)
 
 
 def test_there_are_18_goal_cards_plus_wildest_west() -> None:

@@ -108,6 +108,15 @@ def test_boomtown_mountains_count_as_mines() -> None:
     assert dict(b.extra)["beat_opponent"] is False
 
 
+def test_boomtowns_boom_or_bust_counts_the_pile_as_the_printed_card_and_is_no_reading() -> None:
+    # Boom or Bust needs only a count of Mines, so the pile scores the printed card: no grid is read into it.
+    b = score_town(SMALL, opponent_pile=["mountains=4", "mine=3", "cards=2"], scenario="boomtown")
+    (line,) = [i for i in opponent(b)["items"] if i["key"] == "goal:boom-or-bust"]
+    assert (line["points"], line["provenance"]) == (21, "printed")
+    assert line["detail"].endswith("= 7: 7 → 3 per Mine")
+    assert not any("'reading'" in n for n in b.notes)
+
+
 def test_gold_rush_sets_and_claim_jumpers_with_two_starting_guns() -> None:
     # Mountain & Mine sets min(3, 5) = 3 → 6. Claim Jumpers: opponent 5 Mines vs 1; Guns: player 1,
     # opponent 0 + 2 → the opponent has more Mines and at least as many Guns → 9. Top three 3 + 2 + 1.
@@ -170,7 +179,8 @@ def test_cattle_drive_prairie_life_not_halved_and_every_cow_happy() -> None:
     pile = ["cow=5", "plains=4", "snow=3", "water=2", "forest=1"]
     b = score_town(SMALL, opponent_pile=pile, scenario="cattle drive")
     assert lines(b) == {"goal:happy-cows": 10, "goal:prairie-life": 9, "top-three": 9}
-    assert {i["provenance"] for i in opponent(b)["items"][:2]} == {"reading"}
+    # Happy Cows needs a grid (Snow beside a Cow), so the pile's count is a reading; Prairie Life is a count.
+    assert [i["provenance"] for i in opponent(b)["items"][:2]] == ["reading", "printed"]
 
 
 @pytest.mark.parametrize(
@@ -248,6 +258,27 @@ def test_every_scenario_names_two_goal_cards_and_the_player_scores_them() -> Non
         assert lines(b)["top-three"] == 7  # cards 8 and 9: Desert 3, Mountains 2, Snow 2, Plains 1
         assert all(i.get("provenance") for i in opponent(b)["items"])
         assert dict(b.extra)["beat_opponent"] == (b.total > opponent(b)["total"])
+
+
+@pytest.mark.parametrize(
+    ("scenario", "reading"),
+    [
+        ("through-the-desert", ["goal:wagon-train"]),
+        ("cattle-drive", ["goal:happy-cows"]),
+        ("defensible-position", ["goal:undiscovered"]),
+        ("water-the-herd", []),
+        ("boomtown", []),
+    ],
+)
+def test_only_the_piles_count_based_readings_of_grid_cards_are_marked_reading_and_the_note_says_so(
+    scenario: str, reading: list[str]
+) -> None:
+    b = score_town(SMALL, opponent_pile=[8, 9], scenario=scenario, options={"opponent-undiscovered": 0})
+    assert [i["key"] for i in opponent(b)["items"] if i["provenance"] == "reading"] == reading
+    assert {i.provenance for i in b.items if i.key.startswith("goal:")} == {"printed"}
+    notes = [n for n in b.notes if "'reading'" in n]
+    assert len(notes) == (1 if reading else 0)
+    assert all("opponent's pile" in n for n in notes)
 
 
 def test_player_beating_the_opponent() -> None:

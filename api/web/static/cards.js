@@ -85,23 +85,13 @@ function renderExpansionOptions() {
 export function renderGoals() {
   const w = state.meta && state.meta.wagons;
   if (!w) return;
-  $("#goals").replaceChildren(...w.goals.map((goal) => {
-    const b = el("button", { type: "button", class: "chip", "data-goal": goal.id, "aria-pressed": String(state.goals.includes(goal.id)), text: goal.name });
-    if (goal.provenance !== "printed") {
-      b.append(el("small", {
-        class: "prov", text: goal.provenance,
-        title: goal.provenance === "reading"
-          ? "reading: the card's text was not available, so this is a reading of it"
-          : "review: the wording comes from a published review, not the printed card",
-      }));
-    }
-    return b;
-  }));
+  // Every goal card's wording is printed (the print-and-play sheets confirm it), so a chip needs no badge.
+  $("#goals").replaceChildren(...w.goals.map((goal) =>
+    el("button", { type: "button", class: "chip", "data-goal": goal.id, "aria-pressed": String(state.goals.includes(goal.id)), text: goal.name })));
   const sel = $("#scenario");
   sel.replaceChildren(new Option("none", ""));
   for (const s of w.scenarios) sel.append(new Option(s.name, s.id));
   sel.value = state.scenario;
-  $("#goal-legend").hidden = w.goals.every((g) => g.provenance === "printed");
   renderPile();
 }
 
