@@ -21,8 +21,8 @@ Example:
 >>> [round(v) for v in fill_colour(to_lab(cell))]
 [85, -6, 71]
 >>> mask = icon_mask(to_lab(cell), fill_colour(to_lab(cell)))
->>> mask.shape, bool(mask.max() == 1.0)
-((16, 16), True)
+>>> mask.shape, bool(mask.max() > 0.9), bool(mask[0, 0] < 0.1)
+((16, 16), True, True)
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ ICON_DELTA = 28.0
 # territory's width.
 ICON_SIZE = 16
 ICON_WINDOW = 0.8
+# The mask is blurred by this much (pixels of the mask, sigma): the same icon drawn a few degrees turned or
+# a pixel off still overlaps itself (on the print-and-play devset the 95th percentile of a territory's
+# distance to its nearest example fell from 0.56 to 0.41).
+ICON_BLUR = 1.2
 # A crop with more than this share of its area beyond the view is not read.
 OUTSIDE = 0.1
 
@@ -84,7 +88,8 @@ def icon_mask(lab: np.ndarray, fill: np.ndarray) -> np.ndarray:
     full = np.zeros((h, w), np.float32)
     full[my : h - my, mx : w - mx] = differs
     size = (ICON_SIZE, ICON_SIZE)
-    return cv2.warpAffine(full, cv2.getAffineTransform(src, dst), size, flags=cv2.INTER_AREA)
+    small = cv2.warpAffine(full, cv2.getAffineTransform(src, dst), size, flags=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (0, 0), ICON_BLUR)
 
 
 def icon_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

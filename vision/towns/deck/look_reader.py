@@ -36,7 +36,7 @@ FILL_HALF = 2.5
 # An icon covering this share of the usual icon's area or less is none; from ICON_FULL of it on, one is there.
 ICON_NONE, ICON_FULL = 0.15, 0.5
 # A shape this unlike every example of every icon (1 − soft IoU) is no icon; each 0.1 beyond costs a factor e.
-SHAPE_NONE = 0.45
+SHAPE_NONE = 0.5
 SHAPE_SCALE = 0.1
 # The light is adapted on the cells whose icon covers at least this share of the usual icon's area, when
 # there are this many; a channel's gain is fitted only where the named fills spread over this much (Lab
