@@ -33,14 +33,25 @@ from vision.lattice import (
 )
 from vision.towns.remeasure import on_edges, view_periods
 
-__all__ = ["CELL_MM", "MIN_TERRITORIES", "TownGeometry", "as_town", "locate_town", "town_geometry"]
+__all__ = [
+    "CELL_MM",
+    "MIN_TERRITORIES",
+    "RING",
+    "WIDE_RING",
+    "TownGeometry",
+    "as_town",
+    "locate_town",
+    "town_geometry",
+]
 
 #: A territory in the top-down view, (width, height) mm: a Sprawlopolis block stood upright.
 CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
-# The lattice covers the card region grown by this many rings of cells: a whole card (two cells across)
-# whose colours are the table's (blue territories on a blue cloth, white ones on a white table) lies outside
-# the region found by colour, and only the reader can tell it from the table.
-RING = 2
+# The lattice covers the card region grown by this many rings of cells; a reader of a taught print grows it
+# by WIDE_RING: a whole card (two cells across) whose colours are the table's (blue territories on a blue
+# cloth, white ones on a white table) lies outside the region found by colour, and only a reader that
+# knows the print can tell it from the table.
+RING = 1
+WIDE_RING = 2
 #: Fewer card-covered cells than one card's four cannot be a town.
 MIN_TERRITORIES = 4
 # A town may be one row of cards, two cells across, whose colour jumps the card outline's rim and the
@@ -170,6 +181,7 @@ def town_geometry(
     *,
     follow: bool = False,
     remeasure: bool = False,
+    ring: int = RING,
 ) -> TownGeometry:
     """Rectify an upright RGB photo with portrait cells and fit the territory lattice.
 
@@ -181,7 +193,7 @@ def town_geometry(
     (:func:`vision.towns.scan_support.best_lattice`). With ``remeasure`` the cell periods are measured
     again in the first view (:func:`vision.towns.remeasure.view_periods`) and, where they differ from
     the nominal cell by more than :data:`REMEASURE_ABOVE`, the view is warped again at the cards' size
-    and the lattice fitted there.
+    and the lattice fitted there. The lattice covers the card region grown by ``ring`` cells.
     Raises :class:`~vision.lattice.NoCityFound` when the photo shows no lattice of cards or fewer than
     :data:`MIN_TERRITORIES` cells of one.
     """
@@ -209,8 +221,8 @@ def town_geometry(
         photo,
         view,
         to_view,
-        lattice.padded(RING, RING, RING, RING),
-        np.pad(fit.occupied, RING),
+        lattice.padded(ring, ring, ring, ring),
+        np.pad(fit.occupied, ring),
         rect.aspect,
         _warnings(located, rect.aspect),
     )

@@ -28,7 +28,7 @@ from vision.lattice import NoCityFound
 from vision.overlay import lattice_outlines
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding
 from vision.towns.doubt import CellDoubt, town_doubt
-from vision.towns.geometry import TownGeometry, locate_town
+from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.text import decoded_town, town_text
 
@@ -167,10 +167,12 @@ def scan_town(
     is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
-    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb), read), read)
+    ring = WIDE_RING if taught else RING
+    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb), read, ring=ring), read)
     if look_fit(reading) < MIN_LOOK_FIT:  # the largest group of cards may be the goal cards beside the town
         try:
-            other = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, rank=1), read), read)
+            found = locate_town(photo_rgb, rank=1)
+            other = _orientation(best_lattice(photo_rgb, found, read, ring=ring), read)
         except NoCityFound:
             other = None
         if other is not None and look_fit(other) > look_fit(reading):

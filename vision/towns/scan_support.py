@@ -30,7 +30,7 @@ from vision.lattice import (
 )
 from vision.towns.decode import TownDecoding, decode_town
 from vision.towns.evidence import TownEvidenceError
-from vision.towns.geometry import TownGeometry, town_geometry
+from vision.towns.geometry import RING, TownGeometry, town_geometry
 from vision.towns.program import PLACEMENT_COST, SELECT_PLACEMENT_COST
 
 __all__ = [
@@ -110,6 +110,7 @@ def _best_of(
     found: tuple[np.ndarray, Located, Periods],
     hypotheses: Sequence[tuple[tuple[float, float], bool]],
     reader: Reader,
+    ring: int = RING,
 ) -> tuple[Reading | None, NoCityFound | None]:
     """The best-ranked reading of the (pitches, follow) ``hypotheses`` (None when every one was refused)
     and the first refusal met."""
@@ -117,7 +118,7 @@ def _best_of(
     refusal: NoCityFound | None = None
     for pitches, follow in hypotheses:
         try:
-            geometry = town_geometry(photo, found, pitches, follow=follow, remeasure=True)
+            geometry = town_geometry(photo, found, pitches, follow=follow, remeasure=True, ring=ring)
         except NoCityFound as exc:
             refusal = refusal or exc
             continue
@@ -151,22 +152,28 @@ def extent_pitches(found: tuple[np.ndarray, Located, Periods]) -> list[tuple[flo
 
 
 def best_lattice(
-    photo: np.ndarray, found: tuple[np.ndarray, Located, Periods], reader: Reader, *, margins: bool = True
+    photo: np.ndarray,
+    found: tuple[np.ndarray, Located, Periods],
+    reader: Reader,
+    *,
+    margins: bool = True,
+    ring: int = RING,
 ) -> Reading:
     """The reading of the best-explained lattice among the period hypotheses (see the module note),
     decoded with every cell's margin unless not ``margins``. When none is explained by the cards (at least
     :data:`CARDS_EXPLAIN`), the measured pairs are tried again however weakly the edges repeat, and so are
     the pairs that divide the card region into whole cells (:func:`extent_pitches`); one of those is kept
     only when the cards explain it and it nets at least as many territories (:attr:`Reading.net`). Raises
-    :class:`NoCityFound` when no hypothesis gives a town."""
+    :class:`NoCityFound` when no hypothesis gives a town. Each lattice covers the card region grown by
+    ``ring`` cells."""
     periods = found[2]
     tried = periods.hypotheses(MAX_HYPOTHESES)
-    best, refusal = _best_of(photo, found, [(p, f) for p in tried for f in (False, True)], reader)
+    best, refusal = _best_of(photo, found, [(p, f) for p in tried for f in (False, True)], reader, ring)
     if best is None or not best.rank[0]:
         loose = (found[0], found[1], replace(periods, strength=(1.0, 1.0)))
         more = [p for p in extent_pitches(found) if all(_apart(p, q) for q in tried)]
         weak = tried if min(periods.strength) < MIN_PERIOD_STRENGTH else []
-        other, _ = _best_of(photo, loose, [(p, False) for p in [*weak, *more]], reader)
+        other, _ = _best_of(photo, loose, [(p, False) for p in [*weak, *more]], reader, ring)
         # Kept only where it nets more territories (shown less left unexplained) than the best before: a
         # lattice of cells too large (two territories each) is explained by fewer cards more easily.
         if other is not None and other.rank[0] and (best is None or other.net >= best.net):
