@@ -88,12 +88,21 @@ def cards_evidence(geometry: Geometry, decoding: CardStacking) -> GameEvidence:
 
 
 def town_evidence(photo: np.ndarray, reader: Reader) -> GameEvidence:
-    """How well the Circle the Wagons cards explain ``photo`` as read by the territory ``reader``."""
-    try:
-        reading = best_lattice(photo, locate_town(photo), reader, margins=False)
-    except NoCityFound as exc:
-        return GameEvidence("wagons", 0.0, 0, str(exc))
-    return GameEvidence("wagons", reading.explained, int(reading.geometry.occupied.sum()))
+    """How well the Circle the Wagons cards explain ``photo`` as read by the territory ``reader``: in the
+    largest group of cards, or in the next largest when the largest is poorly explained (the goal cards
+    beside a small town may be the larger group)."""
+    best = GameEvidence("wagons", 0.0, 0)
+    for rank in (0, 1):
+        try:
+            reading = best_lattice(photo, locate_town(photo, rank=rank), reader, margins=False)
+        except NoCityFound as exc:
+            best = best if best.cells else GameEvidence("wagons", 0.0, 0, str(exc))
+            continue
+        found = GameEvidence("wagons", reading.explained, int(reading.geometry.occupied.sum()))
+        best = found if found.explained > best.explained else best
+        if best.explained >= MIN_EXPLAINED:
+            break
+    return best
 
 
 def _percent(e: GameEvidence) -> str:
