@@ -38,7 +38,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns uvicorn's exit status (0 on a clean shutdown). Bad
-    ``SPRAWLSCAN_*`` settings are refused here, before uvicorn starts, in one line (exit 2)."""
+    ``SPRAWLSCAN_*`` settings and a database that cannot be opened are refused here, before uvicorn
+    starts, in one line (exit 2)."""
     import logging
 
     import uvicorn
@@ -46,9 +47,10 @@ def run(args: argparse.Namespace) -> int:
     from api.web import Settings, SettingsError, server_options
 
     try:
-        Settings.from_env()
+        settings = Settings.from_env()
     except SettingsError as exc:
         raise InputError(str(exc)) from None
+    _open_database(settings)
     os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
 
     # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
@@ -65,3 +67,15 @@ def run(args: argparse.Namespace) -> int:
         **server_options(),
     )
     return 0
+
+
+def _open_database(settings: Any) -> None:
+    """Open the service's database and bring its schema up to date once, before any worker starts: a
+    folder, a server that does not answer or a file that cannot be made is one line naming it, not a
+    worker's start-up traceback. (A database that opens but cannot be written still serves, degraded.)"""
+    from api.storage import DatabaseUnavailable, database_url, open_database
+
+    try:
+        open_database(database_url(settings.database_url, settings.database_path)).dispose()
+    except DatabaseUnavailable as exc:
+        raise InputError(str(exc)) from None

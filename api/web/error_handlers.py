@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from api.core import ServiceError, flag_words
+from api.web.excerpts import bounded, excerpt
 from api.web.guards import RequestTimeout, error_response
 from api.web.scanning import ScannerUnavailable
 from scoring.errors import InputError
@@ -79,8 +80,10 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 
 def _client_fault(request: Request, status: int, code: str, message: str) -> None:
-    """One log line per client mistake (no traceback: the traceback is for server faults)."""
-    log.info("client fault: %s %s %d %s: %s", request.method, request.url.path, status, code, message)
+    """One log line per client mistake (no traceback: the traceback is for server faults), repeating at
+    most a bounded excerpt of what the client sent."""
+    where = excerpt(request.url.path)
+    log.info("client fault: %s %s %d %s: %s", request.method, where, status, code, bounded(message))
 
 
 class ClientGone(InputError):
@@ -128,5 +131,5 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceBusy)
     async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
-        log.info("busy: %s %s 503: %s", request.method, request.url.path, exc)
+        log.info("busy: %s %s 503: %s", request.method, excerpt(request.url.path), exc)
         return error_response(503, "busy", str(exc), {"Retry-After": "2"})
