@@ -50,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except SettingsError as exc:
         raise InputError(str(exc)) from None
-    _open_database(settings)
     os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
 
     # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    _open_database(settings)  # its migrations are logged as the workers' would be
     uvicorn.run(
         "api.web.asgi:app",
         host=args.host,
