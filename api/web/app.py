@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.core import ERROR_RESPONSES, version
 from api.storage import DatabaseUnavailable, open_schema
 from api.web import docs_pages, scanning
+from api.web.allocator import limit_arenas
 from api.web.deps import Services
 from api.web.error_handlers import install_error_handlers
 from api.web.guards import BodyDeadline, BodyGuard, CrossSiteGuard, SecurityHeaders, ServerFaults
@@ -37,6 +38,7 @@ log = logging.getLogger("sprawlscan.api")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service with the given limits (default: :meth:`Settings.from_env`)."""
+    limit_arenas()  # before the service's threads allocate (api.web.allocator)
     services = Services.of(settings or Settings.from_env())
     app = FastAPI(
         title="sprawlscan",

@@ -12,11 +12,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
 
+from api.web.allocator import ARENA_MAX
 from tests.conftest import CITY, assert_error
 from tests.live_server import free_port, serving
 
@@ -167,3 +169,71 @@ def test_uvicorn_itself_reports_a_database_it_cannot_open_without_a_traceback(tm
     assert done.returncode != 0
     assert "cannot open the database" in text and "it is a folder" in text
     assert "Traceback" not in text and len(text.strip().splitlines()) <= 4, text
+
+
+# ---- memory: the allocator's arenas ----------------------------------------------------------------------
+
+HEAP_SPAN = 64 << 20  # each glibc arena but the main one lives in 64 MiB-aligned heaps of 64 MiB
+
+
+def _serving_pid(port: int) -> int:
+    """The process of ``sprawlscan serve --port PORT`` (one worker: the one that serves)."""
+    wanted = f"--port\0{port}\0".encode()
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and wanted in (entry / "cmdline").read_bytes():
+                return int(entry.name)
+        except OSError:
+            continue
+    raise AssertionError(f"no process serves port {port}")
+
+
+def _glibc_heaps(pid: int) -> int:
+    """How many glibc arena heaps process ``pid`` maps: an anonymous read-write mapping starting on a
+    64 MiB boundary, followed by its reserved rest, 64 MiB in all."""
+    regions = []
+    for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+        fields = line.split()
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        regions.append((start, end, fields[1], len(fields) > 5))
+    count = 0
+    for k, (start, end, perms, named) in enumerate(regions):
+        if named or perms != "rw-p" or start % HEAP_SPAN:
+            continue
+        rest = regions[k + 1] if k + 1 < len(regions) else None
+        if rest is not None and rest[0] == end and rest[2] == "---p" and not rest[3]:
+            end = rest[1]
+        count += end - start == HEAP_SPAN
+    return count
+
+
+def _burst(url: str, requests: int = 240, parallel: int = 16) -> None:
+    """Honest requests from ``parallel`` clients at once: the service's threads each allocate."""
+    body = {"city": CITY, "cards": [8, 7, 17]}
+    with httpx.Client(timeout=60) as http, ThreadPoolExecutor(parallel) as pool:
+        codes = set(
+            pool.map(lambda _: http.post(f"{url}/api/v1/score", json=body).status_code, range(requests))
+        )
+    assert codes == {200}
+
+
+def test_the_serving_process_limits_its_malloc_arenas_itself(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    env = {"MALLOC_ARENA_MAX": "", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db")}
+    with serving(log, "--log-level", "info", env=env) as (url, port):
+        _burst(url)
+        heaps = _glibc_heaps(_serving_pid(port))
+    assert heaps <= ARENA_MAX - 1, heaps  # the main arena has no heap of this kind
+    assert f"at most {ARENA_MAX} malloc arenas" in log.read_text()
+
+
+def test_an_operators_own_arena_setting_is_left_alone(tmp_path: Path) -> None:
+    # The same burst under glibc's default (8 arenas a core, set here by the operator's tunable) grows an
+    # arena per busy thread: what the service's own limit prevents.
+    log = tmp_path / "server.log"
+    env = {"GLIBC_TUNABLES": "glibc.malloc.arena_max=64", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db")}
+    with serving(log, "--log-level", "info", env=env) as (url, port):
+        _burst(url)
+        heaps = _glibc_heaps(_serving_pid(port))
+    assert heaps > ARENA_MAX + 2, heaps
+    assert "malloc arenas" not in log.read_text()
