@@ -47,17 +47,17 @@ def run(args: argparse.Namespace) -> int:
     from api.web import Settings, SettingsError, server_options
     from api.web.allocator import limit_arenas
 
-    # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
-    # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
-    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
-    limit_arenas()  # this process serves when --workers is 1: before any of its threads allocate
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
         raise InputError(str(exc)) from None
+    # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
     _open_database(settings)  # its migrations are logged as the workers' would be
+    limit_arenas()  # this process serves when --workers is 1: before any of its threads allocate
     uvicorn.run(
         "api.web.asgi:app",
         host=args.host,
