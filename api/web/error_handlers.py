@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from api.core import ServiceError, flag_words
+from api.web.admission import ClientBusy, ServiceBusy
 from api.web.excerpts import bounded, excerpt
 from api.web.guards import RequestTimeout, error_response
 from api.web.scanning import ScannerUnavailable
@@ -50,10 +51,6 @@ class ScanNotFound(ServiceError):
 
     code = "scan_not_found"
     status = 404
-
-
-class ServiceBusy(Exception):
-    """Too many uploads in flight: the client should retry shortly (503, not a client mistake)."""
 
 
 _HTTP_CODES = {
@@ -131,5 +128,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceBusy)
     async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
-        log.info("busy: %s %s 503: %s", request.method, excerpt(request.url.path), exc)
-        return error_response(503, "busy", str(exc), {"Retry-After": "2"})
+        # One client over its share of the slots is told so (429); the server full for all, 503.
+        status, code = (429, "too_many_uploads") if isinstance(exc, ClientBusy) else (503, "busy")
+        log.info("busy: %s %s %d: %s", request.method, excerpt(request.url.path), status, exc)
+        return error_response(status, code, str(exc), {"Retry-After": "2"})
