@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.cli.argtypes import whole
 from scoring.errors import InputError
+
+if TYPE_CHECKING:
+    from api.web import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_database(settings: Any) -> None:
+def _open_database(settings: Settings) -> None:
     """Open the service's database and bring its schema up to date once, before any worker starts: a
     folder, a server that does not answer or a file that cannot be made is one line naming it, not a
     worker's start-up traceback. (A database that opens but cannot be written still serves, degraded.)"""
