@@ -237,3 +237,36 @@ def test_an_operators_own_arena_setting_is_left_alone(tmp_path: Path) -> None:
         heaps = _glibc_heaps(_serving_pid(port))
     assert heaps > ARENA_MAX + 2, heaps
     assert "malloc arenas" not in log.read_text()
+
+
+FREED_JOB = """
+import anyio
+from api.web.scanning import ScanWorkers
+
+
+def rss() -> int:
+    return int(open("/proc/self/status").read().split("VmRSS:")[1].split()[0]) // 1024
+
+
+kept = []
+
+
+def job() -> int:
+    blocks = [bytearray(100_000) for _ in range(2000)]  # 200 MB in the worker thread's arena
+    kept.append(bytearray(100_000))  # allocated last: the arena cannot shrink from its top
+    del blocks
+    return rss()
+
+
+base = rss()
+print(base, anyio.run(ScanWorkers(1).run, job), rss())
+"""
+
+
+def test_a_jobs_freed_working_set_leaves_the_process_when_the_job_is_done() -> None:
+    # A scan worker's job (what a scan or a deck teaching runs in): 200 MB allocated and freed inside it
+    # stays in glibc's arena, counted in the process, until the worker gives it back.
+    done = subprocess.run([sys.executable, "-c", FREED_JOB], cwd=ROOT, capture_output=True, timeout=120)
+    base, freed_inside, after = (int(x) for x in done.stdout.split())
+    assert freed_inside - base > 150, (base, freed_inside)
+    assert after - base < 40, (base, freed_inside, after)
