@@ -18,6 +18,7 @@ from typing import Any
 from api.cli.argtypes import whole
 from api.core import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
 from scoring.errors import InputError
+from scoring.numbers import JSONError, load_json
 
 # An export holds at most MAX_IMPORT_GAMES games of a few kB each; past this a file is not an export (or
 # must be split), and reading stops there instead of filling memory (``--import /dev/zero``).
@@ -58,13 +59,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
 
 
-def _store(args: argparse.Namespace) -> Any:
+def _store(args: argparse.Namespace, *, write: bool = False) -> Any:
     """The games in the database ``--database`` names (migrated to the current schema); a database that
-    cannot be opened is one line naming it (password hidden) and why."""
+    cannot be opened is one line naming it (password hidden) and why (``write``: for an import)."""
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import SQLAlchemyError
 
-    from api.storage import GameStore, connect, database_url, failure_reason, migrate
+    from api.storage import DatabaseUnavailable, GameStore, database_url, open_database
 
     given = args.database or ""
     url = database_url(
@@ -72,12 +72,23 @@ def _store(args: argparse.Namespace) -> Any:
         given or os.environ.get("SPRAWLSCAN_DATABASE_PATH", ""),
     )
     shown = make_url(url).render_as_string(hide_password=True).removeprefix("sqlite:///")
+    _require_folder(url, shown, write=write)
     try:
-        engine = connect(url)
-        migrate(engine)
-    except (SQLAlchemyError, OSError) as exc:
-        raise InputError(f"cannot open the database {shown}: {failure_reason(exc)}") from None
-    return GameStore(engine)
+        return GameStore(open_database(url))
+    except DatabaseUnavailable as exc:
+        raise InputError(f"cannot open the database {shown}: {exc.reason}") from None
+
+
+def _require_folder(url: str, shown: str, *, write: bool) -> None:
+    """Refuse a SQLite database whose folder is missing: a typo in ``--database`` would otherwise become
+    new folders and an empty database, listed as "0 of 0 games". Only an import (``write``) into the
+    per-user database makes its folder, as the service does."""
+    from api.storage import database_url, sqlite_file
+
+    file = sqlite_file(url)
+    folder = Path(file).parent if file else None
+    if folder is not None and not folder.is_dir() and not (write and url == database_url()):
+        raise InputError(f"cannot open the database {shown}: the folder {folder} does not exist")
 
 
 def _read_import(name: str) -> str:
@@ -115,22 +126,25 @@ def run_games(args: argparse.Namespace) -> int:
             raise BadImport("--import needs --device TOKEN: imported games belong to a device")
         raw = _read_import(args.import_file)
         try:
-            document = json.loads(raw)
+            document = load_json(raw)  # nesting bounded: Python's own parser overflows the stack
+        except JSONError as exc:
+            raise BadImport(f"{args.import_file}: {exc}") from None
         except json.JSONDecodeError as exc:
             raise BadImport(f"{args.import_file}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
         records = import_records(document)  # scored before the database is opened for writing
-        saved = _store(args).add_many(_owner(args), records)
+        saved = _store(args, write=True).add_many(_owner(args), records)
         print(f"imported {len(saved)} games")
         return 0
+    owner = _owner(args)  # a bad token is named before the database is opened
     store = _store(args)
     if args.export:
-        text = json.dumps(export_document(store.export(_owner(args))), indent=2) + "\n"
+        text = json.dumps(export_document(store.export(owner)), indent=2) + "\n"
         if args.export == "-":
             sys.stdout.write(text)
         else:
             Path(args.export).write_text(text, "utf-8")
         return 0
-    page = store.page(_owner(args), args.limit)
+    page = store.page(owner, args.limit)
     if args.format == "json":
         print(json.dumps({"games": page.games, "count": page.count}, indent=2))
         return 0
@@ -148,7 +162,8 @@ def run_games(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     """Print the statistics table; returns the exit status."""
-    stats = _store(args).stats(_owner(args))
+    owner = _owner(args)
+    stats = _store(args).stats(owner)
     if args.format == "json":
         print(json.dumps(stats, indent=2))
         return 0

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.cli.argtypes import whole
 from scoring.errors import InputError
+
+if TYPE_CHECKING:
+    from api.web import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -38,23 +41,26 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns uvicorn's exit status (0 on a clean shutdown). Bad
-    ``SPRAWLSCAN_*`` settings are refused here, before uvicorn starts, in one line (exit 2)."""
+    ``SPRAWLSCAN_*`` settings and a database that cannot be opened are refused here, before uvicorn
+    starts, in one line (exit 2)."""
     import logging
 
     import uvicorn
 
     from api.web import Settings, SettingsError, server_options
+    from api.web.allocator import limit_arenas
 
     try:
-        Settings.from_env()
+        settings = Settings.from_env()
     except SettingsError as exc:
         raise InputError(str(exc)) from None
-    os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
-
     # The service's own lines (one per client fault, tracebacks of server faults) beside uvicorn's.
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     # Alembic announces each of its internal plugins at INFO on every start: noise, not news.
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    os.environ["SPRAWLSCAN_SERVE_HOST"] = args.host  # its workers answer to this host (api.web's HostGuard)
+    _open_database(settings)  # its migrations are logged as the workers' would be
+    limit_arenas()  # this process serves when --workers is 1: before any of its threads allocate
     uvicorn.run(
         "api.web.asgi:app",
         host=args.host,
@@ -65,3 +71,15 @@ def run(args: argparse.Namespace) -> int:
         **server_options(),
     )
     return 0
+
+
+def _open_database(settings: Settings) -> None:
+    """Open the service's database and bring its schema up to date once, before any worker starts: a
+    folder, a server that does not answer or a file that cannot be made is one line naming it, not a
+    worker's start-up traceback. (A database that opens but cannot be written still serves, degraded.)"""
+    from api.storage import DatabaseUnavailable, database_url, open_database
+
+    try:
+        open_database(database_url(settings.database_url, settings.database_path)).dispose()
+    except DatabaseUnavailable as exc:
+        raise InputError(str(exc)) from None

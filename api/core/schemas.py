@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from scoring.tally import MAX_TALLY_CHARS
 
@@ -38,10 +38,11 @@ class CityRequest(BaseModel):
         max_length=MAX_ROWS,
         description="The grid as rows of cell tokens, e.g. [['R:EW', 'P'], ['.', 'C:NS']].",
     )
-    cards: list[int] | None = Field(
+    # Strict: JSON true, "8" and 8.0 are not card numbers (lax ints would score true as card 1).
+    cards: list[StrictInt] | None = Field(
         None,
         max_length=8,
-        description="Scoring card numbers (1–18); override the city's 'cards:' header.",
+        description="Scoring card numbers (1–18, JSON integers); override the city's 'cards:' header.",
     )
     expansions: list[str] | None = Field(
         None, max_length=16, description="Expansions in play; override the city's 'expansions:' header."

@@ -9,12 +9,23 @@ migrations in ``migrations/``, with a store for each thing kept: recent scans, s
 from __future__ import annotations
 
 from api.storage.deck_store import DeckStore, StoredDeck
-from api.storage.engine import connect, database_url, default_database_path, failure_reason, migrate
+from api.storage.engine import (
+    DatabaseUnavailable,
+    connect,
+    database_url,
+    default_database_path,
+    failure_reason,
+    migrate,
+    open_database,
+    open_schema,
+    sqlite_file,
+)
 from api.storage.game_store import DeviceFull, GameStore
 from api.storage.scan_store import ScanStore, StoredScan
 from api.storage.write_check import StoreUnavailable, WriteCheck, writing
 
 __all__ = [
+    "DatabaseUnavailable",
     "DeckStore",
     "DeviceFull",
     "GameStore",
@@ -28,5 +39,8 @@ __all__ = [
     "default_database_path",
     "failure_reason",
     "migrate",
+    "open_database",
+    "open_schema",
+    "sqlite_file",
     "writing",
 ]

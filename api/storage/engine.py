@@ -16,9 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
-__all__ = ["MIGRATIONS", "connect", "database_url", "default_database_path", "failure_reason", "migrate"]
+__all__ = [
+    "MIGRATIONS",
+    "DatabaseUnavailable",
+    "connect",
+    "database_url",
+    "default_database_path",
+    "failure_reason",
+    "migrate",
+    "open_database",
+    "open_schema",
+    "sqlite_file",
+]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -79,12 +91,53 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+class DatabaseUnavailable(OSError):
+    """The database cannot be opened or brought up to date: a folder, a server that does not answer, a
+    file that cannot be made. An environment fault (hence ``OSError``) that is said in one line, naming the
+    database (password hidden) and the driver's reason, never with a traceback."""
+
+    def __init__(self, shown: str, reason: str) -> None:
+        super().__init__(f"cannot open the database {shown}: {reason}")
+        self.shown = shown
+        self.reason = reason
+
+
+def open_schema(engine: Engine) -> None:
+    """:func:`migrate`, with a database that cannot be opened raised as :class:`DatabaseUnavailable`."""
+    try:
+        migrate(engine)
+    except (SQLAlchemyError, OSError) as exc:
+        shown = engine.url.render_as_string(hide_password=True)
+        raise DatabaseUnavailable(shown, failure_reason(exc)) from exc
+
+
+def open_database(url: str) -> Engine:
+    """An engine for ``url`` with its schema up to date (:func:`open_schema`); a URL no engine can be made
+    for is :class:`DatabaseUnavailable` too."""
+    try:
+        engine = connect(url)
+    except (SQLAlchemyError, OSError, ValueError) as exc:
+        shown = make_url(url).render_as_string(hide_password=True)
+        raise DatabaseUnavailable(shown, failure_reason(exc)) from exc
+    open_schema(engine)
+    return engine
+
+
 def _sqlite_file(engine: Engine) -> str | None:
-    """The file of a SQLite database (``file:PATH?mode=ro&uri=true`` too); ``None`` for any other."""
-    database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+    return sqlite_file(engine.url)
+
+
+def sqlite_file(url: str | URL) -> str | None:
+    """The file of a SQLite database URL (``file:PATH?mode=ro&uri=true`` too); ``None`` for any other.
+
+    >>> sqlite_file("sqlite:////tmp/x.db"), sqlite_file("postgresql://db/x"), sqlite_file("sqlite://")
+    ('/tmp/x.db', None, None)
+    """
+    parsed = make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
         return None
-    if engine.url.query.get("uri") == "true":
+    if parsed.query.get("uri") == "true":
         database = database.removeprefix("file:")
     return database
 

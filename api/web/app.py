@@ -18,10 +18,12 @@ from contextlib import asynccontextmanager
 import anyio
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.core import ERROR_RESPONSES, version
-from api.storage import migrate
+from api.storage import DatabaseUnavailable, open_schema
 from api.web import docs_pages, scanning
+from api.web.allocator import limit_arenas
 from api.web.deps import Services
 from api.web.error_handlers import install_error_handlers
 from api.web.guards import BodyDeadline, BodyGuard, CrossSiteGuard, SecurityHeaders, ServerFaults
@@ -36,6 +38,7 @@ log = logging.getLogger("sprawlscan.api")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the service with the given limits (default: :meth:`Settings.from_env`)."""
+    limit_arenas()  # before the service's threads allocate (api.web.allocator)
     services = Services.of(settings or Settings.from_env())
     app = FastAPI(
         title="sprawlscan",
@@ -51,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     docs_pages.install(app)
     _add_guards(app, services.settings)
+    app.add_middleware(OneLineStartFailure)
     for router in (scoring.router, scans.router, page.router, games.router, deck.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR), name="static")
@@ -73,9 +77,9 @@ async def _start(services: Services) -> None:
     once per process, before the first request needs it."""
     engine = services.engine
     try:
-        await anyio.to_thread.run_sync(migrate, engine)
-    except Exception as exc:  # unreachable or unwritable: say which database, then fail the start-up
-        log.error("cannot open the database %s: %s", engine.url.render_as_string(hide_password=True), exc)
+        await anyio.to_thread.run_sync(open_schema, engine)
+    except DatabaseUnavailable as exc:  # unreachable or unwritable: say which database, fail the start-up
+        log.error("%s", exc)
         raise
     # A database that opens but cannot be written (a read-only file) does not stop the service (it still
     # scores), but it is said now, /healthz answers 503 and saves and scans are refused.
@@ -84,6 +88,36 @@ async def _start(services: Services) -> None:
         shown = engine.url.render_as_string(hide_password=True)
         log.error("the database %s cannot be written: %s (saves and scans are refused)", shown, problem)
     await anyio.to_thread.run_sync(scanning.warm_up)
+
+
+class OneLineStartFailure:
+    """A start-up refused for a reason already said in one line (the database: :func:`_start`) is told
+    to the server without the traceback Starlette attaches to it, so that the operator reads one line, not
+    fifty; any other failure keeps its traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        held: list[Message] = []
+
+        async def holding(message: Message) -> None:
+            if message["type"] == "lifespan.startup.failed":
+                held.append(message)  # sent below, once the failure's type is known
+                return
+            await send(message)
+
+        try:
+            await self.app(scope, receive, holding)
+        except DatabaseUnavailable:
+            held[:] = [{"type": "lifespan.startup.failed", "message": ""}]  # uvicorn logs none
+            raise
+        finally:
+            for message in held:
+                await send(message)
 
 
 def _add_guards(app: FastAPI, settings: Settings) -> None:

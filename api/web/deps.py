@@ -58,7 +58,10 @@ class Services:
         engine = connect(database_url(settings.database_url, settings.database_path))
         # One admission for every heavy upload (scans and decks), by the bytes each has sent.
         admission = Admission(
-            settings.max_pending_scans, settings.max_pending_bytes, settings.max_client_pending_bytes
+            settings.max_pending_scans,
+            settings.max_pending_bytes,
+            settings.max_client_pending_bytes,
+            settings.max_client_uploads,
         )
         return cls(
             settings,

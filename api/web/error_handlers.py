@@ -17,6 +17,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from api.core import ServiceError, flag_words
+from api.web.admission import ClientBusy, ServiceBusy
+from api.web.excerpts import bounded, excerpt
 from api.web.guards import RequestTimeout, error_response
 from api.web.scanning import ScannerUnavailable
 from scoring.errors import InputError
@@ -51,10 +53,6 @@ class ScanNotFound(ServiceError):
     status = 404
 
 
-class ServiceBusy(Exception):
-    """Too many uploads in flight: the client should retry shortly (503, not a client mistake)."""
-
-
 _HTTP_CODES = {
     400: "bad_request",
     404: "not_found",
@@ -79,8 +77,10 @@ def _validation_message(exc: RequestValidationError) -> str:
 
 
 def _client_fault(request: Request, status: int, code: str, message: str) -> None:
-    """One log line per client mistake (no traceback: the traceback is for server faults)."""
-    log.info("client fault: %s %s %d %s: %s", request.method, request.url.path, status, code, message)
+    """One log line per client mistake (no traceback: the traceback is for server faults), repeating at
+    most a bounded excerpt of what the client sent."""
+    where = excerpt(request.url.path)
+    log.info("client fault: %s %s %d %s: %s", request.method, where, status, code, bounded(message))
 
 
 class ClientGone(InputError):
@@ -128,5 +128,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceBusy)
     async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
-        log.info("busy: %s %s 503: %s", request.method, request.url.path, exc)
-        return error_response(503, "busy", str(exc), {"Retry-After": "2"})
+        # One client over its share of the slots is told so (429); the server full for all, 503.
+        status, code = (429, "too_many_uploads") if isinstance(exc, ClientBusy) else (503, "busy")
+        log.info("busy: %s %s %d: %s", request.method, excerpt(request.url.path), status, exc)
+        return error_response(status, code, str(exc), {"Retry-After": "2"})

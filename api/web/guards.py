@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.core import ServiceError
+from api.web.excerpts import bounded, excerpt
 from scoring.numbers import JSONError, load_json
 
 log = logging.getLogger("sprawlscan.api")
@@ -37,8 +38,10 @@ _UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    """The service's error shape: ``{"error": {"code", "message"}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+    """The service's error shape: ``{"error": {"code", "message"}}``; the message repeats at most a
+    bounded excerpt of what the client sent (:func:`~api.web.excerpts.bounded`)."""
+    body = {"error": {"code": code, "message": bounded(message)}}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 class RequestTimeout(ServiceError):
@@ -143,7 +146,7 @@ class BodyGuard:
         try:
             body = await _read_body(timed, self.max_bytes)
         except RequestTimeout as exc:
-            log.info("client fault: %s %s 408 request_timeout", scope["method"], scope["path"])
+            log.info("client fault: %s %s 408 request_timeout", scope["method"], excerpt(scope["path"]))
             await error_response(408, exc.code, str(exc), {"Connection": "close"})(scope, receive, send)
             return
         if body is None:
@@ -151,7 +154,8 @@ class BodyGuard:
             return
         problem = _json_problem(body)
         if problem is not None:
-            log.info("client fault: %s %s 422 invalid_request: %s", scope["method"], scope["path"], problem)
+            where = excerpt(scope["path"])
+            log.info("client fault: %s %s 422 invalid_request: %s", scope["method"], where, bounded(problem))
             await error_response(422, "invalid_request", problem)(scope, receive, send)
             return
         replayed = False
@@ -214,7 +218,9 @@ class CrossSiteGuard:
             headers = dict(scope["headers"])
             reason = cross_site_reason(headers)
             if reason is not None:
-                log.info("client fault: %s %s 403 cross_site_request", scope["method"], scope["path"])
+                log.info(
+                    "client fault: %s %s 403 cross_site_request", scope["method"], excerpt(scope["path"])
+                )
                 message = f"cross-site requests are refused ({reason}); use the page this server serves"
                 await error_response(403, "cross_site_request", message)(scope, receive, send)
                 return
@@ -281,7 +287,7 @@ class ServerFaults:
         try:
             await self.app(scope, receive, tracked)
         except Exception:
-            log.exception("unhandled error on %s %s", scope["method"], scope["path"])
+            log.exception("unhandled error on %s %s", scope["method"], excerpt(scope["path"]))
             if not started:
                 message = "the server failed to handle this request; it has been logged"
                 await error_response(500, "internal_error", message)(scope, receive, send)

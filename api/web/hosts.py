@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from api.web.excerpts import excerpt
 from api.web.guards import error_response
 
 log = logging.getLogger("sprawlscan.api")
@@ -86,7 +87,9 @@ class HostGuard:
             host = "" if raw is None else raw.decode("latin-1")
             # No Host at all (HTTP/1.0, a bare ASGI call) is no browser's: a browser always sends one.
             if raw is not None and not self.policy.allows(host):
-                log.info("client fault: %s 400 host_not_allowed: %r", scope.get("path"), host[:100])
+                log.info(
+                    "client fault: %s 400 host_not_allowed: %r", excerpt(scope.get("path", "")), host[:100]
+                )
                 message = (
                     f"this server does not answer to the host {host[:100]!r}: add it to "
                     "SPRAWLSCAN_ALLOWED_HOSTS if it is this server's name"

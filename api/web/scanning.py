@@ -25,6 +25,7 @@ from api.core import (
     score_scan,
     score_town_scan,
 )
+from api.web.allocator import give_back_freed
 from vision.stages import ScanPastDeadline, Stop
 from vision.workers import Workers
 
@@ -83,8 +84,11 @@ class ScanWorkers:
         return await anyio.to_thread.run_sync(self._with_pools, work, *args, limiter=self.limiter)
 
     def _with_pools(self, work: Callable[..., T], *args: object) -> T:
-        with self.pools.active():
-            return work(*args)
+        try:
+            with self.pools.active():
+                return work(*args)
+        finally:
+            give_back_freed()  # the job's freed working set leaves the process (api.web.allocator)
 
     def close(self) -> None:
         self.pools.close()

@@ -26,6 +26,7 @@ class Settings:
     max_pending_scans: int = 32
     max_pending_bytes: int = 160_000_000
     max_client_pending_bytes: int = 50_000_000
+    max_client_uploads: int = 4  # of max_pending_scans: one address holds at most an eighth of the slots
     scan_ttl_s: float = 86400.0
     overlay_long_side: int = 1600
     max_json_bytes: int = 1_000_000

@@ -63,10 +63,13 @@ def test_a_server_on_every_interface_answers_to_its_addresses_not_to_other_names
     assert HostPolicy.of("*", "127.0.0.1").allows("anything.example")
 
 
-def _trickle_upload(port: int, declared: int, stop: threading.Event, rate: int = 20_000) -> None:
-    """An upload declaring ``declared`` bytes that sends ``rate`` bytes a second until ``stop``."""
+def _trickle_upload(
+    port: int, declared: int, stop: threading.Event, rate: int = 20_000, address: str = "10.0.0.1"
+) -> None:
+    """An upload declaring ``declared`` bytes that sends ``rate`` bytes a second until ``stop``, from
+    ``address`` (forwarded: the server trusts its loopback proxy's X-Forwarded-For)."""
     head = (
-        f"POST /api/v1/scans HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"POST /api/v1/scans HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Forwarded-For: {address}\r\n"
         f"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {declared}\r\n\r\n"
         '--b\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n\xff\xd8\xff'
     ).encode("latin-1")
@@ -83,9 +86,13 @@ def test_an_honest_upload_is_scanned_while_seven_uploads_trickle(tmp_path: Path)
     photo = (ROOT / "samples" / "demo.jpg").read_bytes()
     stop = threading.Event()
     with serving(tmp_path / "server.log") as (url, port):
-        # 6 × 25 MB + 10 MB declared: all of SPRAWLSCAN_MAX_PENDING_BYTES, were declarations counted.
+        # 6 × 25 MB + 10 MB declared: all of SPRAWLSCAN_MAX_PENDING_BYTES, were declarations counted;
+        # from seven addresses, each within its share of the upload slots.
         sizes = [25_000_000] * 6 + [10_000_000]
-        threads = [threading.Thread(target=_trickle_upload, args=(port, n, stop)) for n in sizes]
+        threads = [
+            threading.Thread(target=_trickle_upload, args=(port, n, stop, 20_000, f"10.0.0.{k + 1}"))
+            for k, n in enumerate(sizes)
+        ]
         for t in threads:
             t.start()
         try:

@@ -605,7 +605,10 @@ def test_scans_run_at_most_scan_workers_at_once(monkeypatch: pytest.MonkeyPatch,
         return scanning.Scanned({**engine_json(CITY), "cells": [], "warnings": []}, CITY, None)
 
     monkeypatch.setattr(scanning, "scan_and_score", slow_scan)
-    app = create_app(Settings(scan_workers=2, max_pending_scans=64, database_path=_migrated(tmp_path)))
+    settings = Settings(
+        scan_workers=2, max_pending_scans=64, max_client_uploads=64, database_path=_migrated(tmp_path)
+    )
+    app = create_app(settings)  # one client sends all 12: its share of the slots is raised to them
 
     async def run() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=app)

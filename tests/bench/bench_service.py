@@ -111,10 +111,13 @@ def main() -> int:
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
 
-        def upload(_: int) -> tuple[int, float, str]:
+        def upload(k: int) -> tuple[int, float, str]:
+            # Each upload from a phone of its own (forwarded, as a loopback proxy gives it): one address
+            # may hold only SPRAWLSCAN_MAX_CLIENT_UPLOADS uploads at once.
+            phone = {"X-Forwarded-For": f"10.0.{k // 250}.{k % 250 + 1}"}
             t = time.perf_counter()
             with httpx.Client(timeout=args.deadline) as client:
-                resp = client.post(url, files={"image": ("city.jpg", jpeg, "image/jpeg")})
+                resp = client.post(url, files={"image": ("city.jpg", jpeg, "image/jpeg")}, headers=phone)
             return resp.status_code, time.perf_counter() - t, resp.text[:200]
 
         t0 = time.perf_counter()

@@ -18,7 +18,6 @@ Teaching is as heavy as a scan, so it shares the scans' upload limits and worker
 from __future__ import annotations
 
 import base64
-import json
 from functools import partial
 from typing import Any
 
@@ -29,6 +28,7 @@ from api.core import ServiceError
 from api.web.deps import AdmissionDep, DeckStoreDep, DeviceDep, ScanWorkersDep, SettingsDep
 from api.web.scanning import ScannerUnavailable, encode_jpeg
 from api.web.uploads import UploadTooLarge, read_upload
+from scoring.numbers import JSONError, load_json
 
 __all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "router"]
 
@@ -79,7 +79,9 @@ def _extras_field(text: str | None) -> list[Any]:
     if not text:
         return []
     try:
-        items = json.loads(text)
+        items = load_json(text)  # nesting and numbers bounded: the body guard does not see form fields
+    except JSONError as exc:
+        raise BadDeckRequest(f"the field 'extras' is not usable JSON: {exc}") from None
     except ValueError:
         raise BadDeckRequest("the field 'extras' is not JSON (a list of {photo, row, col, extra})") from None
     return _corrections(items, "extras", extras_only=True)
@@ -96,7 +98,9 @@ async def _fix_body(request: Request) -> list[Any]:
     if len(body) > MAX_FIX_BYTES:
         raise UploadTooLarge(f"the request body is larger than {MAX_FIX_BYTES:,} bytes")
     try:
-        document = json.loads(body)
+        document = load_json(body)
+    except JSONError as exc:
+        raise BadDeckRequest(f"the body is not usable JSON: {exc}") from None
     except ValueError:
         raise BadDeckRequest('send the corrections as JSON: {"corrections": [...]}') from None
     if not isinstance(document, dict) or set(document) != {"corrections"}:
