@@ -110,28 +110,29 @@ UNKNOWN_CARDS = (
 
 def _town_beats(
     rgb: np.ndarray, city: ScanResult | None, refusal: InputError | None, reader: Any = None
-) -> bool:
+) -> tuple[bool, int]:
     """Whether ``rgb`` shows a town by :func:`vision.towns.detect.which_game`'s rule, given the city scan
     already made of it (``city``, or the ``refusal`` it met). A city its cards explain more than
     ``1 - CLEAR_BY`` of cannot be beaten, and the territory reader (several times the cost of a whole city
-    scan) is not run: a Sprawlopolis photo costs what it did before towns were read."""
+    scan) is not run: a Sprawlopolis photo costs what it did before towns were read. Also which group of
+    cards the town was found in (for the town scan to read first)."""
     from vision.towns.detect import CLEAR_BY, GameEvidence, cards_evidence, decide, town_evidence
     from vision.towns.scan import shipped_reader
 
     if city is not None:
         evidence = cards_evidence(city.geometry, city.cards_read.as_cards.decoding)
         if evidence.explained > 1 - CLEAR_BY:
-            return False
+            return False, 0
     else:
         evidence = GameEvidence("sprawlopolis", 0.0, 0, str(refusal))
     try:
         town = town_evidence(rgb, reader or shipped_reader())
     except RuntimeError:  # no territory classifier in this build: no photo is a town (never a city lost)
-        return False
+        return False, 0
     verdict = decide((evidence, town))
     if verdict.game is None and city is None and town.cells > 0:  # cards of a look neither game knows
         raise UnknownLook(UNKNOWN_CARDS.format(why=verdict.why))
-    return verdict.game == "wagons"
+    return verdict.game == "wagons", town.region
 
 
 def read_photo(
@@ -178,12 +179,13 @@ def read_photo(
                 raise
             refusal = exc
     town_reader = _town_reader(deck_for(deck, "wagons"))
-    town = request.game == "wagons" or (
-        request.game is None and stages.run("game", _town_beats, rgb, city, refusal, town_reader)
-    )
+    town, region = request.game == "wagons", 0
+    if request.game is None:
+        town, region = stages.run("game", _town_beats, rgb, city, refusal, town_reader)
     request.refuse_for("wagons" if town else "sprawlopolis")
     if town:
-        result: ScanResult | TownScan = _read_town(rgb, request, deck_for(deck, "wagons"), overlay, stages)
+        wagons_deck = deck_for(deck, "wagons")
+        result: ScanResult | TownScan = _read_town(rgb, request, wagons_deck, overlay, stages, region)
     elif city is None:
         raise refusal or InputError("no city found")
     else:
@@ -193,15 +195,18 @@ def read_photo(
     return result
 
 
-def _read_town(rgb: Any, request: PhotoRequest, deck: Any, overlay: bool, stages: Any) -> TownScan:
+def _read_town(
+    rgb: Any, request: PhotoRequest, deck: Any, overlay: bool, stages: Any, region: int = 0
+) -> TownScan:
     """The town in the decoded photo ``rgb``, read with the Circle the Wagons ``deck`` (or the shipped
-    reader) through ``stages``, with its picture when ``overlay``."""
+    reader) through ``stages``, with its picture when ``overlay``; ``region`` the group of cards game
+    detection found it in."""
     from vision.result import OVERLAY_LONG_SIDE
     from vision.towns.overlay import draw_town_overlay
     from vision.towns.scan import scan_town
 
     reader = _town_reader(deck)
-    read = partial(scan_town, goals=request.goals, reader=reader, taught=deck is not None)
+    read = partial(scan_town, goals=request.goals, reader=reader, taught=deck is not None, region=region)
     scanned = stages.run("town", read, rgb)
     if overlay:
         picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)

@@ -49,12 +49,13 @@ CLEAR_BY = 0.2
 class GameEvidence:
     """How well one game's reader and cards explain the photo: ``explained`` is the fraction of the
     ``cells`` on the card region that a decoded card shows (0 with ``why`` when the game's lattice could
-    not be read at all)."""
+    not be read at all); ``region`` which group of cards was read (0 the largest, 1 the next)."""
 
     game: str
     explained: float
     cells: int
     why: str = ""
+    region: int = 0
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def town_evidence(photo: np.ndarray, reader: Reader) -> GameEvidence:
         except NoCityFound as exc:
             best = best if best.cells else GameEvidence("wagons", 0.0, 0, str(exc))
             continue
-        found = GameEvidence("wagons", reading.explained, int(reading.geometry.occupied.sum()))
+        found = GameEvidence("wagons", reading.explained, int(reading.geometry.occupied.sum()), region=rank)
         best = found if found.explained > best.explained else best
         if best.explained >= MIN_EXPLAINED:
             break

@@ -157,21 +157,25 @@ def scan_town(
     goals: Sequence[str] = (),
     reader: Reader | None = None,
     taught: bool = False,
+    region: int = 0,
 ) -> TownScan:
     """Read the Circle the Wagons town in an upright RGB photo and make it ready to score.
 
     ``goals`` are the goal cards' names as ``sprawlscan score`` takes them (checked: an unknown name
     raises :class:`~scoring.wagons.town.TownFormatError`); ``reader`` reads the territories (default:
-    :func:`shipped_reader`), ``taught`` whether it reads with a taught deck. A reading that fits the
+    :func:`shipped_reader`), ``taught`` whether it reads with a taught deck; ``region`` the group of cards
+    read first (0 the largest, 1 the next: where game detection found the town), the other read too when
+    the first reads poorly. A reading that fits the
     cards poorly (:func:`look_fit` under :data:`MIN_LOOK_FIT`) carries a ``retake`` naming teaching and
     is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
     ring = WIDE_RING if taught else RING
-    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb), read, ring=ring), read)
-    if look_fit(reading) < MIN_LOOK_FIT:  # the largest group of cards may be the goal cards beside the town
+    first, second = (region, 1 - region) if region in (0, 1) else (0, 1)
+    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, first), read, ring=ring), read)
+    if look_fit(reading) < MIN_LOOK_FIT:  # the other group of cards may be the town, beside its goal cards
         try:
-            found = locate_town(photo_rgb, rank=1)
+            found = locate_town(photo_rgb, rank=second)
             other = _orientation(best_lattice(photo_rgb, found, read, ring=ring), read)
         except NoCityFound:
             other = None
