@@ -145,9 +145,27 @@ def devset_taught(devset: Path, names: list[str], truths: dict[str, Grid]) -> No
         except DeckError as exc:
             print(f"print-and-play taught {deck_path.stem}: refused: {exc}")
             continue
-        cards = sum(places.get((c.row, c.col)) == (c.card, c.rotated) for c in teaching.cards)
+        cards = cards_right(teaching.cards, places)
         tally = [judged(scan((devset / f"{n}.jpg").read_bytes(), teaching.deck), truths[n]) for n in names]
         _report(f"print-and-play taught {deck_path.stem}: cards {cards}/18, ", names, tally)
+
+
+def cards_right(seen: list, truth: dict[tuple[int, int], tuple[int, bool]]) -> int:
+    """How many cards taught lie in their true place with their true turn, the grid compared in the best of
+    its eight turns and mirrorings with every turn flag flipped or not (a deck laid landscape is read
+    standing, its rows and columns swapped and its turns relative to the way it was stood)."""
+    rows = 1 + max(c.row for c in seen)
+    cols = 1 + max(c.col for c in seen)
+    maps = [
+        lambda r, c: (r, c), lambda r, c: (rows - 1 - r, cols - 1 - c), lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c), lambda r, c: (c, r), lambda r, c: (cols - 1 - c, rows - 1 - r),
+        lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r),
+    ]  # fmt: skip
+    return max(
+        sum(truth.get(f(c.row, c.col)) == (c.card, c.rotated != flip) for c in seen)
+        for f in maps
+        for flip in (False, True)
+    )
 
 
 def _report(head: str, names: list[str], tally: list[tuple[Compared, str]]) -> None:
