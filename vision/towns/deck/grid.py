@@ -3,8 +3,9 @@ grid filled where cards were missed.
 
 The player lays the 18 cards in a grid. A card whose territories look like the table (white snow on a white
 sheet) shows too little against the table to be found by its outline, but its neighbours say where it lies:
-the cards' centres follow their row and column (:func:`grid_fit`), and an empty place inside the grid is
-given the cards' usual outline at the centre the grid predicts (:func:`completed`). Whether a card is
+the cards' centres follow their row and column (:func:`grid_fit`), and an empty place inside the grid, or
+a place where only a piece of a card was found, is given the cards' usual outline at the centre the grid
+predicts (:func:`completed`). Whether a card is
 really there is the teaching's call: a place that shows no card fits none of the 18 and is refused by name.
 
 Example: a grid of 2 × 2 cards, one missed, gets it back.
@@ -25,6 +26,12 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["completed", "grid_fit", "places_of", "portrait"]
+
+# A card found with less than this share of the usual card's area, or with its centre this many card
+# sides (the square root of its area) off the place the grid predicts, is a piece of one: the grid's
+# outline stands for it.
+SMALL = 0.75
+OFF = 0.25
 
 
 def portrait(quad: np.ndarray) -> np.ndarray:
@@ -63,23 +70,38 @@ def grid_fit(centres: np.ndarray, places: list[tuple[int, int]]) -> np.ndarray:
     return solution
 
 
+def _area(quad: np.ndarray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+
+
 def completed(
     corners: np.ndarray, places: list[tuple[int, int]], want: int
 ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """``corners`` (N, 4, 2) and ``places`` with the empty places inside the grid's rows and columns added
-    (in reading order, at the grid's predicted centre with the cards' median outline), when fewer than
-    ``want`` cards were found and the empty places are no more than those missing; else as given."""
-    rows = sorted({r for r, _ in places})
-    cols = sorted({c for _, c in places})
-    empty = [(r, c) for r in rows for c in cols if (r, c) not in set(places)]
-    missing = want - len(places)
-    if missing <= 0 or not empty or len(empty) > missing or len(rows) < 2 or len(cols) < 2:
+    """``corners`` (N, 4, 2) and ``places`` made to agree with the grid: a card found much smaller than the
+    others or off its place (half a card whose other half is the table's colour) is given the cards'
+    median outline at the centre the grid predicts, and, when fewer than ``want`` cards were found and the
+    empty places inside the grid's rows and columns are no more than those missing, those places are added
+    (in reading order) the same way."""
+    if len(places) < 3:
         return corners, places
     centres = corners.mean(axis=1)
-    to_centre = grid_fit(centres, places)
     outline = np.median(corners - centres[:, None, :], axis=0)
+    areas = np.array([_area(q) for q in corners])
+    usual, side = float(np.median(areas)), float(np.sqrt(np.median(areas)))
+    to_centre = grid_fit(centres, places)
+    off = np.hypot(*(np.array([(r, c, 1.0) for r, c in places]) @ to_centre - centres).T)
+    sound = (areas >= SMALL * usual) & (off <= OFF * side)
+    if sound.sum() >= 3 and not sound.all():
+        to_centre = grid_fit(centres[sound], [p for p, ok in zip(places, sound, strict=True) if ok])
+    quads = np.array(corners, float)
+    for i in np.nonzero(~sound)[0]:
+        quads[i] = np.array([*places[i], 1.0]) @ to_centre + outline
+    rows, cols = sorted({r for r, _ in places}), sorted({c for _, c in places})
+    empty = [(r, c) for r in rows for c in cols if (r, c) not in set(places)]
+    if not empty or len(empty) > want - len(places) or len(rows) < 2 or len(cols) < 2:
+        return quads, places
     added = [np.array([r, c, 1.0]) @ to_centre + outline for r, c in empty]
     every = [*places, *empty]
     order = sorted(range(len(every)), key=lambda i: every[i])
-    quads = np.concatenate([corners, np.array(added)])[order]
-    return quads, [every[i] for i in order]
+    return np.concatenate([quads, np.array(added)])[order], [every[i] for i in order]

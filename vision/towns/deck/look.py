@@ -4,8 +4,8 @@ middle.
 Every print of Circle the Wagons fills a territory with one ground (flat or textured) and draws its icon in
 the middle, whatever the colours and the drawing. So two measures describe any print:
 
-- the *fill*: the median CIE Lab colour of a ring between the territory's edge (outline, neighbour) and its
-  middle (the icon), :func:`fill_colour`;
+- the *fill*: the median CIE Lab colour of the four corners of a ring between the territory's edge
+  (outline, neighbour) and its middle (the icon and any ground drawn under it), :func:`fill_colour`;
 - the *icon*: the pixels of the middle that differ from the fill, as a small mask centred on their own
   centre of mass (the hand placement moves a territory a few pixels; the icon moves with it),
   :func:`icon_mask`.
@@ -58,9 +58,12 @@ def to_lab(rgb: np.ndarray) -> np.ndarray:
 
 
 def _ring(h: int, w: int) -> np.ndarray:
+    """The four corner squares of the ring: clear of an icon's ground (a pale oval under it reaches far
+    out along the middle of each side)."""
     ys, xs = np.mgrid[0:h, 0:w]
-    edge = np.minimum(np.minimum(ys / h, 1 - (ys + 1) / h), np.minimum(xs / w, 1 - (xs + 1) / w))
-    return (edge >= RING[0]) & (edge <= RING[1])
+    from_top, from_side = np.minimum(ys / h, 1 - (ys + 1) / h), np.minimum(xs / w, 1 - (xs + 1) / w)
+    inside = (RING[0] <= from_top) & (from_top <= RING[1])
+    return inside & (RING[0] <= from_side) & (from_side <= RING[1])
 
 
 def fill_colour(lab: np.ndarray) -> np.ndarray:
