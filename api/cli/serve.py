@@ -47,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from api.web import Settings, SettingsError, server_options
-    from api.web.allocator import limit_arenas
+    from api.web import Settings, SettingsError, limit_arenas, server_options
 
     try:
         settings = Settings.from_env()

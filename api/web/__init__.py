@@ -12,8 +12,9 @@
 
 from __future__ import annotations
 
+from api.web.allocator import limit_arenas
 from api.web.app import create_app
 from api.web.server_protocol import server_options
 from api.web.settings import Settings, SettingsError
 
-__all__ = ["Settings", "SettingsError", "create_app", "server_options"]
+__all__ = ["Settings", "SettingsError", "create_app", "limit_arenas", "server_options"]

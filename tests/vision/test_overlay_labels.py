@@ -10,7 +10,8 @@ import pytest
 
 from scoring.wagons import Territory
 from tests.vision.test_town_scan import rulebook_scan
-from vision.overlay import INK_LIGHT, WHITE_READS, Label, contrast, draw_labels, label_ink, quad_point
+from vision.labels import INK_LIGHT, WHITE_READS, Label, contrast, draw_labels, label_ink
+from vision.overlay import quad_point
 from vision.towns.overlay import TERRAIN_RGB, TOKEN_AT, draw_town_overlay
 
 SNOW = TERRAIN_RGB["S"]

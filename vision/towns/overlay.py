@@ -15,17 +15,8 @@ import cv2
 import numpy as np
 
 from scoring.city import cell_name
-from vision.overlay import (
-    LOW,
-    SQUARE,
-    Label,
-    Pen,
-    cell_width,
-    coordinate_labels,
-    draw_labels,
-    overlay_base,
-    quad_point,
-)
+from vision.labels import LOW, Label, draw_labels
+from vision.overlay import SQUARE, Pen, cell_width, coordinate_labels, overlay_base, quad_point
 
 if TYPE_CHECKING:
     from scoring.wagons import Town
