@@ -17,7 +17,12 @@ from vision.decode import decode_image
 from vision.run import WORK_LONG_SIDE
 from vision.towns.goals import read_goal_cards, tesseract_path
 
-DEVSET = Path(__file__).resolve().parents[2].parent / "shared" / "devset-wagons"
+ROOT = Path(__file__).resolve().parents[2]
+DEVSET = next(
+    (p for p in (ROOT.parent / "shared" / "devset-wagons", ROOT.parents[1] / "shared" / "devset-wagons")
+     if p.is_dir()),
+    ROOT.parent / "shared" / "devset-wagons",
+)  # fmt: skip
 
 
 def truth(town_file: Path) -> tuple[str, ...]:

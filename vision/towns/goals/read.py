@@ -2,13 +2,14 @@
 
 Stages: card-shaped paper (:mod:`vision.towns.goals.find`), each card it may hold cut at its title when a
 goal card's title rule is there (:mod:`vision.towns.goals.title`), the titles read in one Tesseract run
-(:mod:`vision.towns.goals.ocr`), each as it is and with its strokes thinned (bold capitals blurred by a far
-photo run together; thinned, they come apart), and the text matched to the cards' names
-(:mod:`vision.towns.goals.names`). Nothing is learnt from photos: the cards' names are the catalogue's,
-which any print of the game sets in capitals above a rule.
+(:mod:`vision.towns.goals.ocr`) with their strokes thinned (bold capitals blurred by a far photo run
+together; thinned, they come apart), those not read surely once more as they are, and the text
+matched to the cards' names (:mod:`vision.towns.goals.names`). Nothing is learnt from photos: the
+cards' names are the catalogue's, which any print of the game sets in capitals above a rule.
 
 A card read surely is a goal; a title read unsurely is never guessed: it is named in a warning asking the
-player for the goals. The work is bounded (a few regions, small crops, one OCR run): about half a second.
+player for the goals. The work is bounded (a few regions, small crops, one OCR run, a second for
+the titles not read surely).
 """
 
 from __future__ import annotations
@@ -75,20 +76,28 @@ def read_goal_cards(rgb: np.ndarray, *, program: str | None = None) -> GoalReadi
                 found.append((quad, crop))
     if not found:
         return GoalReading((), (), (), ())
-    thin = np.ones((2, 2), np.uint8)
-    images = [image for _, crop in found for image in (crop, cv2.dilate(crop, thin))]
     try:
-        texts = read_words(images, program=program)
+        matches = _read_titles([crop for _, crop in found], program)
     except OcrUnavailable as exc:
         return GoalReading((), (), (), (f"the goal cards were not read from the photo: {exc}; name them",))
-    matches = [_better(texts[2 * k], texts[2 * k + 1]) for k in range(len(found))]
     return _reading([(quad, m) for (quad, _), m in zip(found, matches, strict=True) if m is not None])
 
 
-def _better(text: str, thinned: str) -> TitleMatch | None:
-    """The surer match of one title's two readings."""
-    matches = [m for m in (match_title(text), match_title(thinned)) if m is not None]
-    return max(matches, key=lambda m: (m.sure, m.ratio), default=None)
+def _read_titles(crops: list[np.ndarray], program: str | None) -> list[TitleMatch | None]:
+    """Each title's match: read thinned first (bold capitals that a far photo blurs together come apart),
+    and the titles not read surely so read again as they are (a second OCR run, only for those)."""
+    thinned = [cv2.dilate(crop, np.ones((2, 2), np.uint8)) for crop in crops]
+    matches = [match_title(text) for text in read_words(thinned, program=program)]
+    again = [k for k, m in enumerate(matches) if m is None or not m.sure]
+    for k, text in zip(again, read_words([crops[k] for k in again], program=program), strict=True):
+        matches[k] = _surer(matches[k], match_title(text))
+    return matches
+
+
+def _surer(one: TitleMatch | None, other: TitleMatch | None) -> TitleMatch | None:
+    """The surer of two matches of one title (a sure one, else the better ratio)."""
+    found = [m for m in (one, other) if m is not None]
+    return max(found, key=lambda m: (m.sure, m.ratio), default=None)
 
 
 def _reading(matched: list[tuple[np.ndarray, TitleMatch]]) -> GoalReading:
