@@ -121,7 +121,6 @@ class TownScan:
             "retake": self.retake,
             "needs_deck": self.needs_deck,
             "game": "wagons",
-            "goals": list(self.goals),
             "goals_source": self.goals_source,
             "city": self.text,
             "cells": cells,

@@ -21,8 +21,8 @@ __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "title_crop"]
 
 #: The card rectified to this size (px), portrait; only its top :data:`TOP_SHARE` is cut.
 CARD_WIDTH, CARD_HEIGHT = 300, 420
-#: The share of the card's height where the title and its rule lie (a two-line name ends near 0.2).
-TOP_SHARE = 0.27
+#: The share of the card's height where the title and its rule lie (a two-line name ends near 0.22).
+TOP_SHARE = 0.3
 #: A cut whose print and paper differ by less than this (luma, 2nd to 98th percentile) shows no print.
 MIN_CONTRAST = 40
 #: Thin dark marks: darker than their 9 px neighbourhood's closing by this much (luma, normalised cut).
