@@ -37,6 +37,9 @@ LEVELS = (10, 20, 32, 48)
 MAX_PAPER_SATURATION = 70
 #: Least share of its bounding rectangle a region must fill to be card paper (a card, or cards in a row).
 MIN_FILL = 0.75
+#: The opening (px, small copy) that breaks thin bridges between paper and table, and the step by which
+#: it grows for a region that does not fit.
+OPENING, OPENING_STEP = 9, 8
 #: Least short side of a region, on the small copy (px): smaller paper cannot carry a legible title.
 MIN_SIDE = 18
 #: More cards than this in one region is no row of goal cards.
@@ -58,6 +61,11 @@ class PaperRegion:
     def area(self) -> float:
         return self.size[0] * self.size[1]
 
+    def holds(self, point: tuple[float, float]) -> bool:
+        """Whether ``point`` (photo px) lies in the rectangle."""
+        outline = self.corners().reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
+
     def corners(self) -> np.ndarray:
         """The rectangle's corners (4 × 2, photo px) as TL, TR, BR, BL of its own frame (width across)."""
         bl, tl, tr, br = cv2.boxPoints((self.centre, self.size, self.angle))
@@ -74,34 +82,63 @@ def find_paper(rgb: np.ndarray) -> list[PaperRegion]:
     lift = cv2.subtract(value, cv2.medianBlur(value, window))
     lift[hsv[..., 1] >= MAX_PAPER_SATURATION] = 0
     found: list[PaperRegion] = []
-    _split(lift, np.ones_like(value), 0, scale, found)
-    found.sort(key=lambda r: -r.area)
-    return found[:MAX_REGIONS]
+    _split(lift, scale, np.ones_like(value), 0, found)
+    kept: list[PaperRegion] = []
+    for region in sorted(found, key=lambda r: -r.fill):  # one paper found at several bars: its best fit
+        if not any(other.holds(region.centre) for other in kept):
+            kept.append(region)
+    kept.sort(key=lambda r: -r.area)
+    return kept[:MAX_REGIONS]
 
 
-def _split(lift: np.ndarray, inside: np.ndarray, level: int, scale: float, out: list[PaperRegion]) -> None:
-    """Add to ``out`` the regions of ``inside`` brighter than bar ``level`` that fit their rectangles, and
-    split the others at the next bar."""
-    bright = ((lift > LEVELS[level]) & (inside > 0)).astype(np.uint8)
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    outlines, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(bright)
-    cv2.drawContours(filled, outlines, -1, 1, -1)  # the print inside the paper is paper too
-    round9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, round9)  # thin bridges to the table break
-    outlines, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for outline in outlines:
+def _split(
+    lift: np.ndarray,
+    scale: float,
+    inside: np.ndarray,
+    level: int,
+    out: list[PaperRegion],
+    opening: int = OPENING,
+) -> None:
+    """Add to ``out`` the regions of ``inside`` brighter than bar ``level`` (on ``lift``, the small copy at
+    ``scale``) that fit their rectangles. One that does not is opened harder first, step by step up to a
+    third of its short side (a card joined to a lit patch of table along its edge comes apart from it), and
+    what does not fit is split at the next bar too. The harder openings split no further."""
+    bright = (lift > LEVELS[level]) & (inside > 0)
+    for outline in _outlines(bright, opening):
         (cx, cy), (w, h), angle = cv2.minAreaRect(outline)
         if min(w, h) < MIN_SIDE:
             continue
         fill = cv2.contourArea(outline) / (w * h)
         if fill >= MIN_FILL:
-            size = (w / scale, h / scale)
-            out.append(PaperRegion((cx / scale, cy / scale), size, float(angle), float(fill)))
-        elif level + 1 < len(LEVELS):
-            part = np.zeros_like(filled)
-            cv2.drawContours(part, [outline], -1, 1, -1)
-            _split(lift, part, level + 1, scale, out)
+            out.append(
+                PaperRegion((cx / scale, cy / scale), (w / scale, h / scale), float(angle), float(fill))
+            )
+            continue
+        if opening > OPENING:
+            continue
+        part = np.zeros(inside.shape, np.uint8)
+        cv2.drawContours(part, [outline], -1, 1, -1)
+        pieces: list[PaperRegion] = []
+        harder = OPENING + OPENING_STEP
+        while not pieces and harder <= min(w, h) / 3:
+            _split(lift, scale, part, level, pieces, opening=harder)
+            harder += OPENING_STEP
+        out.extend(pieces)
+        if level + 1 < len(LEVELS):
+            _split(lift, scale, part, level + 1, out)
+
+
+def _outlines(mask: np.ndarray, opening: int) -> list[np.ndarray]:
+    """The outer outlines of ``mask``'s regions, their holes (the print on the paper) filled and bridges
+    between them (to the table) narrower than ``opening`` px broken."""
+    bright = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    outlines, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(bright)
+    cv2.drawContours(filled, outlines, -1, 1, -1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening))
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disc)
+    outlines, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return list(outlines)
 
 
 def card_quads(region: PaperRegion) -> list[np.ndarray]:
