@@ -70,6 +70,16 @@ def lay_card(photo: np.ndarray, card: np.ndarray, centre: tuple[float, float], t
     photo[:] = (paper * alpha + photo * (1 - alpha)).astype(np.uint8)
 
 
+def in_a_row(
+    photo: np.ndarray, cards: Sequence[np.ndarray], turn: float, centre: tuple[float, float]
+) -> None:
+    """Lay ``cards`` edge to edge in a row through ``centre``, all turned ``turn`` degrees."""
+    across = np.array([np.cos(np.radians(-turn)), np.sin(np.radians(-turn))])
+    middle = (len(cards) - 1) / 2
+    for k, card in enumerate(cards):
+        lay_card(photo, card, tuple(np.array(centre) + (k - middle) * (CARD_W - 1) * across), turn)
+
+
 def table(height: int, width: int, seed: int = 0) -> np.ndarray:
     """A plain table (RGB) with a little grain."""
     rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ import pytest
 
 from api.core.town_scan import PhotoRequest, read_photo
 from tests.conftest import Cli
-from tests.vision.goal_card_pictures import beside, cards_on, goal_card, table
+from tests.vision.goal_card_pictures import beside, cards_on, goal_card, in_a_row, table
 from vision.towns.goals import read_goal_cards
 from vision.towns.goals.names import match_title
 from vision.towns.scan import TownScan
@@ -56,6 +56,15 @@ def test_three_goal_cards_on_a_table_are_read_by_name_whichever_way_each_lies(
     assert reading.scored == reading.goals
     assert reading.warnings == ()
     assert all(card.goal is not None for card in reading.cards)
+
+
+@pytest.mark.parametrize("turn", [3.0, 92.0, 181.0])
+def test_goal_cards_laid_edge_to_edge_in_a_row_are_told_apart_and_each_read(turn: float) -> None:
+    photo = table(1200, 1600)
+    in_a_row(photo, [goal_card(n) for n in ("Gold Country", "The Herd", "Rifles Ready")], turn, (800, 600))
+    reading = read_goal_cards(photo)
+    assert sorted(reading.goals) == ["gold-country", "rifles-ready", "the-herd"]
+    assert reading.warnings == ()
 
 
 def test_goal_cards_beside_a_rendered_town_are_read_and_a_two_town_card_is_named_but_not_scored() -> None:

@@ -3,10 +3,11 @@
 A goal card is white paper with black print, whatever the print (the boxed cards, the print-and-play
 sheets), and it lies apart from the town, whose cards are mostly coloured. On a small copy of the photo the
 paper is what is clearly brighter than its wide surroundings (the photo minus its median over a window of
-about a third of the photo) and not coloured; its holes (the print) filled, each region is judged by how
-well its turned bounding rectangle fits it. A region that fits badly (a card that touches a lit patch of
-table, paper and glare run together) is split by raising the brightness bar inside it, step by step, so a
-card a little brighter than what touches it still comes apart from it; what never fits is no card.
+two fifths of the photo's long side) and not coloured; its holes (the print) filled, each region is judged
+by how well its turned bounding rectangle fits it. A region that fits badly (a card that touches a lit
+patch of table, paper and glare run together) is opened harder, and split by raising the brightness bar
+inside it, step by step, so a card a little brighter than what touches it still comes apart from it; one
+paper found at several bars is kept at its best fit, and what never fits is no card.
 
 Cards laid edge to edge form one region. Their size is not known beforehand (the photo's distance), so a
 region is offered both ways round: its cards standing across its long side or across its short side, as
