@@ -31,6 +31,9 @@ CARD_ASPECT = 63.5 / 88.9
 MAX_REGIONS = 6
 #: The small copy's long side (px) where paper is found; the crops are cut from the photo itself.
 WORK_SIDE = 504
+#: The photo's exposure is evened first: this percentile of its luma is made white (a dim photo's paper is
+#: as far above its table as a bright one's).
+BRIGHTEST = 99.5
 #: The brightness bars (luma above the surroundings' median), in order; the first is the paper's usual
 #: margin over a table or a sheet, the others split what did not fit.
 LEVELS = (10, 20, 32, 48)
@@ -78,7 +81,9 @@ def find_paper(rgb: np.ndarray) -> list[PaperRegion]:
     scale = WORK_SIDE / max(rgb.shape[:2])
     small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     hsv = cv2.cvtColor(small, cv2.COLOR_RGB2HSV)
-    value = hsv[..., 2]
+    value = hsv[..., 2].astype(np.float32)
+    gain = 255.0 / max(1.0, float(np.percentile(value, BRIGHTEST)))
+    value = np.clip(value * gain, 0, 255).astype(np.uint8)
     window = 2 * (WORK_SIDE // 5) + 1
     lift = cv2.subtract(value, cv2.medianBlur(value, window))
     lift[hsv[..., 1] >= MAX_PAPER_SATURATION] = 0
