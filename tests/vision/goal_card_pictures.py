@@ -80,11 +80,11 @@ def in_a_row(
         lay_card(photo, card, tuple(np.array(centre) + (k - middle) * (CARD_W - 1) * across), turn)
 
 
-def table(height: int, width: int, seed: int = 0) -> np.ndarray:
-    """A plain table (RGB) with a little grain."""
+def table(height: int, width: int, seed: int = 0, colour: tuple[int, int, int] = TABLE) -> np.ndarray:
+    """A plain table (RGB) of ``colour`` with a little grain."""
     rng = np.random.default_rng(seed)
     grain = cv2.GaussianBlur(rng.normal(0, 6, (height, width)).astype(np.float32), (0, 0), 3)
-    return np.clip(np.array(TABLE, np.float32) + grain[..., None], 0, 255).astype(np.uint8)
+    return np.clip(np.array(colour, np.float32) + grain[..., None], 0, 255).astype(np.uint8)
 
 
 def cards_on(photo: np.ndarray, cards: Sequence[np.ndarray], turns: Sequence[float], left: int) -> None:

@@ -58,6 +58,15 @@ def test_three_goal_cards_on_a_table_are_read_by_name_whichever_way_each_lies(
     assert all(card.goal is not None for card in reading.cards)
 
 
+def test_goal_cards_on_a_white_sheet_in_a_dim_photo_are_read_as_in_a_bright_one() -> None:
+    # The paper stands only a little above the sheet; dimmed, by less than the paper's usual margin.
+    photo = table(1200, 1600, colour=(226, 228, 224))
+    cards_on(photo, [goal_card(n) for n in THREE], (2.0, 95.0, 183.0), 500)
+    for light in (1.0, 0.45):
+        shot = (photo.astype(np.float32) * light).astype(np.uint8)
+        assert set(read_goal_cards(shot).goals) == THREE_IDS, light
+
+
 @pytest.mark.parametrize("turn", [3.0, 92.0, 181.0])
 def test_goal_cards_laid_edge_to_edge_in_a_row_are_told_apart_and_each_read(turn: float) -> None:
     photo = table(1200, 1600)
