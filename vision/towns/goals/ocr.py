@@ -6,11 +6,14 @@ subprocess: no Python binding to pin, and a machine without it loses only the re
 
 All the images go to one run as the pages of a list file: the language model loads once, and each image is
 laid out on its own (put side by side on one page, a stray mark on one title changed how Tesseract read
-its neighbour's). Each page is read as one block of text (``--psm 6``): a title is one or two lines.
+its neighbour's). Each page is read as one block of text (``--psm 6``): a title is one or two lines. One
+thread (``OMP_THREAD_LIMIT``): a few small titles gain nothing from more, and the service runs scans side
+by side.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -59,6 +62,7 @@ def read_words(images: Sequence[np.ndarray], *, program: str | None = None) -> l
             run = subprocess.run(
                 [binary, str(listing), "-", "--psm", "6", "tsv"],
                 capture_output=True, text=True, timeout=OCR_TIMEOUT_S, check=False,
+                env={**os.environ, "OMP_THREAD_LIMIT": "1"},
             )  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise OcrUnavailable(f"Tesseract OCR could not run ({type(exc).__name__})") from None
