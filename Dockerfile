@@ -9,9 +9,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# OpenCV's headless wheel and onnxruntime need libgomp/libglib at run time; nothing else is installed.
+# OpenCV's headless wheel and onnxruntime need libgomp/libglib at run time; Tesseract reads the Circle the
+# Wagons goal cards' names (vision/towns/goals); nothing else is installed.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libgomp1 libglib2.0-0 \
+    && apt-get install -y --no-install-recommends libgomp1 libglib2.0-0 tesseract-ocr \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 # -qq: pip's errors only (a machine's own index settings can add a warning per package otherwise).
 PIP_INSTALL := $(PIP) install -qq -c constraints.txt
 
-.PHONY: demo test test-fast lint bench bench-real model synth-sheet browser postgres constraints clean
+.PHONY: demo test test-fast lint bench bench-real model synth-sheet browser postgres tesseract constraints clean
 
 $(VENV)/.base: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,19 +34,23 @@ browser:
 postgres:
 	@scripts/system-packages postgresql
 
-test: browser postgres $(VENV)/.dev
+# Debian's Tesseract OCR reads the Circle the Wagons goal cards' names (vision/towns/goals).
+tesseract:
+	@scripts/system-packages tesseract-ocr
+
+test: browser postgres tesseract $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest -q --durations=15
 
 # The edit loop: everything but the slow end-to-end scans and the browser (no chromium needed).
-test-fast: postgres $(VENV)/.dev
+test-fast: postgres tesseract $(VENV)/.dev
 	$(VENV)/bin/pytest -q -m "not slow and not browser"
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-bench: $(VENV)/.dev postgres
+bench: $(VENV)/.dev postgres tesseract
 	@for f in tests/bench/bench_*.py; do case $$f in */bench_real.py|*/bench_deck.py|*/bench_same.py) continue;; esac; echo "== $$f"; $(PY) $$f || exit 1; done
 
 # The real-art development set (../shared/devset, never trained on); skips when the folder is absent.

@@ -8,9 +8,11 @@ card region) and clearly better than the Sprawlopolis cards do, the rule of
 read exactly as before (a photo of no game is refused by the city scan, as before). A city that its cards
 explain well pays only for that evidence, not for the territory reader (see :func:`_is_town`).
 
-A town is read by :func:`vision.towns.scan.scan_town` with the goal cards the player names and scored by
-``scoring.wagons``; without goal cards it is scored without them and the breakdown says so. Options of the
-other game (scoring cards, expansions for a town; goal cards for a city) are refused, never dropped.
+A town is read by :func:`vision.towns.scan.scan_town` with the goal cards the player names, or when they
+name none the goal cards read from the photo (:mod:`vision.towns.goals`: a card read unsurely is asked for
+in the warnings, never guessed), and scored by ``scoring.wagons``; without goal cards it is scored without
+them and the breakdown says so. Options of the other game (scoring cards, expansions for a town; goal
+cards for a city) are refused, never dropped.
 """
 
 from __future__ import annotations
@@ -200,14 +202,24 @@ def _read_town(
 ) -> TownScan:
     """The town in the decoded photo ``rgb``, read with the Circle the Wagons ``deck`` (or the shipped
     reader) through ``stages``, with its picture when ``overlay``; ``region`` the group of cards game
-    detection found it in."""
+    detection found it in; scored with the goals the player gave, else with those read from the photo
+    (``goals_source`` says which)."""
     from vision.result import OVERLAY_LONG_SIDE
     from vision.towns.overlay import draw_town_overlay
     from vision.towns.scan import scan_town
 
     reader = _town_reader(deck)
-    read = partial(scan_town, goals=request.goals, reader=reader, taught=deck is not None, region=region)
+    goals, source = request.goals, ("given" if request.goals else None)
+    notes: tuple[str, ...] = ()
+    if not request.goals:  # the player named none: the goal cards beside the town, read from the photo
+        from vision.towns.goals import read_goal_cards
+
+        reading = stages.run("goals", read_goal_cards, rgb)
+        goals, notes = reading.scored, reading.warnings
+        source = "read" if reading.scored else None
+    read = partial(scan_town, goals=goals, reader=reader, taught=deck is not None, region=region)
     scanned = stages.run("town", read, rgb)
+    scanned = replace(scanned, goals_source=source, warnings=(*scanned.warnings, *notes))
     if overlay:
         picture = stages.run("overlay", partial(draw_town_overlay, long_side=OVERLAY_LONG_SIDE), scanned)
         scanned = replace(scanned, overlay=picture)

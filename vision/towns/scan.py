@@ -72,7 +72,8 @@ class TownScan:
     and lattice they were read on; ``overlay`` the picture of what was read (RGB, on a downscaled copy of
     the photo: :func:`vision.towns.overlay.draw_town_overlay`) when it was asked for; ``retake`` why the
     reading is not scored and what to do (the reader does not know the look of these cards:
-    ``needs_deck``), None when it is.
+    ``needs_deck``), None when it is. ``goals_source`` says where ``goals`` came from: ``"given"`` by the
+    player, ``"read"`` from the goal cards in the photo (:mod:`vision.towns.goals`), None when there are none.
     """
 
     town: Town
@@ -87,6 +88,7 @@ class TownScan:
     overlay: np.ndarray | None = field(default=None, repr=False)
     retake: str | None = None
     needs_deck: bool = False
+    goals_source: str | None = None
 
     def breakdown(self) -> Breakdown:
         """The town scored by ``scoring.wagons`` with its goals."""
@@ -119,6 +121,7 @@ class TownScan:
             "retake": self.retake,
             "needs_deck": self.needs_deck,
             "game": "wagons",
+            "goals_source": self.goals_source,
             "city": self.text,
             "cells": cells,
             "doubt": [d.to_json() for d in self.doubt],
@@ -205,4 +208,5 @@ def scan_town(
         warnings=tuple(warnings),
         retake=retake,
         needs_deck=retake is not None,
+        goals_source="given" if goals else None,
     )
