@@ -35,6 +35,18 @@ LAB_WEIGHTS = np.array([0.25, 1.0, 1.0], np.float32)
 # Regions of a card's area within these factors of the median region are cards; larger ones are cards
 # that touch (split at their narrowest) and smaller ones are noise.
 CARD_AREA = (0.6, 1.5)
+# Lines up to this wide (pixels of the small copy, about 1.5 mm in a deck photo) are bridged to find cards
+# whose territories such lines part; those cards are taken when at least QUARTERS times the regions'.
+BRIDGE_PX = 5
+QUARTERS = 2.5
+MIN_BRIDGED = 4
+# Bridged cards of the same size within this share are taken when there are more of them (a card's own
+# lines had cut some into pieces).
+SAME_SIZE = 0.3
+# A region of up to MAX_ROW cards touching side by side, whose width is a card's and whose area is n cards'
+# within ROW_FIT, is cut into n equal cards.
+MAX_ROW = 6
+ROW_FIT = 0.25
 # Cards that touch are worn apart by at most this share of a card's side.
 SPLIT_DEPTH = 0.25
 # A region of this share of a card or more that is not taken for one leaves the outlines in doubt (a
@@ -69,14 +81,20 @@ class DeckMosaic:
         return (self.origins[:, None, :] + quads[None]).reshape(-1, 2)
 
 
-def _card_regions(small: np.ndarray) -> list[np.ndarray]:
-    """Contours (in ``small``'s pixels) of the regions unlike the table that could each be one card."""
+def _card_regions(small: np.ndarray, bridge: int = 0) -> list[np.ndarray]:
+    """Contours (in ``small``'s pixels) of the regions unlike the table that could each be one card; with
+    ``bridge``, gaps that narrow (pixels) are closed first (a print's lines between territories in the
+    table's colour)."""
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
     table = table_colours(lab, max(4, min(h, w) // 25))
     labf = lab.astype(np.float32)
     dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
     mask = (cv2.blur(dist, (3, 3)) > CARD_DISTANCE).astype(np.uint8) * 255
+    if bridge:
+        mask = cv2.morphologyEx(
+            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (bridge, bridge))
+        )
     # A card whose territories are the table's colour (white snow on a white table) shows only its outline
     # and icons: what a closed outline encloses is card.
     outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -108,24 +126,110 @@ def _quad(contour: np.ndarray) -> np.ndarray | None:
 
 def _cards_in(small: np.ndarray) -> tuple[list[np.ndarray], int]:
     """The quadrilaterals of the single cards in ``small``, and how many regions at least a card's size
-    could not be taken for one (cards touching, or cut by art in the table's colours)."""
-    regions = _card_regions(small)
+    could not be taken for one card by its own outline (see :func:`_cards_of`). A territory has a card's
+    shape at a quarter of its size: where lines in the table's colour part a print's territories, the
+    regions found are territories, and the regions with those lines bridged are the cards (kept when their
+    cards are at least :data:`QUARTERS` times the size)."""
+    shape = small.shape[:2]
+    quads, doubtful = _cards_of(_card_regions(small), shape)
+    if not quads:
+        return quads, doubtful
+    bridged, more_doubt = _cards_of(_card_regions(small, BRIDGE_PX), shape)
+    size = float(np.median([cv2.contourArea(q.astype(np.float32)) for q in quads]))
+    if not bridged:
+        return quads, doubtful
+    bridged_size = float(np.median([cv2.contourArea(q.astype(np.float32)) for q in bridged]))
+    enough = len(bridged) >= max(MIN_BRIDGED, len(quads) / 5)  # a quarter as many, give or take
+    if enough and bridged_size >= QUARTERS * size:  # the regions were territories; these are cards
+        return bridged, more_doubt
+    if abs(bridged_size / size - 1) <= SAME_SIZE and len(bridged) > len(quads):  # cards parted by lines
+        return bridged, more_doubt
+    return quads, doubtful
+
+
+def _cards_of(regions: list[np.ndarray], shape: tuple[int, int]) -> tuple[list[np.ndarray], int]:
+    """The quadrilaterals of the single cards among ``regions``, and how many regions at least a card's
+    size could not be taken for one card by its own outline (cards touching, or cut by art in the table's
+    colours): those split into cards count too, as the split is the scanner's guess."""
     if not regions:
         return [], 0
     areas = np.array([cv2.contourArea(c) for c in regions])
     typical = float(np.median(areas[areas >= 0.3 * areas.max()]))
+    single = [
+        c
+        for c, a in zip(regions, areas, strict=True)
+        if CARD_AREA[0] * typical <= a <= CARD_AREA[1] * typical
+    ]
+    sides = _card_sides(single)
     out, doubtful = [], 0
     for contour, area in zip(regions, areas, strict=True):
-        pieces = [contour] if area <= CARD_AREA[1] * typical else _split(contour, small.shape[:2], typical)
+        if area <= CARD_AREA[1] * typical:
+            pieces = [contour]
+        else:
+            doubtful += 1
+            row = _row_of_cards(contour, area, typical, sides)
+            pieces = row if row else _split(contour, shape, typical)
         for piece in pieces:
             piece_area = cv2.contourArea(piece)
             fits = CARD_AREA[0] * typical <= piece_area <= CARD_AREA[1] * typical
             quad = _quad(piece) if fits else None
             if quad is not None:
                 out.append(quad)
-            elif piece_area >= PIECE * typical:
+            elif piece_area >= PIECE * typical and area <= CARD_AREA[1] * typical:
                 doubtful += 1
     return out, doubtful
+
+
+def _card_sides(contours: list[np.ndarray]) -> tuple[float, float] | None:
+    """The median short and long side of the cards found one by one (None when none was)."""
+    if not contours:
+        return None
+    dims = np.array([sorted(cv2.minAreaRect(c)[1]) for c in contours])
+    return float(np.median(dims[:, 0])), float(np.median(dims[:, 1]))
+
+
+def _row_of_cards(
+    contour: np.ndarray, area: float, typical: float, sides: tuple[float, float] | None
+) -> list[np.ndarray]:
+    """A region of ``n`` cards side by side (a row of portrait cards or a column of them, touching) cut
+    into ``n`` equal boxes along its length; [] when its rectangle is no such row."""
+    if sides is None:
+        return []
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    length, width = max(w, h), min(w, h)
+    short, long = sides
+    for along, across in ((short, long), (long, short)):
+        n = round(length / along)
+        if (
+            2 <= n <= MAX_ROW
+            and abs(width / across - 1) <= ROW_FIT
+            and abs(area / (n * typical) - 1) <= ROW_FIT
+        ):
+            box = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float64)
+            return _cut_box(box, n)
+    return []
+
+
+def _cut_box(box: np.ndarray, n: int) -> list[np.ndarray]:
+    """The rotated rectangle ``box`` (4 corners in order) cut into ``n`` equal boxes across its long side,
+    each as a contour."""
+    sides = [box[(k + 1) % 4] - box[k] for k in range(4)]
+    k = int(np.argmax([np.hypot(*v) for v in sides[:2]]))
+    start, step, other = box[k], sides[k] / n, sides[(k + 1) % 4]
+    return [
+        np.array(
+            [
+                start + i * step,
+                start + (i + 1) * step,
+                start + (i + 1) * step + other,
+                start + i * step + other,
+            ]
+        )
+        .round()
+        .astype(np.int32)
+        .reshape(-1, 1, 2)
+        for i in range(n)
+    ]
 
 
 def _split(contour: np.ndarray, shape: tuple[int, int], typical: float) -> list[np.ndarray]:
