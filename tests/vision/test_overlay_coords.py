@@ -13,10 +13,10 @@ import pytest
 
 from models.synth.scene import render_photo
 from scoring.city_text import parse_city
+from vision.labels import COORD
 from vision.overlay import (
     CELL_AT,
     COLUMN_AT,
-    COORD,
     ROW_AT,
     label_layout,
     overlay_base,
