@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.cells import TopDown
 from vision.city_geometry import small_copy
+from vision.deck.touching import card_sides, row_of_cards, split_region
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 
 __all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
@@ -43,12 +44,6 @@ MIN_BRIDGED = 4
 # Bridged cards of the same size within this share are taken when there are more of them (a card's own
 # lines had cut some into pieces).
 SAME_SIZE = 0.3
-# A region of up to MAX_ROW cards touching side by side, whose width is a card's and whose area is n cards'
-# within ROW_FIT, is cut into n equal cards.
-MAX_ROW = 6
-ROW_FIT = 0.25
-# Cards that touch are worn apart by at most this share of a card's side.
-SPLIT_DEPTH = 0.25
 # A region of this share of a card or more that is not taken for one leaves the outlines in doubt (a
 # piece of a card cut off by art in the table's colours, or cards touching).
 PIECE = 0.25
@@ -160,15 +155,15 @@ def _cards_of(regions: list[np.ndarray], shape: tuple[int, int]) -> tuple[list[n
         for c, a in zip(regions, areas, strict=True)
         if CARD_AREA[0] * typical <= a <= CARD_AREA[1] * typical
     ]
-    sides = _card_sides(single)
+    sides = card_sides(single)
     out, doubtful = [], 0
     for contour, area in zip(regions, areas, strict=True):
         if area <= CARD_AREA[1] * typical:
             pieces = [contour]
         else:
             doubtful += 1
-            row = _row_of_cards(contour, area, typical, sides)
-            pieces = row if row else _split(contour, shape, typical)
+            row = row_of_cards(contour, area, typical, sides)
+            pieces = row if row else split_region(contour, shape, typical)
         for piece in pieces:
             piece_area = cv2.contourArea(piece)
             fits = CARD_AREA[0] * typical <= piece_area <= CARD_AREA[1] * typical
@@ -178,80 +173,6 @@ def _cards_of(regions: list[np.ndarray], shape: tuple[int, int]) -> tuple[list[n
             elif piece_area >= PIECE * typical and area <= CARD_AREA[1] * typical:
                 doubtful += 1
     return out, doubtful
-
-
-def _card_sides(contours: list[np.ndarray]) -> tuple[float, float] | None:
-    """The median short and long side of the cards found one by one (None when none was)."""
-    if not contours:
-        return None
-    dims = np.array([sorted(cv2.minAreaRect(c)[1]) for c in contours])
-    return float(np.median(dims[:, 0])), float(np.median(dims[:, 1]))
-
-
-def _row_of_cards(
-    contour: np.ndarray, area: float, typical: float, sides: tuple[float, float] | None
-) -> list[np.ndarray]:
-    """A region of ``n`` cards side by side (a row of portrait cards or a column of them, touching) cut
-    into ``n`` equal boxes along its length; [] when its rectangle is no such row."""
-    if sides is None:
-        return []
-    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-    length, width = max(w, h), min(w, h)
-    short, long = sides
-    for along, across in ((short, long), (long, short)):
-        n = round(length / along)
-        if (
-            2 <= n <= MAX_ROW
-            and abs(width / across - 1) <= ROW_FIT
-            and abs(area / (n * typical) - 1) <= ROW_FIT
-        ):
-            box = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float64)
-            return _cut_box(box, n)
-    return []
-
-
-def _cut_box(box: np.ndarray, n: int) -> list[np.ndarray]:
-    """The rotated rectangle ``box`` (4 corners in order) cut into ``n`` equal boxes across its long side,
-    each as a contour."""
-    sides = [box[(k + 1) % 4] - box[k] for k in range(4)]
-    k = int(np.argmax([np.hypot(*v) for v in sides[:2]]))
-    start, step, other = box[k], sides[k] / n, sides[(k + 1) % 4]
-    return [
-        np.array(
-            [
-                start + i * step,
-                start + (i + 1) * step,
-                start + (i + 1) * step + other,
-                start + i * step + other,
-            ]
-        )
-        .round()
-        .astype(np.int32)
-        .reshape(-1, 1, 2)
-        for i in range(n)
-    ]
-
-
-def _split(contour: np.ndarray, shape: tuple[int, int], typical: float) -> list[np.ndarray]:
-    """The cards of a region of several that touch: the region worn away until it falls into pieces of
-    about a card each (the gaps between cards laid by hand are narrow, never absent along a whole side),
-    each piece grown back within the region. The region itself when it does not so fall apart."""
-    region = np.zeros(shape, np.uint8)
-    cv2.drawContours(region, [contour], -1, 255, thickness=cv2.FILLED)
-    side = float(np.sqrt(typical))
-    for k in range(3, max(4, int(SPLIT_DEPTH * side)), 2):
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        n, labels = cv2.connectedComponents(cv2.erode(region, kernel))
-        if n <= 2:
-            continue
-        pieces = []
-        for label in range(1, n):
-            grown = cv2.dilate((labels == label).astype(np.uint8) * 255, kernel) & region
-            found, _ = cv2.findContours(grown, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            pieces += [c for c in found if cv2.contourArea(c) >= PIECE * typical]
-        if len(pieces) >= 2:
-            return pieces
-    return [contour]
 
 
 def _deck_axis(quads: list[np.ndarray]) -> np.ndarray:
