@@ -8,25 +8,37 @@ the result would be the same).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from scoring.city import cell_name
 from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scoring_cards, find_scoring_cards
-from vision.cards import CITY_CARDS, CardReading, read_as_cards
+from vision.cards import CITY_CARDS, CardReading, read_as_cards, read_same_blocks
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
 
-__all__ = ["CityCards", "stack_city", "read_backs"]
+__all__ = ["CardAgainst", "CityCards", "city_lacks", "read_backs", "stack_city"]
 
-#: How much worse (log-probability) the city must be explained without the cards three backs name before
-#: it counts as contradicting them: twice the decoding's own doubt margin.
-CITY_AGAINST_BACKS = 3.0
+#: How much worse (log-probability) the city must be explained without a scoring card, every block read
+#: the same, before it counts as holding that card: twice the decoding's own doubt margin. Two cards that
+#: show the same blocks swap for nothing; a card the blocks need leaves a cell unexplained (8 nats).
+CITY_AGAINST_CARDS = 3.0
 # A cell's half-width on the blocks mask, in pitches: a little over half, so the gaps between blocks and
 # the cards' borders around the city are covered too.
 BLOCKS_MASK_MARGIN = 0.6
+
+
+@dataclass(frozen=True)
+class CardAgainst:
+    """A scoring card (given or read from its back) that the city seems to hold: the decoding cannot
+    explain the blocks as read without it; ``cells`` (the lattice's) are those it shows."""
+
+    card: int
+    cells: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -39,9 +51,32 @@ class CityCards:
     from_city: tuple[int, ...] | None
     certainty: float
     warnings: tuple[str, ...]
+    # The scoring cards (given or read) that the city seems to hold, with the cells it shows them in.
+    against: tuple[CardAgainst, ...] = ()
     # The readings of the photo's own colours, when the colour correction read the cells again (a second
     # look at the same pixels, for vision.doubt).
     photographed: Grid | None = None
+
+    def against_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
+        """One warning for each scoring card the city seems to hold, naming its cells in the city read
+        (whose top-left cell is the lattice's ``origin``)."""
+        how = {"given": "given", None: "read on a back"}.get(self.scoring.source, "read on a back")
+        lacks = f"; the city lacks {', '.join(map(str, self.from_city))}" if self.from_city else ""
+        used = "" if self.scoring.source == "given" else f"; used {_used(self.scoring)}"
+        out = []
+        for a in self.against:
+            cells = ", ".join(cell_name(r - origin[0], c - origin[1]) for r, c in a.cells)
+            out.append(
+                f"scoring card {a.card} ({how}) seems to lie in the city, at {cells or 'cells hidden'}"
+                f"{lacks}{used}: please check card {a.card} and those blocks"
+            )
+        return tuple(out)
+
+
+def _used(scoring: ScoringCards) -> str:
+    if scoring.cards is None:
+        return "none: give the scoring cards to score them"
+    return f"{', '.join(map(str, scoring.cards))} from the {scoring.source}"
 
 
 def blocks_mask(geometry: Geometry, readings: Grid) -> np.ndarray:
@@ -77,27 +112,73 @@ def stack_city(
     backs: Sequence[BackNumber],
     given: Sequence[int] | None,
 ) -> CityCards:
-    """Decode the city as cards and choose its scoring cards from the backs, the city and ``given``."""
+    """Decode the city as cards and choose its scoring cards from the backs, the city and ``given``.
+
+    The blocks are the city's own decoding's, whatever the scoring cards: those given, or read from their
+    backs, only choose which cards show them (:func:`vision.cards.read_same_blocks`); a scoring card the
+    city cannot do without is reported (``against``), never absorbed by moving a block."""
     counts = geometry.counts(readings)
     settled = [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
-    # The city is decoded again without the scoring cards when it used one: they are given, or read from
-    # their backs (the city's own missing cards it never uses).
-    maybe = given if given is not None else [b.number for b in backs if b.number is not None]
+    claimed = tuple(given) if given is not None else _claimed(backs)
     # A program of its own (fresh): the same inputs always give the same decoding, whatever ran before.
-    as_cards = read_as_cards(settled, readings, counts, geometry.visible, again_if=maybe, fresh=True)
-    from_city, certainty = missing_cards(as_cards)
-    scoring = choose_scoring_cards(backs, from_city, certainty, given=given)
-    placed = {p.card for p in as_cards.decoding.placements} if as_cards.used else set()
-    if scoring.cards and placed & set(scoring.cards):
-        honoured = read_as_cards(settled, readings, counts, geometry.visible, exclude=scoring.cards)
-        if scoring.source == "backs" and scoring.in_doubt and as_cards.used and honoured.used:
-            # The city disagreed with three backs read surely; it only contradicts them if it is explained
-            # much worse without their cards (two cards that show the same blocks can swap for free).
-            cost = as_cards.decoding.objective - honoured.decoding.objective
-            if cost < CITY_AGAINST_BACKS:
-                scoring = replace(scoring, in_doubt=(), warnings=())
-        as_cards = honoured
-    return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings))
+    own = read_as_cards(settled, readings, counts, geometry.visible, again_if=claimed, fresh=True)
+    _, certainty = missing_cards(own)
+
+    def told_without(cards: Sequence[int]) -> tuple[CardReading | None, float]:
+        told = read_same_blocks(own, settled, readings, counts, geometry.visible, cards)
+        cost = math.inf if told is None else own.decoding.objective - told.decoding.objective
+        return told, cost
+
+    as_cards, against = _with_claimed(own, claimed, told_without)
+    from_city = city_lacks(as_cards)
+    doubt = tuple(sorted(a.card for a in against))
+    if given is not None:
+        scoring = ScoringCards(tuple(sorted(given)), "given", tuple(backs), from_city, doubt)
+    else:
+        scoring = choose_scoring_cards(backs, from_city, certainty, against=doubt)
+    return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings), against=against)
+
+
+def _claimed(backs: Sequence[BackNumber]) -> tuple[int, ...]:
+    """The numbers read on the backs, the three surest (the cards :func:`choose_scoring_cards` weighs)."""
+    read = sorted((b for b in backs if b.number is not None), key=lambda b: -b.confidence)
+    return tuple(b.number for b in read[:3] if b.number is not None)
+
+
+def _with_claimed(
+    own: CardReading,
+    claimed: Sequence[int],
+    told_without: Callable[[Sequence[int]], tuple[CardReading | None, float]],
+) -> tuple[CardReading, tuple[CardAgainst, ...]]:
+    """The city's own decoding told without the ``claimed`` scoring cards where that costs less than
+    :data:`CITY_AGAINST_CARDS`, and the claimed cards it cannot do without, each with its cells."""
+    placed = {p.card for p in own.decoding.placements} if own.used else set()
+    hit = sorted(placed & set(claimed))
+    if not hit:
+        return own, ()
+    told, cost = told_without(claimed)
+    if told is not None and cost < CITY_AGAINST_CARDS:
+        return told, ()
+    costs = {card: told_without([card])[1] for card in hit}
+    held = [card for card in hit if costs[card] >= CITY_AGAINST_CARDS] or hit
+    rest = [card for card in claimed if card not in held]
+    as_cards = own
+    if placed & set(rest):
+        told, cost = told_without(rest)
+        as_cards = told if told is not None and cost < CITY_AGAINST_CARDS else own
+    against = tuple(
+        CardAgainst(card, tuple(sorted(rc for rc, d in as_cards.decoding.cells.items() if d.card == card)))
+        for card in held
+    )
+    return as_cards, against
+
+
+def city_lacks(as_cards: CardReading) -> tuple[int, ...] | None:
+    """The three cards no placement uses, when the decoding placed 15 known cards."""
+    if not as_cards.used or len(as_cards.decoding.placements) != CITY_CARDS:
+        return None
+    missing = as_cards.decoding.missing_cards()
+    return missing if len(missing) == 3 else None
 
 
 def missing_cards(as_cards: CardReading) -> tuple[tuple[int, ...] | None, float]:

@@ -81,11 +81,14 @@ def choose_scoring_cards(
     from_city: Sequence[int] | None,
     city_certainty: float = 1.0,
     given: Sequence[int] | None = None,
+    against: Sequence[int] = (),
 ) -> ScoringCards:
     """Choose the scoring cards from the backs read, the city's three missing cards and the player's.
 
     ``city_certainty`` (0–1) is how sure the city's reading is; ``given`` (the player's own numbers)
-    always wins, with a warning when a reading disagrees.
+    always wins, with a warning when a reading disagrees. ``against``: the cards read on backs that the
+    caller found the city holds (:func:`vision.read_cards.stack_city`, which names them with their cells):
+    where the backs and the city disagree the choice is made as ever, without a warning of its own.
     """
     city = tuple(sorted(from_city)) if from_city else None
     backs = tuple(backs)
@@ -115,7 +118,10 @@ def choose_scoring_cards(
                     numbers.add(guess)
                 elif guess not in numbers and p >= UNSURE_AGAINST_CITY:
                     unsure.append((guess, p))
-        return _against_unsure(_with_city(backs, read[:3], city, city_certainty), unsure, numbers)
+        chosen = _with_city(backs, read[:3], city, city_certainty)
+        if against and chosen.in_doubt and chosen.cards is not None:
+            chosen = replace(chosen, warnings=())
+        return _against_unsure(chosen, unsure, numbers)
     if len(read) >= 3:
         chosen = tuple(sorted(b.number for b in read[:3] if b.number is not None))
         warnings = ()
