@@ -1,9 +1,11 @@
 """The cards stage: the scoring cards' backs beside the city, and the city read as the known cards.
 
-The city is decoded on its own first (:mod:`vision.cards.city`), so that its three missing cards are a
-reading independent of the backs; the backs and that reading are weighed (:mod:`vision.backs.choose`);
-and the city is decoded again without the chosen scoring cards only when it used one of them (had it not,
-the result would be the same).
+The city is decoded on its own first (:mod:`vision.cards.city`), so that its blocks and its three missing
+cards are a reading independent of the backs and of the player. The scoring cards (given, or read from
+their backs) then only choose which cards show those blocks (:func:`vision.cards.read_same_blocks`): a
+card the city cannot do without is reported with its cells, never absorbed by moving a block. The backs
+and the city's missing cards are weighed (:mod:`vision.backs.choose`); a city unsure of them names the
+cards it cannot tell apart (:func:`vision.cards.read_alike`) instead of suggesting three.
 """
 
 from __future__ import annotations
@@ -16,8 +18,15 @@ import cv2
 import numpy as np
 
 from scoring.city import cell_name
-from vision.backs import BackNumber, NumberModelError, ScoringCards, choose_scoring_cards, find_scoring_cards
-from vision.cards import CITY_CARDS, CardReading, read_as_cards, read_same_blocks
+from vision.backs import (
+    CITY_SURE,
+    BackNumber,
+    NumberModelError,
+    ScoringCards,
+    choose_scoring_cards,
+    find_scoring_cards,
+)
+from vision.cards import CITY_CARDS, CardReading, read_alike, read_as_cards, read_same_blocks
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
 
@@ -27,6 +36,9 @@ __all__ = ["CardAgainst", "CityCards", "city_lacks", "read_backs", "stack_city"]
 #: the same, before it counts as holding that card: twice the decoding's own doubt margin. Two cards that
 #: show the same blocks swap for nothing; a card the blocks need leaves a cell unexplained (8 nats).
 CITY_AGAINST_CARDS = 3.0
+#: The margin (nats) of a city sure of its missing cards (vision.backs.CITY_SURE as a log-odds): cards
+#: told apart by less are named as cards the city cannot tell apart.
+SURE_MARGIN = math.log(CITY_SURE / (1.0 - CITY_SURE))
 # A cell's half-width on the blocks mask, in pitches: a little over half, so the gaps between blocks and
 # the cards' borders around the city are covered too.
 BLOCKS_MASK_MARGIN = 0.6
@@ -135,7 +147,10 @@ def stack_city(
     if given is not None:
         scoring = ScoringCards(tuple(sorted(given)), "given", tuple(backs), from_city, doubt)
     else:
-        scoring = choose_scoring_cards(backs, from_city, certainty, against=doubt)
+        alike = ()
+        if from_city is not None and certainty < CITY_SURE and len(claimed) < 3:
+            alike = read_alike(as_cards, readings, counts, geometry.visible, claimed, SURE_MARGIN)
+        scoring = choose_scoring_cards(backs, from_city, certainty, against=doubt, alike=alike)
     return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings), against=against)
 
 

@@ -8,7 +8,7 @@ used by :mod:`vision.towns` (the same decoding for Circle the Wagons cards).
 """
 
 from vision.cards.branch import MAX_NODES, best_stacking
-from vision.cards.city import CardReading, evidence_grid, read_as_cards, read_same_blocks
+from vision.cards.city import CardReading, evidence_grid, read_alike, read_as_cards, read_same_blocks
 from vision.cards.pieces import covering
 from vision.cards.program import CITY_CARDS, Label
 from vision.cards.rows import Layout, Rows, overlap_rows
@@ -29,6 +29,7 @@ __all__ = [
     "evidence_grid",
     "new_highs",
     "overlap_rows",
+    "read_alike",
     "read_as_cards",
     "read_same_blocks",
     "solve",

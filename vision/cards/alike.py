@@ -18,7 +18,7 @@ from vision.cards.program import CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, cell_margins, explain_solution, placements_of
 from vision.cards.variables import U
 
-__all__ = ["same_blocks"]
+__all__ = ["cards_alike", "same_blocks"]
 
 
 def same_blocks(program: CardProgram, like: CardStacking, exclude: Sequence[int]) -> CardStacking | None:
@@ -64,3 +64,30 @@ def _other_labels(program: CardProgram, like: CardStacking) -> list[int]:
             allowed.update(i for i in program.at_cell[rc] if program.kind[i] == U)
         out.extend(i for i in program.at_cell[rc] if i not in allowed)
     return out
+
+
+def cards_alike(
+    program: CardProgram, decoding: CardStacking, known: Sequence[int], within: float
+) -> tuple[tuple[int, ...], ...]:
+    """The cards the city cannot tell apart, as one group (none when it can), ``known`` cards lying beside
+    the city aside: those ``decoding`` leaves out that a reading placing them explains less than
+    ``within`` nats worse, with the placed cards a reading without them explains as nearly as well.
+
+    Bounds from the relaxation, as the left-out cards' margin is (:mod:`vision.cards.stacking`): a card
+    named here may, rarely, be a little surer than that, never the other way, so the group holds every
+    card the city could lack."""
+    left_out = [card for card in decoding.missing_cards() if card not in known]
+    unsure: set[int] = set()
+    for card in left_out:
+        solved = program.solution_using(card, forbid=known)
+        if solved is not None and decoding.objective - solved[0] < within:
+            unsure.add(card)
+    if not unsure:
+        return ()
+    forbid = program.card_vars(known)
+    floor = decoding.objective - within
+    for placed in sorted({p.card for p in decoding.placements}):
+        bound = program.relaxed_best([*program.card_vars([placed]), *forbid], stop_below=floor)
+        if bound is None or bound > floor:
+            unsure.add(placed)
+    return (tuple(sorted(unsure)),)
