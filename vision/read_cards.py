@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -26,7 +26,7 @@ from vision.backs import (
     choose_scoring_cards,
     find_scoring_cards,
 )
-from vision.cards import CITY_CARDS, CardReading, read_alike, read_as_cards, read_same_blocks
+from vision.cards import CITY_CARDS, CardReading, Label, read_alike, read_as_cards, read_same_blocks
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
 
@@ -39,6 +39,8 @@ CITY_AGAINST_CARDS = 3.0
 #: The margin (nats) of a city sure of its missing cards (vision.backs.CITY_SURE as a log-odds): cards
 #: told apart by less are named as cards the city cannot tell apart.
 SURE_MARGIN = math.log(CITY_SURE / (1.0 - CITY_SURE))
+# A warning names at most this many cells the city would read otherwise without a card it holds.
+MAX_OTHERWISE = 4
 # A cell's half-width on the blocks mask, in pitches: a little over half, so the gaps between blocks and
 # the cards' borders around the city are covered too.
 BLOCKS_MASK_MARGIN = 0.6
@@ -51,6 +53,8 @@ class CardAgainst:
 
     card: int
     cells: tuple[tuple[int, int], ...]
+    # The best reading without the card, where it reads cells otherwise: (cell, its label there).
+    otherwise: tuple[tuple[tuple[int, int], Label], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,11 +82,23 @@ class CityCards:
         out = []
         for a in self.against:
             cells = ", ".join(cell_name(r - origin[0], c - origin[1]) for r, c in a.cells)
+            read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
+            changes = ", ".join(
+                f"{cell_name(r - origin[0], c - origin[1])} as {_text(label)} (read {_text(read[(r, c)])})"
+                for (r, c), label in a.otherwise[:MAX_OTHERWISE]
+            )
+            without = f"; without it the city reads {changes}" if changes else ""
             out.append(
                 f"scoring card {a.card} ({how}) seems to lie in the city, at {cells or 'cells hidden'}"
-                f"{lacks}{used}: please check card {a.card} and those blocks"
+                f"{without}{lacks}{used}: please check card {a.card} and those blocks"
             )
         return tuple(out)
+
+
+def _text(label: Label) -> str:
+    """A label as the city format writes it (``C:NE``, ``P``, ``.``)."""
+    zone, road = label
+    return "." if zone is None else f"{zone}:{road}" if road else zone
 
 
 def _used(scoring: ScoringCards) -> str:
@@ -129,19 +145,25 @@ def stack_city(
     The blocks are the city's own decoding's, whatever the scoring cards: those given, or read from their
     backs, only choose which cards show them (:func:`vision.cards.read_same_blocks`); a scoring card the
     city cannot do without is reported (``against``), never absorbed by moving a block."""
-    counts = geometry.counts(readings)
+    counts, visible = geometry.counts(readings), geometry.visible
     settled = [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
     claimed = tuple(given) if given is not None else _claimed(backs)
     # A program of its own (fresh): the same inputs always give the same decoding, whatever ran before.
-    own = read_as_cards(settled, readings, counts, geometry.visible, again_if=claimed, fresh=True)
+    own = read_as_cards(settled, readings, counts, visible, again_if=claimed, fresh=True)
     _, certainty = missing_cards(own)
 
     def told_without(cards: Sequence[int]) -> tuple[CardReading | None, float]:
-        told = read_same_blocks(own, settled, readings, counts, geometry.visible, cards)
+        told = read_same_blocks(own, settled, readings, counts, visible, cards)
         cost = math.inf if told is None else own.decoding.objective - told.decoding.objective
         return told, cost
 
     as_cards, against = _with_claimed(own, claimed, told_without)
+    against = tuple(
+        replace(
+            a, otherwise=_otherwise(own, read_as_cards(settled, readings, counts, visible, exclude=[a.card]))
+        )
+        for a in against
+    )
     from_city = city_lacks(as_cards)
     doubt = tuple(sorted(a.card for a in against))
     if given is not None:
@@ -149,7 +171,7 @@ def stack_city(
     else:
         alike = ()
         if from_city is not None and certainty < CITY_SURE and len(claimed) < 3:
-            alike = read_alike(as_cards, readings, counts, geometry.visible, claimed, SURE_MARGIN)
+            alike = read_alike(as_cards, readings, counts, visible, claimed, SURE_MARGIN)
         scoring = choose_scoring_cards(backs, from_city, certainty, against=doubt, alike=alike)
     return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings), against=against)
 
@@ -186,6 +208,20 @@ def _with_claimed(
         for card in held
     )
     return as_cards, against
+
+
+def _otherwise(own: CardReading, without: CardReading) -> tuple[tuple[tuple[int, int], Label], ...]:
+    """The cells the decoding ``without`` a card reads otherwise than ``own``, with their labels there."""
+    if not without.used:
+        return ()
+    cells = own.decoding.cells
+    return tuple(
+        sorted(
+            (rc, d.label)
+            for rc, d in without.decoding.cells.items()
+            if rc in cells and cells[rc].label != d.label
+        )
+    )
 
 
 def city_lacks(as_cards: CardReading) -> tuple[int, ...] | None:
