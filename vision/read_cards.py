@@ -19,6 +19,7 @@ import numpy as np
 
 from scoring.city import cell_name
 from vision.backs import (
+    BACKS_OVER_CITY,
     CITY_SURE,
     BackNumber,
     NumberModelError,
@@ -26,7 +27,15 @@ from vision.backs import (
     choose_scoring_cards,
     find_scoring_cards,
 )
-from vision.cards import CITY_CARDS, CardReading, Label, read_alike, read_as_cards, read_same_blocks
+from vision.cards import (
+    CITY_CARDS,
+    PLACEMENT_COST,
+    CardReading,
+    Label,
+    read_alike,
+    read_as_cards,
+    read_same_blocks,
+)
 from vision.cells import Grid
 from vision.city_geometry import Geometry, px_per_mm
 
@@ -69,6 +78,8 @@ class CityCards:
     warnings: tuple[str, ...]
     # The scoring cards (given or read) that the city seems to hold, with the cells it shows them in.
     against: tuple[CardAgainst, ...] = ()
+    # The cells three backs read surely settled (see stack_city), each with the label the city alone had.
+    moved: tuple[tuple[tuple[int, int], Label], ...] = ()
     # The readings of the photo's own colours, when the colour correction read the cells again (a second
     # look at the same pixels, for vision.doubt).
     photographed: Grid | None = None
@@ -93,6 +104,16 @@ class CityCards:
                 f"{without}{lacks}{used}: please check card {a.card} and those blocks"
             )
         return tuple(out)
+
+    def moved_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
+        """One warning for each cell the backs settled (see :func:`stack_city`)."""
+        read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
+        cards = ", ".join(map(str, self.scoring.cards or ()))
+        return tuple(
+            f"{cell_name(r - origin[0], c - origin[1])}: read as {_text(read[(r, c)])} (at first "
+            f"{_text(label)}) so that the scoring cards read on their backs ({cards}) lie beside the city"
+            for (r, c), label in self.moved
+        )
 
 
 def _text(label: Label) -> str:
@@ -142,9 +163,12 @@ def stack_city(
 ) -> CityCards:
     """Decode the city as cards and choose its scoring cards from the backs, the city and ``given``.
 
-    The blocks are the city's own decoding's, whatever the scoring cards: those given, or read from their
-    backs, only choose which cards show them (:func:`vision.cards.read_same_blocks`); a scoring card the
-    city cannot do without is reported (``against``), never absorbed by moving a block."""
+    The blocks are the city's own decoding's: the scoring cards only choose which cards show them
+    (:func:`vision.cards.read_same_blocks`), and a scoring card the city cannot do without is reported
+    (``against``), never absorbed by moving a block. One exception, said in a warning: three backs read
+    surely whose cards the city holds only through a reading less than :data:`CITY_AGAINST_CARDS` nats
+    likelier than the best without them settle those blocks (the photo's own evidence, never the
+    player's word: given cards move nothing)."""
     counts, visible = geometry.counts(readings), geometry.visible
     settled = [[rd if counts[r, c] else None for c, rd in enumerate(row)] for r, row in enumerate(readings)]
     claimed = tuple(given) if given is not None else _claimed(backs)
@@ -152,18 +176,26 @@ def stack_city(
     own = read_as_cards(settled, readings, counts, visible, again_if=claimed, fresh=True)
     _, certainty = missing_cards(own)
 
+    def cost(other: CardReading) -> float:
+        # A card more placed (a city holds 15, not all of them seen) is no evidence against the cards.
+        more = len(other.decoding.placements) - len(own.decoding.placements)
+        return own.decoding.objective - other.decoding.objective - PLACEMENT_COST * more
+
     def told_without(cards: Sequence[int]) -> tuple[CardReading | None, float]:
         told = read_same_blocks(own, settled, readings, counts, visible, cards)
-        cost = math.inf if told is None else own.decoding.objective - told.decoding.objective
-        return told, cost
+        return (None, math.inf) if told is None else (told, cost(told))
+
+    def read_without(cards: Sequence[int]) -> tuple[CardReading, float]:
+        other = read_as_cards(settled, readings, counts, visible, exclude=cards)
+        return other, cost(other) if other.used else math.inf
 
     as_cards, against = _with_claimed(own, claimed, told_without)
-    against = tuple(
-        replace(
-            a, otherwise=_otherwise(own, read_as_cards(settled, readings, counts, visible, exclude=[a.card]))
-        )
-        for a in against
-    )
+    against = tuple(replace(a, otherwise=_otherwise(own, read_without([a.card])[0])) for a in against)
+    moved: tuple[tuple[tuple[int, int], Label], ...] = ()
+    if against and given is None and _sure(backs, claimed):
+        other, settle_cost = read_without(claimed)
+        if settle_cost < CITY_AGAINST_CARDS:
+            as_cards, against, moved = other, (), _otherwise(other, own)
     from_city = city_lacks(as_cards)
     doubt = tuple(sorted(a.card for a in against))
     if given is not None:
@@ -173,7 +205,14 @@ def stack_city(
         if from_city is not None and certainty < CITY_SURE and len(claimed) < 3:
             alike = read_alike(as_cards, readings, counts, visible, claimed, SURE_MARGIN)
         scoring = choose_scoring_cards(backs, from_city, certainty, against=doubt, alike=alike)
-    return CityCards(as_cards, scoring, from_city, certainty, tuple(scoring.warnings), against=against)
+    warnings = tuple(scoring.warnings)
+    return CityCards(as_cards, scoring, from_city, certainty, warnings, against=against, moved=moved)
+
+
+def _sure(backs: Sequence[BackNumber], claimed: Sequence[int]) -> bool:
+    """Whether three backs were read, each at least :data:`vision.backs.choose.BACKS_OVER_CITY` sure."""
+    sure = {b.number for b in backs if b.number is not None and b.confidence >= BACKS_OVER_CITY}
+    return len(claimed) == 3 and set(claimed) <= sure
 
 
 def _claimed(backs: Sequence[BackNumber]) -> tuple[int, ...]:

@@ -113,7 +113,7 @@ def assemble_scan(
         {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
         for p in (as_cards.decoding.placements if as_cards.used else ())
     ]
-    against = cards.against_warnings(assembled.origin)
+    against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
     # The city's three missing cards, where it is sure of them or the scoring cards agree with them.
     agreed = scoring.cards is not None and cards.from_city == scoring.cards

@@ -14,10 +14,12 @@ from vision.cards.program import CITY_CARDS, Label
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import new_highs, solve
 from vision.cards.stacking import CardStacking, StackedCell, stack_cards
+from vision.cards.variables import PLACEMENT_COST
 
 __all__ = [
     "CITY_CARDS",
     "MAX_NODES",
+    "PLACEMENT_COST",
     "CardReading",
     "CardStacking",
     "Label",
