@@ -14,11 +14,16 @@ from scoring.city import City
 from scoring.city_text import parse_city
 from scoring.layouts import LAYOUTS
 from scoring.placement import simulate_play
+from tests.vision.test_unexplained import PITCH, _geometry, _reading
+from vision.backs import BackNumber
 from vision.cards.alike import cards_alike, same_blocks
+from vision.cards.pieces import quadrants
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
+from vision.cells import CellReading
+from vision.lattice.fit import Lattice
 from vision.pipeline import scan_image
-from vision.read_cards import CITY_AGAINST_CARDS, SURE_MARGIN
+from vision.read_cards import CITY_AGAINST_CARDS, SURE_MARGIN, stack_city
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
@@ -132,3 +137,48 @@ def test_cards_the_city_holds_are_named_with_their_cells_and_no_block_moves() ->
     for card in {8, 7, 17} - set(held):
         assert not any(f"scoring card {card} " in w for w in wrong["warnings"])
     assert wrong["scoring_cards"]["from_city"] == _lacks(wrong)
+
+
+def _card_one_alone() -> tuple[Any, list[list[CellReading]]]:
+    """Card 1 alone on the table, its left column read a little likelier as card 3's (C:NS over C:NW, I:NE
+    over I:EW: 0.5 against 0.45), in a 4 × 4 lattice."""
+    lattice = Lattice((40.0, 40.0), *PITCH, 4, 4)
+    readings = [[_reading((None, None), 0.95) for _ in range(4)] for _ in range(4)]
+    for dr, dc, label in quadrants(1, False):
+        readings[1 + dr][1 + dc] = _reading(label, 0.95)
+    for (r, c), alt in (((1, 1), ("C", "NW")), ((2, 1), ("I", "EW"))):
+        first = readings[r][c]
+        readings[r][c] = replace(first, distribution={**first.distribution, first.best[:2]: 0.5, alt: 0.45})
+    return _geometry(lattice), readings
+
+
+def _backs(*numbers: int, confidence: float) -> list[BackNumber]:
+    return [BackNumber(n, confidence, ((n, confidence),)) for n in numbers]
+
+
+def test_given_cards_the_city_holds_move_no_block_and_are_named_with_their_cells() -> None:
+    geometry, readings = _card_one_alone()
+    alone = stack_city(geometry, readings, [], None)
+    given = stack_city(geometry, readings, [], [1, 10, 11])
+    assert _labels(given.as_cards.decoding) == _labels(alone.as_cards.decoding)
+    assert given.as_cards.decoding.cells[(1, 1)].label == ("C", "NS")
+    assert [a.card for a in given.against] == [1] and given.scoring.in_doubt == (1,)
+    assert given.against[0].cells == ((1, 1), (1, 2), (2, 1), (2, 2))
+    (warning,) = given.against_warnings((1, 1))
+    assert "scoring card 1 (given)" in warning and "A1, B1, A2, B2" in warning
+    assert "A1 as C:NW (read C:NS)" in warning and "A2 as I:EW (read I:NE)" in warning
+
+
+def test_three_sure_backs_settle_a_near_tie_and_say_which_cells_they_settled() -> None:
+    geometry, readings = _card_one_alone()
+    read = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.95), None)
+    cells = read.as_cards.decoding.cells
+    assert cells[(1, 1)].label == ("C", "NW") and cells[(2, 1)].label == ("I", "EW")
+    assert {p.card for p in read.as_cards.decoding.placements} == {3} and read.against == ()
+    assert read.scoring.cards == (1, 10, 11) and read.scoring.in_doubt == ()
+    notes = read.moved_warnings((1, 1))
+    assert len(notes) == 2 and notes[0].startswith("A1: read as C:NW (at first C:NS)")
+    # Backs read less surely settle nothing: the city holds card 1, and the warning says so.
+    unsure = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.7), None)
+    assert unsure.as_cards.decoding.cells[(1, 1)].label == ("C", "NS") and unsure.moved == ()
+    assert [a.card for a in unsure.against] == [1]
