@@ -87,13 +87,14 @@ class CityCards:
     def against_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
         """One warning for each scoring card the city seems to hold, naming its cells in the city read
         (whose top-left cell is the lattice's ``origin``)."""
-        how = {"given": "given", None: "read on a back"}.get(self.scoring.source, "read on a back")
+        given = self.scoring.source == "given"
+        how = "given" if given else "read on a back"
         lacks = f"; the city lacks {', '.join(map(str, self.from_city))}" if self.from_city else ""
-        used = "" if self.scoring.source == "given" else f"; used {_used(self.scoring)}"
+        used = "" if given else f"; used {_used(self.scoring)}"
+        read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
         out = []
         for a in self.against:
             cells = ", ".join(cell_name(r - origin[0], c - origin[1]) for r, c in a.cells)
-            read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
             changes = ", ".join(
                 f"{cell_name(r - origin[0], c - origin[1])} as {_text(label)} (read {_text(read[(r, c)])})"
                 for (r, c), label in a.otherwise[:MAX_OTHERWISE]
