@@ -97,17 +97,7 @@ def choose_scoring_cards(
     city = tuple(sorted(from_city)) if from_city else None
     backs = tuple(backs)
     if given is not None:
-        chosen = tuple(sorted(given))
-        doubt = tuple(sorted(set(chosen) ^ set(city))) if city and set(city) != set(chosen) else ()
-        warnings = (
-            (
-                f"the scoring cards given ({_names(chosen)}) are not the three cards missing from the city "
-                f"({_names(city or ())}): please check them",
-            )
-            if doubt
-            else ()
-        )
-        return ScoringCards(chosen, "given", backs, city, doubt, warnings)
+        return _given(backs, city, tuple(sorted(given)))
     read = sorted((b for b in backs if b.number is not None), key=lambda b: -b.confidence)
     if city is not None:
         # A back the reader was unsure of still agrees when its most likely number is one of the city's;
@@ -140,6 +130,23 @@ def choose_scoring_cards(
     return ScoringCards(
         None, None, backs, None, (), (f"scoring cards: {seen}; give {_ORDINAL[missing]} to score them",)
     )
+
+
+def _given(
+    backs: tuple[BackNumber, ...], city: tuple[int, ...] | None, chosen: tuple[int, ...]
+) -> ScoringCards:
+    """The player's cards, with a warning when the city's missing cards are others (a caller that knows
+    which cards the city holds, :func:`vision.read_cards.stack_city`, words that itself)."""
+    doubt = tuple(sorted(set(chosen) ^ set(city))) if city and set(city) != set(chosen) else ()
+    warnings = (
+        (
+            f"the scoring cards given ({_names(chosen)}) are not the three cards missing from the city "
+            f"({_names(city or ())}): please check them",
+        )
+        if doubt
+        else ()
+    )
+    return ScoringCards(chosen, "given", backs, city, doubt, warnings)
 
 
 def _with_city(
