@@ -193,7 +193,7 @@ def stack_city(
     as_cards, against = _with_claimed(own, claimed, told_without)
     against = tuple(replace(a, otherwise=_otherwise(own, read_without([a.card])[0])) for a in against)
     moved: tuple[tuple[tuple[int, int], Label], ...] = ()
-    if against and given is None and _sure(backs, claimed):
+    if against and given is None and _sure(backs, claimed, [a.card for a in against]):
         other, settle_cost = read_without(claimed)
         if settle_cost < CITY_AGAINST_CARDS:
             as_cards, against, moved = other, (), _otherwise(other, own)
@@ -210,10 +210,11 @@ def stack_city(
     return CityCards(as_cards, scoring, from_city, certainty, warnings, against=against, moved=moved)
 
 
-def _sure(backs: Sequence[BackNumber], claimed: Sequence[int]) -> bool:
-    """Whether three backs were read, each at least :data:`vision.backs.choose.BACKS_OVER_CITY` sure."""
+def _sure(backs: Sequence[BackNumber], claimed: Sequence[int], held: Sequence[int]) -> bool:
+    """Whether three backs were read, those of the cards the city holds (``held``) each at least
+    :data:`vision.backs.choose.BACKS_OVER_CITY` sure (the third may be less: it is not in question)."""
     sure = {b.number for b in backs if b.number is not None and b.confidence >= BACKS_OVER_CITY}
-    return len(claimed) == 3 and set(claimed) <= sure
+    return len(claimed) == 3 and set(held) <= sure
 
 
 def _claimed(backs: Sequence[BackNumber]) -> tuple[int, ...]:
