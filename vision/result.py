@@ -113,8 +113,11 @@ def assemble_scan(
         {"card": p.card, "rotated": p.rotated, "row": p.row - r0, "col": p.col - c0}
         for p in (as_cards.decoding.placements if as_cards.used else ())
     ]
-    warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *assembled.warnings]
-    sure_city = cards.from_city if cards.certainty >= CITY_SURE else None
+    against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
+    warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
+    # The city's three missing cards, where it is sure of them or the scoring cards agree with them.
+    agreed = scoring.cards is not None and cards.from_city == scoring.cards
+    sure_city = cards.from_city if cards.certainty >= CITY_SURE or agreed else None
     light = read_light(geometry, assembled)
     doubts = find_doubts(assembled, as_cards, glare=light.glare_cells, photographed=cards.photographed)
     retake = ask_retake(light, assembled, as_cards, doubts, cut_by_frame(geometry, assembled))

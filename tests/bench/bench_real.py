@@ -13,14 +13,17 @@ upright with the true scoring cards given, and turned by 90° and by 180° (the 
 either way round), each without cards given. For each it prints blocks right (zone and road; the best
 alignment over the four whole-city turns and every shift, so a city read turned round is still exact),
 cities exact and scoring cards read, overall and per table kind, the median scan time, how often the lattice
-arbitration ran, and ends with the line ``devset: blocks M/N, cities exact K/24, cards read J/24`` for the
-default scan. ``--quick`` reads only the default scan.
+arbitration ran, the photos whose placements name the city's cards (none of its scoring cards, as many as
+show) and those with a scoring card in doubt (a card warning), and ends with the line ``devset: blocks
+M/N, cities exact K/24, cards read J/24, city's cards named C/24`` for the default scan. ``--quick`` reads
+only the default scan.
 
 Then every photo is read in the twelve everyday perturbations of ``tests/bench/perturb.py`` (turned, cropped,
 recompressed, dimmed, EXIF-turned, HEIC, glare, shadow, steeper) and compared with its upright reading
 (``tests/bench/perturbed.py``), ending with ``devset perturbed: identical K/N, wrong cells W, silent S, doubt
-per photo D``. ``--perturb rot90,crop3`` reads only those perturbations (and not the four ways above: a
-quick look); ``--perturb none`` leaves them out.
+per photo D``, then the city's cards named and the card warnings per perturbation. ``--perturb
+rot90,crop3`` reads only those perturbations (and not the four ways above: a quick look); ``--perturb none``
+leaves them out.
 """
 
 from __future__ import annotations
@@ -103,6 +106,8 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "same_cell": same_cell,
         "of_cells": of_cells,
         **_card_figures(result if read is not None else None, truth.cards),
+        "named": read is not None and _named_right([p["card"] for p in result.placements], truth),
+        "card_alarm": read is not None and bool(result.scoring_cards and result.scoring_cards.in_doubt),
         "marks": 0 if read is None else sum(c.poi or c.construction for _, _, c in read.blocks()),
         "wrong": [f"{true}→{got}" for _, true, got in score.wrong],
     }
@@ -181,6 +186,24 @@ def _true_cards(truth: Any) -> tuple[dict[tuple[int, int], int], dict[tuple[int,
         if other is None or other[0] < decoding.objective - 0.5:
             by_cell[(r - 1, c - 1)] = d.card
     return by_card, by_cell
+
+
+def _named_right(placed: list[int], truth: Any) -> bool:
+    """Whether the placements name the city's cards: none of its scoring cards, and as many cards as
+    show in the true city (a card the others hide wholly cannot be placed)."""
+    return not set(placed) & set(truth.cards) and len(placed) == _cards_showing(truth)
+
+
+def _cards_showing(truth: Any) -> int:
+    """How many cards show a block in the true city: its decoding, with certain evidence, without its
+    scoring cards."""
+    from vision.cards.stacking import EMPTY_LABEL, CellEvidence, stack_cards
+
+    grid = [[CellEvidence({EMPTY_LABEL: 0.0})] * (truth.n_cols + 2) for _ in range(truth.n_rows + 2)]
+    for r, c, cell in truth.cells():
+        label = (cell.zone, cell.road) if cell.is_block else EMPTY_LABEL
+        grid[r + 1][c + 1] = CellEvidence({label: 0.0, **({EMPTY_LABEL: -12.0} if cell.is_block else {})})
+    return len(stack_cards(grid, exclude=truth.cards, checks=False).placements)
 
 
 def _card_figures(result: Any, truth: tuple[int, ...]) -> dict[str, Any]:
@@ -271,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
             f"read right {sum(r['backs_right'] for r in rows)}, wrong {sum(r['backs_wrong'] for r in rows)}"
             f"; wrong cards without a warning: {sum(len(r['unwarned']) for r in rows)}"
         )
+        print(
+            f"  the city's cards named right (placements: no scoring card, every card that shows) on "
+            f"{sum(r['named'] for r in rows)}/{len(rows)} photos; cards in doubt (a card warning) on "
+            f"{sum(r['card_alarm'] for r in rows)}/{len(rows)}"
+        )
         same, of = sum(r["same_card"] for r in rows), sum(r["of_cards"] for r in rows)
         cell_same, cell_of = sum(r["same_cell"] for r in rows), sum(r["of_cells"] for r in rows)
         print(
@@ -299,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
     args.json.write_text(json.dumps(by_way, indent=1))
     print(
         f"\ndevset: blocks {right}/{cells}, cities exact {sum(r['exact'] for r in upright)}/{len(upright)}, "
-        f"cards read {sum(r['cards'] for r in upright)}/{len(upright)}"
+        f"cards read {sum(r['cards'] for r in upright)}/{len(upright)}, city's cards named "
+        f"{sum(r['named'] for r in upright)}/{len(upright)}"
     )
     return _perturbed(args.devset, names, ways_wanted, args.jobs) if ways_wanted else 0
 
@@ -308,8 +337,31 @@ def _perturbed(devset: Path, names: list[str], ways: list[str], jobs: int) -> in
     from tests.bench.perturbed import report, run
 
     print(f"\ndevset in {len(ways)} perturbations ({', '.join(ways)}), each against its upright reading:")
-    print(report(run(devset, names, ways, jobs)), flush=True)
+    by_way = run(devset, names, ways, jobs)
+    print(report(by_way), flush=True)
+    print(_cards_report(devset, by_way), flush=True)
     return 0
+
+
+def _cards_report(devset: Path, by_way: dict[str, list[dict[str, Any]]]) -> str:
+    """Per perturbation: the photos whose placements name the city's cards, and those with a scoring card
+    in doubt (a card warning; the backs beside every devset city can be read)."""
+    from scoring.city_text import parse_city
+
+    truths = {r["name"]: parse_city((devset / f"{r['name']}.city").read_text()) for r in by_way["upright"]}
+    lines = ["the city's cards named right, and card warnings, per way:"]
+    named_all = alarms_all = n_all = 0
+    for way, rows in by_way.items():
+        named = sum(
+            r.get("city") is not None and _named_right(r.get("placements", []), truths[r["name"]])
+            for r in rows
+        )
+        alarms = sum(bool(r.get("cards_in_doubt")) for r in rows)
+        lines.append(f"  {way:13s} named {named:>3d}/{len(rows):<3d} card warnings {alarms:>3d}")
+        if way != "upright":
+            named_all, alarms_all, n_all = named_all + named, alarms_all + alarms, n_all + len(rows)
+    lines.append(f"devset perturbed: city's cards named {named_all}/{n_all}, card warnings {alarms_all}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,8 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
         # A retake asked for is honest about every cell; otherwise a wrong cell not in doubt is silent.
         "silent": [] if retake else [w for w in wrong if w not in doubt],
         "doubt": len(doubt),
+        "placements": [p.get("card") for p in out.get("placements") or [] if isinstance(p, dict)],
+        "cards_in_doubt": list((out.get("scoring_cards") or {}).get("in_doubt") or []),
     }
 
 

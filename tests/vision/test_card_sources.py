@@ -28,10 +28,32 @@ def test_only_a_sure_city() -> None:
     assert "missing from the city: 1, 2, 3" in chosen.warnings[0]
 
 
-def test_an_unsure_city_alone_is_only_a_suggestion() -> None:
+def test_an_unsure_city_alone_chooses_nothing_and_suggests_no_cards() -> None:
     chosen = choose_scoring_cards([], from_city=(1, 2, 3), city_certainty=0.6)
     assert chosen.cards is None and chosen.source is None
-    assert "suggests 1, 2, 3" in chosen.warnings[0]
+    assert "does not tell surely" in chosen.warnings[0] and "1, 2, 3" not in chosen.warnings[0]
+
+
+def test_an_unsure_city_names_the_cards_it_cannot_tell_apart() -> None:
+    chosen = choose_scoring_cards([], from_city=(2, 12, 15), city_certainty=0.5, alike=[(2, 14)])
+    assert chosen.cards is None and chosen.in_doubt == (2, 14)
+    assert "it lacks: 12, 15 and one of cards 2, 14" in chosen.warnings[0]
+
+
+def test_two_backs_do_not_take_a_third_card_the_city_cannot_tell_apart() -> None:
+    chosen = choose_scoring_cards(backs(12, 15), from_city=(2, 12, 15), city_certainty=0.5, alike=[(2, 14)])
+    assert chosen.cards is None and chosen.in_doubt == (2, 14)
+    assert chosen.warnings[0].startswith("scoring cards: read 12, 15 on their backs")
+    sure = choose_scoring_cards(backs(12, 15), from_city=(2, 12, 15), city_certainty=0.5)
+    assert sure.cards == (2, 12, 15) and sure.source == "both" and sure.warnings == ()
+
+
+def test_backs_the_city_holds_are_chosen_as_ever_and_left_to_the_caller_to_name() -> None:
+    chosen = choose_scoring_cards(
+        backs(3, 9, 14, confidence=0.97), from_city=(3, 9, 15), city_certainty=0.85, against=[14]
+    )
+    assert chosen.cards == (3, 9, 14) and chosen.source == "backs"
+    assert chosen.in_doubt == (14, 15) and chosen.warnings == ()
 
 
 def test_an_unread_back_agreeing_with_the_city_counts() -> None:

@@ -5,7 +5,7 @@ cards lying scoring side up and reads each, ``choose`` settles the three from th
 missing from the city. Other rooms use only the names below.
 """
 
-from vision.backs.choose import CITY_SURE, BackNumber, ScoringCards, choose_scoring_cards
+from vision.backs.choose import BACKS_OVER_CITY, CITY_SURE, BackNumber, ScoringCards, choose_scoring_cards
 from vision.backs.numerals import (
     N_CLASSES,
     NUMBERS,
@@ -19,6 +19,7 @@ from vision.backs.numerals import (
 from vision.backs.read import find_scoring_cards
 
 __all__ = [
+    "BACKS_OVER_CITY",
     "BackNumber",
     "CITY_SURE",
     "NUMBERS",

@@ -35,6 +35,7 @@ CITY_SURE = 0.8
 #: number is at least this likely and not one the city lacks puts the cards chosen in doubt.
 UNSURE_AGAINST_CITY = 0.3
 _ORDINAL = {1: "the third", 2: "the last two", 3: "all three"}
+_HOW_MANY = {0: "none", 1: "one", 2: "two", 3: "three"}
 
 
 @dataclass(frozen=True)
@@ -81,26 +82,22 @@ def choose_scoring_cards(
     from_city: Sequence[int] | None,
     city_certainty: float = 1.0,
     given: Sequence[int] | None = None,
+    against: Sequence[int] = (),
+    alike: Sequence[Sequence[int]] = (),
 ) -> ScoringCards:
     """Choose the scoring cards from the backs read, the city's three missing cards and the player's.
 
     ``city_certainty`` (0–1) is how sure the city's reading is; ``given`` (the player's own numbers)
-    always wins, with a warning when a reading disagrees.
+    always wins, with a warning when a reading disagrees. ``against``: the cards read on backs that the
+    caller found the city holds (:func:`vision.read_cards.stack_city`, which names them with their cells):
+    where the backs and the city disagree the choice is made as ever, without a warning of its own.
+    ``alike``: groups of cards the city cannot tell apart (:func:`vision.cards.read_alike`); a city that
+    has any is never taken for the cards the backs do not name, and the warning names the groups.
     """
     city = tuple(sorted(from_city)) if from_city else None
     backs = tuple(backs)
     if given is not None:
-        chosen = tuple(sorted(given))
-        doubt = tuple(sorted(set(chosen) ^ set(city))) if city and set(city) != set(chosen) else ()
-        warnings = (
-            (
-                f"the scoring cards given ({_names(chosen)}) are not the three cards missing from the city "
-                f"({_names(city or ())}): please check them",
-            )
-            if doubt
-            else ()
-        )
-        return ScoringCards(chosen, "given", backs, city, doubt, warnings)
+        return _given(backs, city, tuple(sorted(given)))
     read = sorted((b for b in backs if b.number is not None), key=lambda b: -b.confidence)
     if city is not None:
         # A back the reader was unsure of still agrees when its most likely number is one of the city's;
@@ -115,7 +112,10 @@ def choose_scoring_cards(
                     numbers.add(guess)
                 elif guess not in numbers and p >= UNSURE_AGAINST_CITY:
                     unsure.append((guess, p))
-        return _against_unsure(_with_city(backs, read[:3], city, city_certainty), unsure, numbers)
+        chosen = _with_city(backs, read[:3], city, city_certainty, alike)
+        if against and chosen.in_doubt and chosen.cards is not None:
+            chosen = replace(chosen, warnings=())
+        return _against_unsure(chosen, unsure, numbers)
     if len(read) >= 3:
         chosen = tuple(sorted(b.number for b in read[:3] if b.number is not None))
         warnings = ()
@@ -132,12 +132,33 @@ def choose_scoring_cards(
     )
 
 
+def _given(
+    backs: tuple[BackNumber, ...], city: tuple[int, ...] | None, chosen: tuple[int, ...]
+) -> ScoringCards:
+    """The player's cards, with a warning when the city's missing cards are others (a caller that knows
+    which cards the city holds, :func:`vision.read_cards.stack_city`, words that itself)."""
+    doubt = tuple(sorted(set(chosen) ^ set(city))) if city and set(city) != set(chosen) else ()
+    warnings = (
+        (
+            f"the scoring cards given ({_names(chosen)}) are not the three cards missing from the city "
+            f"({_names(city or ())}): please check them",
+        )
+        if doubt
+        else ()
+    )
+    return ScoringCards(chosen, "given", backs, city, doubt, warnings)
+
+
 def _with_city(
-    backs: tuple[BackNumber, ...], read: list[BackNumber], city: tuple[int, ...], certainty: float
+    backs: tuple[BackNumber, ...],
+    read: list[BackNumber],
+    city: tuple[int, ...],
+    certainty: float,
+    alike: Sequence[Sequence[int]] = (),
 ) -> ScoringCards:
     from_backs = tuple(sorted(b.number for b in read if b.number is not None))
     against = [n for n in from_backs if n not in city]
-    if not against and (certainty >= CITY_SURE or len(read) >= 2):
+    if not against and not alike and (certainty >= CITY_SURE or len(read) >= 2):
         if not read:
             warning = (
                 "scoring cards not read from their backs; taken as the three cards missing from the city: "
@@ -145,14 +166,10 @@ def _with_city(
             )
             return ScoringCards(city, "city", backs, city, (), (warning,))
         return ScoringCards(city, "both", backs, city)
-    if not against:  # an unsure city and at most one back: a suggestion, not an answer
+    if not against:  # an unsure city: no answer, and no suggestion either
+        doubt = set().union(*map(set, alike)) if alike else set(city) - set(from_backs)
         return ScoringCards(
-            None,
-            None,
-            backs,
-            city,
-            tuple(sorted(set(city) - set(from_backs))),
-            (f"scoring cards not read surely; the city suggests {_names(city)}: give them to score them",),
+            None, None, backs, city, tuple(sorted(doubt)), (_unsure_city(from_backs, city, alike),)
         )
     # They disagree. Three backs read outweigh an unsure city, and a sure one when they are surer still; a
     # sure city outweighs fewer or less sure backs.
@@ -179,6 +196,22 @@ def _with_city(
         f"{'backs' if sure_backs else 'city'}: please check cards {_names(doubt)}"
     )
     return ScoringCards(chosen, "backs" if sure_backs else "city", backs, city, doubt, (warning,))
+
+
+def _unsure_city(from_backs: Sequence[int], city: Sequence[int], alike: Sequence[Sequence[int]]) -> str:
+    """What an unsure city says of the scoring cards: which cards it cannot tell apart, where it knows."""
+    seen = (
+        f"scoring cards: read {_names(from_backs)} on their backs" if from_backs else "scoring cards not read"
+    )
+    if not alike:
+        return f"{seen}, and the city does not tell surely which cards it lacks: give them to score them"
+    sure = [n for n in city if not any(n in g for g in alike)]
+    lacks = [_names(sure)] if sure else []
+    lacks += [f"{_HOW_MANY[len(set(g) & set(city))]} of cards {_names(g)}" for g in alike]
+    return (
+        f"{seen}, and the city cannot tell which cards it lacks: {' and '.join(lacks)}; "
+        "give the scoring cards to score them"
+    )
 
 
 def _against_unsure(

@@ -8,16 +8,18 @@ used by :mod:`vision.towns` (the same decoding for Circle the Wagons cards).
 """
 
 from vision.cards.branch import MAX_NODES, best_stacking
-from vision.cards.city import CardReading, evidence_grid, read_as_cards
+from vision.cards.city import CardReading, evidence_grid, read_alike, read_as_cards, read_same_blocks
 from vision.cards.pieces import covering
 from vision.cards.program import CITY_CARDS, Label
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import new_highs, solve
 from vision.cards.stacking import CardStacking, StackedCell, stack_cards
+from vision.cards.variables import PLACEMENT_COST
 
 __all__ = [
     "CITY_CARDS",
     "MAX_NODES",
+    "PLACEMENT_COST",
     "CardReading",
     "CardStacking",
     "Label",
@@ -29,7 +31,9 @@ __all__ = [
     "evidence_grid",
     "new_highs",
     "overlap_rows",
+    "read_alike",
     "read_as_cards",
+    "read_same_blocks",
     "solve",
     "stack_cards",
 ]

@@ -17,12 +17,20 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.layouts import LAYOUTS
+from vision.cards.alike import cards_alike, same_blocks
 from vision.cards.pieces import Label
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
 from vision.cells import CellReading
 
-__all__ = ["CardReading", "apply_stacking", "evidence_grid", "read_as_cards"]
+__all__ = [
+    "CardReading",
+    "apply_stacking",
+    "evidence_grid",
+    "read_alike",
+    "read_as_cards",
+    "read_same_blocks",
+]
 
 # A decoding is used only when cards explain at least this share of the visible blocks.
 MIN_EXPLAINED = 0.8
@@ -182,6 +190,49 @@ def read_as_cards(
         program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
     decoded = apply_stacking(readings, stack_program(program, exclude=exclude, again_if=again_if))
     return replace(decoded, before=_seen(readings, predictions, visible))
+
+
+def read_same_blocks(
+    like: CardReading,
+    readings: list[list[CellReading | None]],
+    predictions: Sequence[Sequence[CellReading]],
+    counts: np.ndarray,
+    visible: np.ndarray,
+    exclude: Sequence[int],
+) -> CardReading | None:
+    """``like`` (the used decoding of these ``readings`` and ``predictions``, see :func:`read_as_cards`)
+    told without the cards ``exclude``, every cell keeping its label (:func:`vision.cards.alike.same_blocks`):
+    the same blocks, other cards, margins found again; None when no stacking does that. Its objective
+    against ``like``'s is what leaving those cards out costs."""
+    program = _program_for(evidence_grid(predictions, counts, visible))
+    decoding = same_blocks(program, like.decoding, exclude)
+    if decoding is None or decoding.explained < MIN_EXPLAINED:
+        return None
+    return replace(apply_stacking(readings, decoding), before=like.before)
+
+
+def read_alike(
+    reading: CardReading,
+    predictions: Sequence[Sequence[CellReading]],
+    counts: np.ndarray,
+    visible: np.ndarray,
+    known: Sequence[int],
+    within: float,
+) -> tuple[tuple[int, ...], ...]:
+    """The cards the city ``reading`` (of these predictions) cannot tell apart, ``known`` cards lying
+    beside it (:func:`vision.cards.alike.cards_alike`); none for a decoding not used."""
+    if not reading.used:
+        return ()
+    program = _program_for(evidence_grid(predictions, counts, visible))
+    return cards_alike(program, reading.decoding, known, within)
+
+
+def _program_for(grid: list[list[CellEvidence | None]]) -> CardProgram:
+    """The program this thread last decoded, when of ``grid``; else a new one (kept as the last)."""
+    program = getattr(_LAST, "program", None)
+    if program is None or program.grid != grid:
+        program = _LAST.program = CardProgram(grid, list(LAYOUTS), UNEXPLAINED_COST)
+    return program
 
 
 def _seen(

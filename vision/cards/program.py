@@ -216,6 +216,12 @@ class CardProgram:
         """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
         return using(self._settled(), self.card_vars([card]))
 
+    def solution_using(self, card: int, forbid: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
+        """The relaxation's optimum (objective, values) with ``card`` placed and the cards ``forbid`` not:
+        None when that cannot be."""
+        solved = using_solution(self._settled(), self.card_vars([card]), forbid=self.card_vars(forbid))
+        return None if solved is None or solved[1] is None else (solved[0], solved[1])
+
     def best_using_any(self, cards: Sequence[int]) -> float | None:
         """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve
         (see :meth:`best_using_any_later`)."""

@@ -85,13 +85,13 @@ def using(h: _Highs, xs: Sequence[int], stop_below: float | None = None) -> floa
 
 
 def using_solution(
-    h: _Highs, xs: Sequence[int], values: bool = True
+    h: _Highs, xs: Sequence[int], values: bool = True, forbid: Sequence[int] = ()
 ) -> tuple[float, np.ndarray | None] | None:
-    """:func:`using` solved to the optimum, with its values."""
+    """:func:`using` solved to the optimum, with its values (and ``forbid`` at 0)."""
     if not xs:
         return None
     h.addRow(1.0, highspy.kHighsInf, len(xs), np.array(xs, np.int32), np.ones(len(xs)))
     try:
-        return solve(h, (), values=values)
+        return solve(h, forbid, values=values)
     finally:
         h.deleteRows(1, np.array([h.getNumRow() - 1], np.int32))

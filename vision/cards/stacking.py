@@ -42,6 +42,9 @@ __all__ = [
     "CardStacking",
     "StackedCell",
     "CellEvidence",
+    "cell_margins",
+    "explain_solution",
+    "placements_of",
     "Placement",
     "stack_cards",
     "stack_program",
@@ -97,7 +100,8 @@ class CardStacking:
         return tuple(n for n in deck if n not in used)
 
 
-def _explain(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], StackedCell]:
+def explain_solution(program: CardProgram, x: np.ndarray) -> dict[tuple[int, int], StackedCell]:
+    """How a 0/1 solution ``x`` explains each visible cell (no margins)."""
     out: dict[tuple[int, int], StackedCell] = {}
     found = program.candidates
     for i in np.flatnonzero(x).tolist():
@@ -185,15 +189,15 @@ def stack_program(
         cells = {rc: StackedCell(program.grid[rc[0]][rc[1]].best[0], "kept") for rc in program.visible}  # type: ignore[union-attr]
         return CardStacking((), cells, float("nan"), 0.0, notes=("the card decoding found no solution",))
     objective, x, rounds = solved
-    cells = _explain(program, x)
-    placements = _placements(program, x)
+    cells = explain_solution(program, x)
+    placements = placements_of(program, x)
     used = {p.card for p in placements}
     left_out = [n for n in LAYOUTS if n not in used]
     whole_city = checks and len(placements) == CITY_CARDS and not exclude
     best_left_out = None
     if whole_city and not used & set(again_if):
         best_left_out = program.best_using_any_later(left_out)  # beside the checks
-    margins = _margins(program, cells, _doubts(program, cells) if checks else [], excluded, objective)
+    margins = cell_margins(program, cells, _doubts(program, cells) if checks else [], excluded, objective)
     cells = {
         rc: StackedCell(d.label, d.source, d.card, margins.get(rc)) if rc in margins else d
         for rc, d in cells.items()
@@ -213,7 +217,7 @@ def stack_program(
     return CardStacking(placements, cells, objective, explained, rounds, len(margins), (), missing_margin)
 
 
-def _placements(program: CardProgram, x: np.ndarray) -> tuple[Placement, ...]:
+def placements_of(program: CardProgram, x: np.ndarray) -> tuple[Placement, ...]:
     """The cards a solution ``x`` places, in reading order."""
     found = program.candidates
     return tuple(
@@ -247,7 +251,7 @@ def _doubts(
     return [(change, rc) for change, _, rc in ranked]
 
 
-def _margins(
+def cell_margins(
     program: CardProgram,
     cells: dict[tuple[int, int], StackedCell],
     doubts: list[tuple[float, tuple[int, int]]],
