@@ -51,12 +51,14 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff format --check .
 
 bench: $(VENV)/.dev postgres tesseract
-	@for f in tests/bench/bench_*.py; do case $$f in */bench_real.py|*/bench_deck.py|*/bench_same.py) continue;; esac; echo "== $$f"; $(PY) $$f || exit 1; done
+	@for f in tests/bench/bench_*.py; do case $$f in */bench_real.py|*/bench_deck.py|*/bench_same.py|*/bench_print.py) continue;; esac; echo "== $$f"; $(PY) $$f || exit 1; done
 
-# The real-art development set (../shared/devset, never trained on); skips when the folder is absent.
+# The real-art development sets (../shared/devset and ../shared/devset-wagons, never trained on; each part
+# skips when its folder is absent) and the random editions of bench_print.py.
 bench-real: $(VENV)/.base
 	$(PY) tests/bench/bench_real.py
 	$(PY) tests/bench/bench_deck.py
+	$(PY) tests/bench/bench_print.py
 
 model: $(VENV)/.train
 	$(PY) -m models.train

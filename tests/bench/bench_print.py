@@ -15,8 +15,9 @@ Two sets, each printed with its figures and a closing line:
   D, other refusals O, scored wrong W of 16, silent S``.
 - Random editions of the renderer (``models.synth.wagons.edition.random_edition``; the first is the
   print-and-play edition drawn from the reference's facts): a deck photo of each teaches the scanner, a
-  town photo of the same printed cards is read with the deck, and again without it. Line: ``editions:
-  taught K/E, territories M/N, towns exact T/E, untaught refused U/E``.
+  town photo of the same printed cards is read with the deck, and again without it (where it must be
+  refused with ``needs_deck`` or read exactly). Line: ``editions: taught K/E, territories M/N, towns exact
+  T/E, silent S, untaught refused or exact U/E``.
 
 A town read is compared with the truth at the best of the four whole-town turns and every shift; a
 territory of the truth not read so (missed, or read as another) is wrong, and silent when no doubt names
@@ -194,15 +195,15 @@ def devset_untaught(devset: Path, names: list[str], truths: dict[str, Grid]) -> 
 
 
 def editions(count: int) -> None:
-    taught = right = total = exact = refused = 0
+    taught = right = total = exact = refused = silent = 0
     for i in range(count):
         seed = EDITION_SEED_BASE + i
         edition = PRINT_AND_PLAY if i == 0 else random_edition(np.random.default_rng(seed))
         deck_rgb, deck_truth = render_wagons_deck(seed, ppm=3.0, edition=edition)
         photo = render_town_photo(10 * seed, look=seed, edition=edition)
         truth = _grid(photo.truth.city)
-        untaught = judged(scan(photo.jpeg, None), truth)
-        refused += untaught[1] == "needs_deck"
+        untaught, untaught_kind = judged(scan(photo.jpeg, None), truth)
+        refused += untaught_kind == "needs_deck" or (untaught.exact and untaught_kind == "scored")
         try:
             teaching = teach_photos([jpeg(deck_rgb)], names=["deck photo"])
             ok = teaching.describe() == deck_truth["grid"]
@@ -212,11 +213,12 @@ def editions(count: int) -> None:
         taught += ok
         got, kind = judged(scan(photo.jpeg, teaching.deck if teaching else None), truth)
         right, total, exact = right + got.right, total + got.total, exact + (got.exact and kind == "scored")
-        if not (ok and got.exact and kind == "scored") or untaught[1] != "needs_deck":
-            print(f"  edition {seed} ({edition.name}): taught {ok}, {got.right}/{got.total} {kind}, untaught "
-                  f"{untaught[1]}")  # fmt: skip
+        silent += got.silent if kind == "scored" else 0
+        if not (ok and got.exact and kind == "scored") or untaught_kind != "needs_deck":
+            print(f"  edition {seed} ({edition.name}): taught {ok}, {got.right}/{got.total} {kind}, silent "
+                  f"{got.silent}; untaught {untaught_kind} {untaught.right}/{untaught.total}")  # fmt: skip
     print(f"editions: taught {taught}/{count}, territories {right}/{total}, towns exact {exact}/{count}, "
-          f"untaught refused {refused}/{count}", flush=True)  # fmt: skip
+          f"silent {silent}, untaught refused or exact {refused}/{count}", flush=True)  # fmt: skip
 
 
 def main() -> int:
