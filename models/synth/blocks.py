@@ -338,6 +338,22 @@ PALE_PARK_SHARE = 0.0
 YARD_SHARE = 0.0
 
 
+def dashes(
+    pen: Pen, pts: np.ndarray, colour: Color, width: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """A road's centre line dashed along ``pts`` (dash and gap lengths drawn from ``rng``), and the path's
+    points and cumulative lengths (:func:`_along`) for what else is drawn along it."""
+    arr, cum = _along(pts)
+    dash, gap = float(rng.uniform(1.8, 2.8)), float(rng.uniform(1.6, 2.4))
+    s = float(rng.uniform(0, dash + gap))
+    while s < cum[-1]:
+        a, _ = _at(arr, cum, s)
+        b, _ = _at(arr, cum, min(s + dash, cum[-1]))
+        pen.line(a, b, colour, width)
+        s += dash + gap
+    return arr, cum
+
+
 def _road(pen: Pen, rng: np.random.Generator, road: str, line: Color, asphalt: Color | None = None) -> None:
     pts = road_path(road, 0.6)
     asphalt = asphalt or pal.vary(rng, pal.ASPHALT, 7, 3)
@@ -347,14 +363,7 @@ def _road(pen: Pen, rng: np.random.Generator, road: str, line: Color, asphalt: C
     pen.path(pts, asphalt, ROAD_W)
     pen.path(pts, edge, ROAD_W - 2 * inset)
     pen.path(pts, asphalt, ROAD_W - 2 * inset - 0.9)
-    arr, cum = _along(pts)
-    dash, gap = float(rng.uniform(1.8, 2.8)), float(rng.uniform(1.6, 2.4))
-    s = float(rng.uniform(0, dash + gap))
-    while s < cum[-1]:
-        a, _ = _at(arr, cum, s)
-        b, _ = _at(arr, cum, min(s + dash, cum[-1]))
-        pen.line(a, b, pal.DASH, 0.45)
-        s += dash + gap
+    arr, cum = dashes(pen, pts, pal.DASH, 0.45, rng)
     for _ in range(int(rng.choice([0, 1, 1, 2, 2, 3]))):
         s = float(rng.uniform(4, cum[-1] - 4))
         (px, py), (dx, dy) = _at(arr, cum, s)

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from models.synth import palette as pal
-from models.synth.blocks import _ZONE_ART, BLOCK_H, BLOCK_W, ROAD_W, _along, _at, _hazard, _Space, road_path
+from models.synth.blocks import _ZONE_ART, BLOCK_H, BLOCK_W, ROAD_W, _hazard, _Space, dashes, road_path
 from models.synth.draw import Color, Pen
 from models.synth.palette import lab, min_delta_e, random_colour
 from scoring.city import Cell
@@ -181,14 +181,7 @@ def _road(pen: Pen, rng: np.random.Generator, road: str, ed: CityEdition) -> Non
         pen.path(pts, asphalt, width - 2 * inset - 0.7)
     if ed.road_dash is None:
         return
-    arr, cum = _along(pts)
-    dash, gap = float(rng.uniform(1.8, 2.8)), float(rng.uniform(1.6, 2.4))
-    s = float(rng.uniform(0, dash + gap))
-    while s < cum[-1]:
-        a, _ = _at(arr, cum, s)
-        b, _ = _at(arr, cum, min(s + dash, cum[-1]))
-        pen.line(a, b, ed.road_dash, max(0.3, 0.08 * width))
-        s += dash + gap
+    dashes(pen, pts, ed.road_dash, max(0.3, 0.08 * width), rng)
 
 
 def draw_edition_block(pen: Pen, cell: Cell, rng: np.random.Generator, edition: CityEdition) -> None:
