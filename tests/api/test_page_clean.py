@@ -125,8 +125,9 @@ def test_a_photos_scoring_cards_are_said_to_be_read_from_the_photo(session: Sess
     page = session.open()
     page.locator("#photo").set_input_files(str(SAMPLES / "demo.jpg"))
     expect(page.locator("#total")).to_be_visible(timeout=SCAN_S)
+    # The demo's backs and the cards its city lacks agree (cards_source "both").
     expect(page.locator("#cards-source")).to_have_text(
-        "Scoring cards 7, 12, 13: read from their backs in the photo."
+        "Scoring cards 7, 12, 13: read from their backs in the photo, and the city agrees."
     )
     expect(page.locator("#scan-note")).to_be_hidden()  # a city, not a deck
 

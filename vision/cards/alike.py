@@ -79,8 +79,8 @@ def cards_alike(
     left_out = [card for card in decoding.missing_cards() if card not in known]
     unsure: set[int] = set()
     for card in left_out:
-        solved = program.solution_using(card, forbid=known)
-        if solved is not None and decoding.objective - solved[0] < within:
+        best = program.best_using_without(card, known)
+        if best is not None and decoding.objective - best < within:
             unsure.add(card)
     if not unsure:
         return ()

@@ -5,17 +5,13 @@ at a grid position shows, and the model HiGHS solves (through its own Python int
 * ``y_pk`` says placement ``p`` shows its quadrant ``k`` at that cell; every visible cell is shown by one
   placement, or read empty (``e``), or left *unexplained* (``u``: it keeps the classifier's reading, at a
   cost of :data:`UNEXPLAINED_COST` nats — expansion cards and cards we do not know end up here);
-* each card is placed once at most and never lies on a cell read empty, a placed card shows at least one
-  cell (it costs :data:`~vision.cards.variables.PLACEMENT_COST`, so a card that shows nothing is never
-  placed), and two overlapping cards never both show a cell of their overlap (rows for cards at one place
-  or side by side, the only ones that can); :mod:`vision.cards.branch` finds the best solution that is a
-  stacking;
+* each card is placed once at most, never on a cell read empty, and shows at least one cell (it costs
+  :data:`~vision.cards.variables.PLACEMENT_COST`); two overlapping cards never both show a cell of their
+  overlap (rows for cards at one place or side by side); :mod:`vision.cards.branch` finds the best stacking;
 * the objective is the sum of the cells' log-probabilities of what they are read as, less the costs below.
 
-The placements considered come from :mod:`vision.cards.pieces`, the rows are built on arrays by
-:mod:`vision.cards.rows`, and the HiGHS calls are in :mod:`vision.cards.solves`. The model is built once
-per grid and solved many times (the doubt checks, the scoring cards' margin), each time from HiGHS's last
-basis.
+Placements come from :mod:`vision.cards.pieces`, rows from :mod:`vision.cards.rows`, HiGHS calls from
+:mod:`vision.cards.solves`. Built once per grid, the model is solved many times, each from its last basis.
 """
 
 from __future__ import annotations
@@ -216,11 +212,10 @@ class CardProgram:
         """An upper bound on the objective when ``card`` must be placed (the relaxation's optimum)."""
         return using(self._settled(), self.card_vars([card]))
 
-    def solution_using(self, card: int, forbid: Sequence[int] = ()) -> tuple[float, np.ndarray] | None:
-        """The relaxation's optimum (objective, values) with ``card`` placed and the cards ``forbid`` not:
-        None when that cannot be."""
-        solved = using_solution(self._settled(), self.card_vars([card]), forbid=self.card_vars(forbid))
-        return None if solved is None or solved[1] is None else (solved[0], solved[1])
+    def best_using_without(self, card: int, forbid: Sequence[int]) -> float | None:
+        """:meth:`best_using` with the cards ``forbid`` not placed (the relaxation solved to its optimum)."""
+        solved = using_solution(self._settled(), self.card_vars([card]), False, self.card_vars(forbid))
+        return None if solved is None else solved[0]
 
     def best_using_any(self, cards: Sequence[int]) -> float | None:
         """The highest :meth:`best_using` of ``cards`` (None when none can be placed), mostly in one solve
