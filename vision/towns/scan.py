@@ -27,7 +27,7 @@ from scoring.wagons import Town, parse_town, score_town
 from vision.lattice import NoCityFound
 from vision.overlay import lattice_outlines
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding
-from vision.towns.doubt import CellDoubt, town_doubt
+from vision.towns.doubt import CellDoubt, read_land_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.text import decoded_town, town_text
@@ -140,6 +140,12 @@ def _orientation(first: Reading, reader: Reader) -> Reading:
     return first if worse > DOUBT_MARGIN else other
 
 
+def _reading_order(d: CellDoubt) -> tuple[int, str]:
+    """A doubt's place in reading order: row by row (the digits of ``B3``), then column (its letters)."""
+    letters = d.cell.rstrip("0123456789")
+    return int(d.cell[len(letters) :]), letters.rjust(3)
+
+
 def look_fit(reading: Reading) -> float:
     """The share of the card region's cells that the reader reads surely (best label at 0.5 or more) and as
     the decoded cards say: about 1 for a print the reader knows, low for one it does not."""
@@ -152,6 +158,36 @@ def look_fit(reading: Reading) -> float:
         shown = "." if cell.territory is None else cell.territory.token()
         right += cell.source == "card" and dist[best] >= 0.5 and best == shown
     return right / max(1, total)
+
+
+def _read_region(photo_rgb: np.ndarray, read: Reader, ring: int, region: int) -> Reading:
+    """The town read in the group of cards ``region`` (0 the largest, 1 the next), or in the other group
+    when the first reads poorly as a town and the other better (the goal cards may be the larger group)."""
+    first, second = (region, 1 - region) if region in (0, 1) else (0, 1)
+    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, first), read, ring=ring), read)
+    if look_fit(reading) >= MIN_LOOK_FIT:
+        return reading
+    try:
+        found = locate_town(photo_rgb, rank=second)
+        other = _orientation(best_lattice(photo_rgb, found, read, ring=ring), read)
+    except NoCityFound:
+        return reading
+    return other if look_fit(other) > look_fit(reading) else reading
+
+
+def _doubts(
+    reading: Reading, origin: tuple[int, int], goals: Sequence[str], taught: bool
+) -> tuple[tuple[CellDoubt, ...], tuple[str, ...]]:
+    """The town's cells in doubt and the warnings for those beyond its edge: the decoding's margins, and
+    for a taught reader its own sureness too (a territory it reads that no card placed shows)."""
+    doubt, warnings = town_doubt(reading.decoding, origin, goals)
+    if not taught:
+        return doubt, warnings
+    occupied = reading.geometry.occupied
+    more, more_warnings = read_land_doubt(reading.decoding, reading.readings, occupied, origin, goals)
+    named = {d.cell for d in doubt}
+    doubt = tuple(sorted((*doubt, *(d for d in more if d.cell not in named)), key=_reading_order))
+    return doubt, (*warnings, *more_warnings)
 
 
 def scan_town(
@@ -173,17 +209,7 @@ def scan_town(
     is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
-    ring = WIDE_RING if taught else RING
-    first, second = (region, 1 - region) if region in (0, 1) else (0, 1)
-    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, first), read, ring=ring), read)
-    if look_fit(reading) < MIN_LOOK_FIT:  # the other group of cards may be the town, beside its goal cards
-        try:
-            found = locate_town(photo_rgb, rank=second)
-            other = _orientation(best_lattice(photo_rgb, found, read, ring=ring), read)
-        except NoCityFound:
-            other = None
-        if other is not None and look_fit(other) > look_fit(reading):
-            reading = other
+    reading = _read_region(photo_rgb, read, WIDE_RING if taught else RING, region)
     decoding = reading.decoding
     try:
         text = town_text(decoding, goals)
@@ -192,7 +218,7 @@ def scan_town(
         if not str(exc).startswith("the decoded grid holds no territory"):
             raise
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
-    doubt, doubt_warnings = town_doubt(decoding, origin, goals)
+    doubt, doubt_warnings = _doubts(reading, origin, goals, taught)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
     fit = look_fit(reading)
     retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
