@@ -4,7 +4,7 @@ town would score then."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scoring.city import cell_name
@@ -80,26 +80,13 @@ def town_doubt(
     """The cells of the decoded town in doubt (margin under :data:`~vision.towns.DOUBT_MARGIN`, or
     explained by no card), in reading order, and warnings for doubtful cells beyond the town's edge
     (read as table; a territory may lie there). ``origin`` is the lattice cell of the town's A1."""
-    town, _ = decoded_town(decoding)
-    r0, c0 = origin
-    doubts: list[CellDoubt] = []
-    warnings: list[str] = []
-    for r, line in enumerate(decoding.cells):
-        for c, cell in enumerate(line):
-            if not (cell.doubtful or cell.source == "unexplained"):
-                continue
-            tr, tc = r - r0, c - c0
-            others = _others(cell)
-            if not (0 <= tr < town.n_rows and 0 <= tc < town.n_cols):
-                if others:
-                    warnings.append(
-                        f"a territory ({others[0]}) may lie {_beyond(tr, tc, town.n_rows, town.n_cols)}, "
-                        "read as table"
-                    )
-                continue
-            alternatives = tuple((t, _total(town, tr, tc, t, goals)) for t in others)
-            doubts.append(CellDoubt(cell_name(tr, tc), cell.token, alternatives, _why(cell), cell.margin))
-    return tuple(doubts), tuple(warnings)
+    suspects = (
+        (r, c, cell.token, _others(cell), _why(cell), cell.margin)
+        for r, line in enumerate(decoding.cells)
+        for c, cell in enumerate(line)
+        if cell.doubtful or cell.source == "unexplained"
+    )
+    return _named(decoding, origin, goals, suspects)
 
 
 def read_land_doubt(
@@ -112,24 +99,41 @@ def read_land_doubt(
     """The cells of the card region (``occupied``, a bool array over the lattice) that the decoding
     leaves as table though the reader gives a territory at least :data:`READ_AS_LAND`: in the town, each
     a doubt with the reader's territory as its alternative; beyond the town's edge, a warning."""
+
+    def suspects() -> Iterator[Suspect]:
+        for r, line in enumerate(decoding.cells):
+            for c, cell in enumerate(line):
+                territories = {t: p for t, p in readings[r][c].items() if t != "."}
+                land = sum(territories.values())
+                if cell.territory is not None or not occupied[r, c] or land < READ_AS_LAND:  # type: ignore[index]
+                    continue
+                best = max(territories, key=territories.__getitem__)
+                why = f"read as {best} ({land:.0%} a territory), but no card placed here shows it"
+                yield r, c, ".", [best], why, 0.0
+
+    return _named(decoding, origin, goals, suspects())
+
+
+# A cell in doubt: its lattice row and column, its reading, what else it could be, why, and the margin.
+Suspect = tuple[int, int, str, list[str], str, float]
+
+
+def _named(
+    decoding: TownDecoding, origin: tuple[int, int], goals: Sequence[str], suspects: Iterable[Suspect]
+) -> tuple[tuple[CellDoubt, ...], tuple[str, ...]]:
+    """The ``suspects`` in the town as doubts (each alternative with the town's total then), and those
+    beyond its edge as warnings that a territory may lie there."""
     town, _ = decoded_town(decoding)
     r0, c0 = origin
     doubts: list[CellDoubt] = []
     warnings: list[str] = []
-    for r, line in enumerate(decoding.cells):
-        for c, cell in enumerate(line):
-            territories = {t: p for t, p in readings[r][c].items() if t != "."}
-            land = sum(territories.values())
-            if cell.territory is not None or not occupied[r, c] or land < READ_AS_LAND:  # type: ignore[index]
-                continue
-            best = max(territories, key=territories.__getitem__)
-            tr, tc = r - r0, c - c0
-            if not (0 <= tr < town.n_rows and 0 <= tc < town.n_cols):
-                warnings.append(f"a territory ({best}) may lie {_beyond(tr, tc, town.n_rows, town.n_cols)}, "
-                                "read as table")  # fmt: skip
-                continue
-            why = f"read as {best} ({land:.0%} a territory), but no card placed here shows it"
-            doubts.append(
-                CellDoubt(cell_name(tr, tc), ".", ((best, _total(town, tr, tc, best, goals)),), why, 0.0)
-            )
+    for r, c, reading, others, why, margin in suspects:
+        tr, tc = r - r0, c - c0
+        if not (0 <= tr < town.n_rows and 0 <= tc < town.n_cols):
+            if others:
+                where = _beyond(tr, tc, town.n_rows, town.n_cols)
+                warnings.append(f"a territory ({others[0]}) may lie {where}, read as table")
+            continue
+        alternatives = tuple((t, _total(town, tr, tc, t, goals)) for t in others)
+        doubts.append(CellDoubt(cell_name(tr, tc), reading, alternatives, why, margin))
     return tuple(doubts), tuple(warnings)
