@@ -1,0 +1,58 @@
+"""The frame check's measures and hints on rendered preview frames: a steep angle asks for less tilt, a
+blurred frame to hold still, a city far off to come closer; a frame read well has nothing to change."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from models.synth.scene import render_photo
+from vision.frames import FRAME_LONG_SIDE, HINT_WORDS, FrameMeasures, check_frame, hints_for
+
+CLEAN = FrameMeasures(
+    span=0.8, glare=0.0, shadow=0.1, table_shadow=0.0, blur=0.2, tilt=8.0, aspect=1.4, cut=()
+)
+
+
+@pytest.fixture(scope="module")
+def frame() -> np.ndarray:
+    """A whole city from nearly straight above, as the page sends a preview frame (960 × 720)."""
+    return render_photo(
+        5, long_side=960, orientation="landscape", partial=False, fill=0.8, glare=0.0, tilt=6.0
+    ).image
+
+
+def test_a_sharp_frame_of_a_whole_city_from_above_is_ready(frame: np.ndarray) -> None:
+    check = check_frame(frame)
+    assert check.found and check.ready and check.hints == ()
+    assert check.measures is not None and 1.2 <= check.measures.aspect <= 1.65
+    assert check.to_json()["hints"] == [{"code": "ready", "text": "Ready: hold still"}]
+
+
+def test_a_blurred_frame_asks_to_hold_still(frame: np.ndarray) -> None:
+    blurred = cv2.GaussianBlur(frame, (0, 0), 3.0)
+    assert "hold_still" in check_frame(blurred).hints
+
+
+def test_a_steep_angle_asks_for_less_tilt() -> None:
+    steep = render_photo(5, long_side=960, orientation="landscape", partial=False, fill=0.8, tilt=34.0).image
+    check = check_frame(steep)
+    assert check.found and "less_tilt" in check.hints
+    assert check.measures is not None and check.measures.tilt > 25
+
+
+def test_the_hints_come_in_the_order_to_act_on_them() -> None:
+    assert hints_for(CLEAN) == ()
+    cut_and_glared = FrameMeasures(**{**CLEAN.__dict__, "cut": ("left",), "glare": 0.2, "blur": 0.9})
+    assert hints_for(cut_and_glared) == ("step_back", "glare", "hold_still")
+    far = FrameMeasures(**{**CLEAN.__dict__, "span": 0.3})
+    assert hints_for(far) == ("closer",)
+    assert set(hints_for(cut_and_glared)) <= set(HINT_WORDS)
+
+
+def test_a_frame_larger_than_the_check_works_at_is_shrunk_first(frame: np.ndarray) -> None:
+    small = cv2.resize(frame, (FRAME_LONG_SIDE, FRAME_LONG_SIDE * 3 // 4), interpolation=cv2.INTER_AREA)
+    a, b = check_frame(frame), check_frame(small)
+    assert a.found and b.found
+    assert np.allclose(a.outline, b.outline, atol=0.01)
