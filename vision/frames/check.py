@@ -36,8 +36,10 @@ CLOSER_SPAN = 0.5
 # warns of a steep angle (vision.city_geometry).
 TILT_HINT = 25.0
 ASPECT_RANGE = (1.2, 1.65)
-# Glare spots over this share of the card region (about one cell of a 15-card city) hide a cell's art.
-GLARE_HINT = 0.015
+# Saturated spots over this share of the card region hide art (a third of a cell of a 15-card city): a
+# lamp's spot 5 % of the frame's long side across measures 0.0067-0.023 on rendered cities, their scoring
+# cards and white details 0.0034 at most (vision.frames.measures.GLARE_SPOT_CELLS).
+GLARE_HINT = 0.005
 # Cards this much darker in part than elsewhere (vision.frames.measures.card_shadow): rendered cities in
 # their own uneven light measure up to 0.52, a shadow band darkening them by 65 % up to 0.66 ...
 SHADOW_HINT = 0.5

@@ -5,8 +5,10 @@ are classified; a preview frame has no time for that (the check answers in tens 
 is taken here on the small frame itself, over the card region :func:`vision.lattice.locate_city` found,
 with the scan's pixel tests and light model:
 
-* glare: the pixels :func:`vision.retake.washed_out` calls washed out, kept only in spots at least a third
-  of a cell across (a lamp's reflection, not the art's white details);
+* glare: the pixels a lamp's reflection saturates (every channel at :data:`GLARE_SATURATED` or more; the
+  scan's :func:`vision.retake.washed_out`, from 215, also takes in the white face of a scoring card that
+  the card region may join to the city), kept only in spots at least :data:`GLARE_SPOT_CELLS` of a cell
+  across (a reflection, not the art's white details nor a scoring card's text-free patches);
 * shadow: the cards' brightness (each pixel's brightest channel, which the art's colours vary least)
   smoothed over one and a half cells, its darkest against its brightest (as :func:`vision.retake.shadow_depth`
   does per block), and the light field of :mod:`vision.light` measured on the table around the cards,
@@ -26,7 +28,6 @@ import numpy as np
 
 from vision.lattice import Located
 from vision.light import light_field
-from vision.retake import washed_out
 
 __all__ = [
     "FrameMeasures",
@@ -40,8 +41,13 @@ __all__ = [
 
 # A phone's main camera: focal length about 0.8 of the image's long side (a 26 mm equivalent lens).
 FOCAL_OF_LONG_SIDE = 0.8
-# A glare spot is at least this share of a cell across (smaller washed-out patches are the art's whites).
-GLARE_SPOT_CELLS = 1 / 3
+# A pixel a lamp's reflection saturates: a glare spot's core is 255 (250 and more once JPEG-compressed);
+# most rendered scoring cards' white stays below, some reach it between their text lines.
+GLARE_SATURATED = 250
+# A glare spot is at least this share of a cell across: smaller saturated patches are the art's whites or
+# a scoring card's (on 15 rendered cities, 0.34 % of a card region at most, against 0.67 % and more for a
+# lamp's spot 5 % of the frame's long side across).
+GLARE_SPOT_CELLS = 0.6
 # The cards' brightness is smoothed over this many cells (sigma) before its depth is taken: the art's own
 # light and dark blocks average out, a shadow remains.
 SHADOW_SMOOTH_CELLS = 1.5
@@ -77,13 +83,13 @@ class FrameMeasures:
 
 
 def glare_share(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
-    """The share of ``region`` (uint8 mask) lying in washed-out spots at least
+    """The share of ``region`` (uint8 mask) lying in saturated spots at least
     :data:`GLARE_SPOT_CELLS` of a cell (``cell_px`` across) wide."""
     inside = region > 0
     area = int(inside.sum())
     if area == 0:
         return 0.0
-    washed = (washed_out(rgb) & inside).astype(np.uint8)
+    washed = ((rgb.min(axis=2) >= GLARE_SATURATED) & inside).astype(np.uint8)
     k = max(3, int(GLARE_SPOT_CELLS * cell_px) | 1)
     spots = cv2.morphologyEx(washed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return float(spots.sum()) / area
