@@ -106,6 +106,17 @@ def test_a_frame_larger_than_a_preview_is_refused_before_it_is_read(served: tupl
     assert resp.status_code == 413 and resp.json()["error"]["code"] == "too_large"
 
 
+def test_a_frame_repeating_its_last_scan_is_refused_before_it_is_decoded(served: tuple[str, Path]) -> None:
+    buf = io.BytesIO()
+    Image.fromarray(city_frame()).resize((480, 360)).save(buf, "JPEG", progressive=True)
+    data = buf.getvalue()
+    start = data.rfind(b"\xff\xda")
+    bomb = data[:-2] + data[start:-2] * 40 + b"\xff\xd9"  # each scan another pass over the frame
+    assert len(bomb) < 2_000_000  # within the frame's byte limit: refused for its scans
+    resp = post(served[0], bomb)
+    assert resp.status_code == 413 and resp.json()["error"]["code"] == "image_too_complex"
+
+
 def test_a_frame_that_is_not_jpeg_or_png_is_refused_by_name(served: tuple[str, Path]) -> None:
     buf = io.BytesIO()
     Image.fromarray(city_frame()).save(buf, "WEBP")

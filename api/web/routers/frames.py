@@ -24,7 +24,8 @@ from PIL import Image, UnidentifiedImageError
 from api.core import ServiceError
 from api.web.admission import Admission
 from api.web.uploads import read_upload
-from vision.decode import NotAnImage
+from vision.decode import MAX_JPEG_MARKERS, MAX_JPEG_SCANS, ImageTooComplex, NotAnImage
+from vision.jpeg_markers import jpeg_layout
 
 __all__ = ["FRAMES_PATH", "FrameTooLarge", "UnsupportedFrame", "router"]
 
@@ -102,7 +103,15 @@ class FrameGate:
 
 def decode_frame(data: bytes) -> np.ndarray:
     """The frame's RGB pixels, its size read from the header first (:class:`FrameTooLarge` before any
-    pixel is decoded)."""
+    pixel is decoded) and a JPEG's scans counted before that (each costs a pass over the whole frame:
+    more than a photo has is ``image_too_complex``, as for a scan)."""
+    if data.startswith(b"\xff\xd8"):
+        layout = jpeg_layout(data, max_scans=MAX_JPEG_SCANS, max_markers=MAX_JPEG_MARKERS)
+        if layout.scans > MAX_JPEG_SCANS or layout.markers > MAX_JPEG_MARKERS:
+            raise ImageTooComplex(
+                f"the frame has more than {MAX_JPEG_SCANS} scans or {MAX_JPEG_MARKERS} markers (a camera's "
+                "frame has 1 scan), so it is refused before decoding"
+            )
     try:
         with Image.open(io.BytesIO(data)) as head:
             kind, (w, h) = head.format, head.size
