@@ -56,3 +56,9 @@ def test_a_frame_larger_than_the_check_works_at_is_shrunk_first(frame: np.ndarra
     a, b = check_frame(frame), check_frame(small)
     assert a.found and b.found
     assert np.allclose(a.outline, b.outline, atol=0.01)
+
+
+def test_a_city_far_below_the_camera_asks_to_come_closer() -> None:
+    far = render_photo(21, long_side=960, partial=False, fill=0.35).image
+    check = check_frame(far)
+    assert "closer" in check.hints and not check.ready

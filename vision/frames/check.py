@@ -20,7 +20,18 @@ import numpy as np
 
 from vision.decode import fit_long_side
 from vision.frames.measures import FrameMeasures, measure_frame
-from vision.lattice import NoCityFound, locate_city, measure_periods, project_points, rectify_city
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    Located,
+    NoCityFound,
+    Periods,
+    Rectification,
+    locate_city,
+    measure_periods,
+    project_points,
+    rectify_city,
+)
 from vision.towns.geometry import CELL_MM, locate_town
 
 __all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "check_frame", "hints_for"]
@@ -117,22 +128,45 @@ def _outline(homography: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return project_points(np.linalg.inv(homography), box)
 
 
+def _find(small: np.ndarray, game: str) -> tuple[Located, Periods | None]:
+    """The cards located in ``small`` (for a town, with their periods, as the town scan measures them)."""
+    if game == "wagons":
+        _, located, periods = locate_town(small)
+        return located, periods
+    return locate_city(small), None
+
+
+def _fit(
+    small: np.ndarray, located: Located, periods: Periods | None, game: str
+) -> tuple[Periods, Rectification]:
+    """The cells' periods and the rectification to the top-down view."""
+    periods = measure_periods(located, small) if periods is None else periods
+    cell = CELL_MM if game == "wagons" else (BLOCK_W_MM, BLOCK_H_MM)
+    return periods, rectify_city(located, small, periods=periods, cell_mm=cell)
+
+
+def _span(located: Located, shape: tuple[int, ...]) -> float:
+    """The larger share of the frame's width or height the card region spans."""
+    _, _, bw, bh = located.bbox
+    return max(bw / shape[1], bh / shape[0])
+
+
 def check_frame(rgb: np.ndarray, game: str = "sprawlopolis") -> FrameCheck:
-    """Check the upright RGB preview ``rgb`` for ``game`` (``sprawlopolis`` or ``wagons``)."""
+    """Check the upright RGB preview ``rgb`` for ``game`` (``sprawlopolis`` or ``wagons``). Cards found
+    whose grid cannot be measured are too small in the frame when they span less than
+    :data:`CLOSER_SPAN` of it (``closer``), else no grid (``find_cards``)."""
     small, _ = fit_long_side(rgb, FRAME_LONG_SIDE)
     h, w = small.shape[:2]
     try:
-        if game == "wagons":
-            _, located, periods = locate_town(small)
-            rect = rectify_city(located, small, periods=periods, cell_mm=CELL_MM)
-        else:
-            located = locate_city(small)
-            periods = measure_periods(located, small)
-            rect = rectify_city(located, small, periods=periods)
-        corners = _outline(rect.homography, located.mask)
+        located, periods = _find(small, game)
     except NoCityFound:
         return FrameCheck(False, game, (), ("find_cards",))
+    try:
+        periods, rect = _fit(small, located, periods, game)
+        corners = _outline(rect.homography, located.mask)
+    except NoCityFound:
+        far = _span(located, small.shape) < CLOSER_SPAN
+        return FrameCheck(False, game, (), ("closer",) if far else ("find_cards",))
     outline = tuple((float(np.clip(x / w, 0, 1)), float(np.clip(y / h, 0, 1))) for x, y in corners)
-    cell_px = float(min(periods.best))
-    measures = measure_frame(small, located, cell_px, rect.aspect)
+    measures = measure_frame(small, located, float(min(periods.best)), rect.aspect)
     return FrameCheck(True, game, outline, hints_for(measures), measures)
