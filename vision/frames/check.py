@@ -57,9 +57,10 @@ SHADOW_HINT = 0.5
 # ... or light on the table beside them this much darker (vision.light; rendered photos in their own
 # light measure at most 0.09, a band darkening them by 45 % up to 0.21).
 TABLE_SHADOW_HINT = 0.15
-# The Laplacian kept after the probe's blur (vision.frames.measures.blur_ratio) above which the frame is
-# too blurred (sharp rendered frames measure 0.3-0.45).
-BLUR_HINT = 0.6
+# The detail kept after the probe's blur (vision.frames.measures.blur_ratio) from which the frame is too
+# blurred: on 12 rendered cities, sharp frames measure 0.23-0.29; shaken 7 px (at 960 px) in four
+# directions 0.37-0.54 (88 % told), 11 px 0.36-0.58 (73 %); a Gaussian blur of 1.5 px 0.46-0.52 (all).
+BLUR_HINT = 0.4
 
 #: Each hint's code and what the page says for it, in the order they are given.
 HINT_WORDS = {

@@ -13,8 +13,9 @@ with the scan's pixel tests and light model:
   smoothed over one and a half cells, its darkest against its brightest (as :func:`vision.retake.shadow_depth`
   does per block), and the light field of :mod:`vision.light` measured on the table around the cards,
   where a shadow's darkening is not the art's;
-* blur: how much of the cards' fine detail survives, by the Laplacian's response before and after a
-  slight blur (a sharp frame loses most of it, a blurred one has little left to lose);
+* blur: how much of the cards' fine detail a slight blur leaves, in the direction the frame is most
+  blurred (a sharp frame loses most of it, a blurred one has little left to lose; a shake blurs one
+  direction only);
 * tilt: the angle between the camera's axis and the table, from the two vanishing points of the card
   edges and a phone's usual focal length.
 """
@@ -52,7 +53,14 @@ GLARE_SPOT_CELLS = 0.6
 # light and dark blocks average out, a shadow remains.
 SHADOW_SMOOTH_CELLS = 1.5
 SHADOW_CELL_PX = 8.0
-# The slight blur whose effect on the Laplacian tells sharp from blurred (sigma, px of the small frame).
+# The second difference along each of four directions: a shake blurs one direction and leaves the others.
+_SECOND_DIFFERENCES = (
+    np.array([[1, -2, 1]], np.float32),
+    np.array([[1], [-2], [1]], np.float32),
+    np.array([[1, 0, 0], [0, -2, 0], [0, 0, 1]], np.float32),
+    np.array([[0, 0, 1], [0, -2, 0], [1, 0, 0]], np.float32),
+)
+# The slight blur whose effect on the detail tells sharp from blurred (sigma, px of the small frame).
 BLUR_PROBE_SIGMA = 1.0
 
 
@@ -61,7 +69,8 @@ class FrameMeasures:
     """One frame's measures: ``span`` the larger share of the frame's width or height the cards cover,
     ``glare`` the share of the card region under glare spots, ``shadow`` the depth of the darkest part of
     the cards (0 even, 1 black; :func:`card_shadow`) and ``table_shadow`` that of the light on the table
-    beside them (:func:`table_shadow`), ``blur`` the Laplacian kept after a slight blur (low: sharp),
+    beside them (:func:`table_shadow`), ``blur`` the detail kept after a slight blur (low: sharp;
+    :func:`blur_ratio`),
     ``tilt`` degrees from straight above, ``aspect`` the measured cell ratio (1.4 when right), ``cut``
     the sides of the frame the cards run into."""
 
@@ -134,16 +143,22 @@ def card_shadow(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
 
 
 def blur_ratio(rgb: np.ndarray, region: np.ndarray) -> float:
-    """The Laplacian's mean response on the card region after a slight blur over its response before:
-    about 0.3 on a sharp frame, towards 1 on a blurred one (whose detail the probe cannot blur more)."""
+    """How much of the cards' fine detail a slight blur leaves, in the direction the frame is most
+    blurred: for each of four directions (across, down and both diagonals), the mean second difference
+    on the card region after the probe's blur over before it, the largest of the four. A sharp frame
+    loses most of its detail to the probe, a blurred one has little left to lose (figures:
+    :data:`vision.frames.check.BLUR_HINT`)."""
     inside = region > 0
     if not inside.any():
         return 0.0
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    before = np.abs(cv2.Laplacian(grey, cv2.CV_32F))[inside].mean()
     soft = cv2.GaussianBlur(grey, (0, 0), BLUR_PROBE_SIGMA)
-    after = np.abs(cv2.Laplacian(soft, cv2.CV_32F))[inside].mean()
-    return float(after / max(float(before), 1e-6))
+    worst = 0.0
+    for kernel in _SECOND_DIFFERENCES:
+        before = float(np.abs(cv2.filter2D(grey, -1, kernel))[inside].mean())
+        after = float(np.abs(cv2.filter2D(soft, -1, kernel))[inside].mean())
+        worst = max(worst, after / max(before, 1e-6))
+    return worst
 
 
 def tilt_degrees(located: Located, shape: tuple[int, ...]) -> float:
