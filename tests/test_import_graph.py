@@ -157,6 +157,7 @@ ROOMS = (
     "vision.cards",
     "vision.cells",
     "vision.deck",
+    "vision.frames",
     "vision.lattice",
     "api.cli",
     "api.core",

@@ -28,7 +28,7 @@ from api.web.deps import Services
 from api.web.error_handlers import install_error_handlers
 from api.web.guards import BodyDeadline, BodyGuard, CrossSiteGuard, SecurityHeaders, ServerFaults
 from api.web.hosts import HostGuard, HostPolicy
-from api.web.routers import deck, games, page, scans, scoring
+from api.web.routers import deck, frames, games, page, scans, scoring
 from api.web.settings import Settings
 
 __all__ = ["create_app", "lifespan"]
@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     docs_pages.install(app)
     _add_guards(app, services.settings)
     app.add_middleware(OneLineStartFailure)
-    for router in (scoring.router, scans.router, page.router, games.router, deck.router):
+    for router in (scoring.router, scans.router, frames.router, page.router, games.router, deck.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR), name="static")
     return app
@@ -126,7 +126,8 @@ def _add_guards(app: FastAPI, settings: Settings) -> None:
     deadline = BodyDeadline(
         settings.body_grace_s, settings.min_body_rate, settings.body_timeout_s, settings.body_rate_window_s
     )
-    uploads = (("POST", scans.SCANS_PATH), ("POST", deck.DECK_PATH))  # streamed, with limits of their own
+    # Streamed, with limits of their own.
+    uploads = (("POST", scans.SCANS_PATH), ("POST", deck.DECK_PATH), ("POST", frames.FRAMES_PATH))
     app.add_middleware(BodyGuard, max_bytes=settings.max_json_bytes, deadline=deadline, exempt=uploads)
     app.add_middleware(CrossSiteGuard)
     # `sprawlscan serve` passes its --host to its workers in SPRAWLSCAN_SERVE_HOST.

@@ -15,6 +15,7 @@ import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.j
 import { checkTally } from "./tally.js";
 import { dropPhotoCards, forgetScan, renderProvenance, renderTownHint, renderWarnings, restorePhoto, scan } from "./scan.js";
 import { forgetGame } from "./reset.js";
+import { wireCamera } from "./camera.js";
 import { loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
 // Each further part of the page (e.g. a game history) is its own module, imported here and listed in sw.js.
@@ -211,6 +212,7 @@ function wire() {
       e.target.value = "";
     });
   }
+  wireCamera((file) => scan(file, adoptScan).then(renderChips)); // the live camera's photo, scanned as a file
   wireGrid();
   wirePalette();
   wireEditor();

@@ -9,6 +9,7 @@ const SHELL = [
   "/static/app.js",
   "/static/api.js",
   "/static/breakdown.js",
+  "/static/camera.js",
   "/static/cards.js",
   "/static/city.js",
   "/static/dom.js",

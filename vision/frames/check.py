@@ -1,0 +1,173 @@
+"""The check of one live preview frame: is there a city (or a town), where, and will a photo now be read?
+
+The scan's geometry runs on a small copy of the frame (:data:`FRAME_LONG_SIDE` px): the cards are located
+and their line families found (:func:`vision.lattice.locate_city`, :func:`vision.towns.geometry.locate_town`
+for a town), the cell periods measured and the view rectified (:func:`vision.lattice.rectify_city`), which
+gives the outline (the card region's extent along the grid's two axes, as four corners in the frame) and
+the cells' measured aspect. The light, sharpness and angle (:mod:`vision.frames.measures`) then say what
+to change; a frame with nothing to change is ``ready``. Nothing is classified: the check answers in tens of
+milliseconds (``make bench``: tests/bench/bench_frames.py), so a preview can be checked several times a
+second. The game is the caller's (the page's tab): both games' cards share one geometry, and telling
+them apart takes the cell readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.decode import fit_long_side
+from vision.frames.measures import FrameMeasures, measure_frame
+from vision.lattice import (
+    BLOCK_H_MM,
+    BLOCK_W_MM,
+    Located,
+    NoCityFound,
+    Periods,
+    Rectification,
+    locate_city,
+    measure_periods,
+    project_points,
+    rectify_city,
+)
+from vision.towns.geometry import CELL_MM, locate_town
+
+__all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "check_frame", "hints_for"]
+
+# The frame's long side as checked: the geometry's cost grows with the area, and at this size a city
+# filling most of the frame still has cells 40 px and more across.
+FRAME_LONG_SIDE = 512
+# The cards must span at least this share of the frame's width or height (a city smaller than that is
+# read from too few pixels per cell in the photo, and its outline jitters).
+CLOSER_SPAN = 0.5
+# Past this tilt from straight above (degrees) the far cells shrink and blur; the scanner reads to about
+# 35°, so the hint comes before that. Outside this range of the cells' measured aspect the scan itself
+# warns of a steep angle (vision.city_geometry).
+TILT_HINT = 25.0
+ASPECT_RANGE = (1.2, 1.65)
+# Saturated spots over this share of the card region hide art (a third of a cell of a 15-card city): a
+# lamp's spot 5 % of the frame's long side across measures 0.0067-0.023 on rendered cities, their scoring
+# cards and white details 0.0034 at most (vision.frames.measures.GLARE_SPOT_CELLS).
+GLARE_HINT = 0.005
+# Cards this much darker in part than elsewhere (vision.frames.measures.card_shadow): rendered cities in
+# their own uneven light measure up to 0.52, a shadow band darkening them by 65 % up to 0.66 ...
+SHADOW_HINT = 0.5
+# ... or light on the table beside them this much darker (vision.light; rendered photos in their own
+# light measure at most 0.09, a band darkening them by 45 % up to 0.21).
+TABLE_SHADOW_HINT = 0.15
+# The detail kept after the probe's blur (vision.frames.measures.blur_ratio) from which the frame is too
+# blurred: on 12 rendered cities, sharp frames measure 0.23-0.29; shaken 7 px (at 960 px) in four
+# directions 0.37-0.54 (88 % told), 11 px 0.36-0.58 (73 %); a Gaussian blur of 1.5 px 0.46-0.52 (all).
+BLUR_HINT = 0.4
+
+#: Each hint's code and what the page says for it, in the order they are given.
+HINT_WORDS = {
+    "step_back": "Step back: the whole city must be in the frame, with some table around it",
+    "closer": "Move closer: the city should fill most of the frame",
+    "less_tilt": "Hold the phone flatter, straight above the cards",
+    "glare": "Glare on the cards: move the lamp or tilt the phone a little",
+    "shadow": "A shadow lies across the cards: keep your arm and the phone out of the light",
+    "hold_still": "Hold still: the picture is blurred",
+    "find_cards": "Point the camera at the cards, from above",
+}
+
+
+@dataclass(frozen=True)
+class FrameCheck:
+    """What one frame shows: ``found`` whether a card grid is in it, ``game`` the game checked for,
+    ``outline`` its four corners (x, y) as shares of the frame's width and height (clockwise from the
+    grid's top left; empty when none is found), ``hints`` the codes of :data:`HINT_WORDS` to act on, and
+    the ``measures`` they come from."""
+
+    found: bool
+    game: str
+    outline: tuple[tuple[float, float], ...]
+    hints: tuple[str, ...]
+    measures: FrameMeasures | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether a photo taken now would be read: a grid found and nothing to change."""
+        return self.found and not self.hints
+
+    def to_json(self) -> dict[str, object]:
+        shown = self.hints or (("ready",) if self.ready else ())
+        words = {**HINT_WORDS, "ready": "Ready: hold still"}
+        return {
+            "found": self.found,
+            "game": self.game,
+            "outline": [[round(x, 4), round(y, 4)] for x, y in self.outline],
+            "ready": self.ready,
+            "hints": [{"code": code, "text": words[code]} for code in shown],
+            "measures": None if self.measures is None else self.measures.to_json(),
+        }
+
+
+def hints_for(m: FrameMeasures) -> tuple[str, ...]:
+    """The hints the measures call for, in :data:`HINT_WORDS`'s order."""
+    wanted = {
+        "step_back": bool(m.cut),
+        "closer": not m.cut and m.span < CLOSER_SPAN,
+        "less_tilt": m.tilt > TILT_HINT or not ASPECT_RANGE[0] <= m.aspect <= ASPECT_RANGE[1],
+        "glare": m.glare >= GLARE_HINT,
+        "shadow": m.shadow >= SHADOW_HINT or m.table_shadow >= TABLE_SHADOW_HINT,
+        "hold_still": m.blur >= BLUR_HINT,
+    }
+    return tuple(code for code in HINT_WORDS if wanted.get(code))
+
+
+def _outline(homography: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The card region's extent along the top-down view's axes, as four corners in the frame (px):
+    the region's contour is mapped to the view, boxed there, and the box mapped back."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    points = np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+    seen = project_points(homography, points)
+    (x0, y0), (x1, y1) = seen.min(axis=0), seen.max(axis=0)
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    return project_points(np.linalg.inv(homography), box)
+
+
+def _find(small: np.ndarray, game: str) -> tuple[Located, Periods | None]:
+    """The cards located in ``small`` (for a town, with their periods, as the town scan measures them)."""
+    if game == "wagons":
+        _, located, periods = locate_town(small)
+        return located, periods
+    return locate_city(small), None
+
+
+def _fit(
+    small: np.ndarray, located: Located, periods: Periods | None, game: str
+) -> tuple[Periods, Rectification]:
+    """The cells' periods and the rectification to the top-down view."""
+    periods = measure_periods(located, small) if periods is None else periods
+    cell = CELL_MM if game == "wagons" else (BLOCK_W_MM, BLOCK_H_MM)
+    return periods, rectify_city(located, small, periods=periods, cell_mm=cell)
+
+
+def _span(located: Located, shape: tuple[int, ...]) -> float:
+    """The larger share of the frame's width or height the card region spans."""
+    _, _, bw, bh = located.bbox
+    return max(bw / shape[1], bh / shape[0])
+
+
+def check_frame(rgb: np.ndarray, game: str = "sprawlopolis") -> FrameCheck:
+    """Check the upright RGB preview ``rgb`` for ``game`` (``sprawlopolis`` or ``wagons``). Cards found
+    whose grid cannot be measured are too small in the frame when they span less than
+    :data:`CLOSER_SPAN` of it (``closer``), else no grid (``find_cards``)."""
+    small, _ = fit_long_side(rgb, FRAME_LONG_SIDE)
+    h, w = small.shape[:2]
+    try:
+        located, periods = _find(small, game)
+    except NoCityFound:
+        return FrameCheck(False, game, (), ("find_cards",))
+    try:
+        periods, rect = _fit(small, located, periods, game)
+        corners = _outline(rect.homography, located.mask)
+    except NoCityFound:
+        far = _span(located, small.shape) < CLOSER_SPAN
+        return FrameCheck(False, game, (), ("closer",) if far else ("find_cards",))
+    outline = tuple((float(np.clip(x / w, 0, 1)), float(np.clip(y / h, 0, 1))) for x, y in corners)
+    measures = measure_frame(small, located, float(min(periods.best)), rect.aspect)
+    return FrameCheck(True, game, outline, hints_for(measures), measures)
