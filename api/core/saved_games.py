@@ -202,10 +202,15 @@ def import_records(document: Any) -> list[dict[str, Any]]:
 
 def cell_count(body: ScoreRequest) -> int:
     """The cells a game's city holds, counted before it is parsed: its ``rows``' cells, or the words of its
-    text (a header line's words count too: a bound, not a measure)."""
+    text's lines but the header lines (``goals: …``, whose first word ends with a colon).
+
+    >>> cell_count(ScoreRequest(city="cards: 8 7 17\nR:EW  P\nC:NS  .\n"))
+    4
+    """
     if body.rows is not None:
         return sum(len(row) for row in body.rows)
-    return len((body.city or "").split())
+    words = (line.split() for line in (body.city or "").splitlines())
+    return sum(len(w) for w in words if w and not w[0].endswith(":"))
 
 
 def _game_in(item: Any) -> GameIn:

@@ -43,7 +43,7 @@ class Settings:
     device_window_s: float = 86400.0
     # The CPU-heavy JSON requests (import, score, check, save): threads, and how many may wait or run.
     json_workers: int = 1
-    max_pending_json: int = 16
+    max_pending_json: int = 8
     max_client_json: int = 4
     # Host names the service answers to besides the loopback ones and the host given to `serve` ("*": any).
     allowed_hosts: str = ""
