@@ -8,6 +8,7 @@ page shows what the engine computes and that a correction made by tapping a cell
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -203,5 +204,15 @@ def test_scan_save_reload_history_and_stats(server: str, page, tmp_path: Path) -
     assert history["games"][0]["label"] == "Browser test" and history["games"][0]["players"] == ["Ann", "Bo"]
     stats = _get(server + "/api/v1/stats", token)
     assert stats["games"] == 1 and stats["sections"][0]["overall"]["best"] == total
+    # The scan was sent with the token, so it is this device's alone: after the reload its picture came
+    # back all the same (fetched with the token), and without the token the scan is not found.
+    overlay = page.locator("#overlay")
+    expect(overlay).to_be_visible()
+    assert overlay.evaluate("img => img.decode().then(() => img.naturalWidth)") > 100
+    scan_id = page.evaluate("JSON.parse(localStorage.getItem('sprawlscan:draft:v1')).scanId")
+    assert _get(server + f"/api/v1/scans/{scan_id}", token)["scan_id"] == scan_id
+    with pytest.raises(urllib.error.HTTPError) as anonymous:
+        urllib.request.urlopen(server + f"/api/v1/scans/{scan_id}/overlay", timeout=30)
+    assert anonymous.value.code == 404
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-games.png"), full_page=True)
