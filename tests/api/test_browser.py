@@ -216,3 +216,16 @@ def test_scan_save_reload_history_and_stats(server: str, page, tmp_path: Path) -
     assert anonymous.value.code == 404
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-games.png"), full_page=True)
+
+
+def test_a_kept_token_the_server_never_issued_is_replaced_and_the_page_goes_on(server: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.evaluate("localStorage.setItem('sprawlscan.device-token', 'q'.repeat(43))")  # a database replaced
+    page.reload()
+    page.locator("#cards .chip").first.wait_for()
+    expect(page.locator("#history-empty")).to_be_visible()
+    expect(page.locator("#games-error")).to_be_hidden()
+    token = page.evaluate("localStorage.getItem('sprawlscan.device-token')")
+    assert token != "q" * 43
+    assert _get(server + "/api/v1/stats", token)["games"] == 0  # the new token is one the server issued
