@@ -204,7 +204,7 @@ def cell_count(body: ScoreRequest) -> int:
     """The cells a game's city holds, counted before it is parsed: its ``rows``' cells, or the words of its
     text's lines but the header lines (``goals: …``, whose first word ends with a colon).
 
-    >>> cell_count(ScoreRequest(city="cards: 8 7 17\nR:EW  P\nC:NS  .\n"))
+    >>> cell_count(ScoreRequest(city="cards: 8 7 17\\nR:EW  P\\nC:NS  ."))
     4
     """
     if body.rows is not None:

@@ -15,8 +15,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 from sqlalchemy import Engine
 
-from api.core import owner_of
-from api.core.saved_games import DeviceTokenUnknown
+from api.core import DeviceTokenUnknown, owner_of
 from api.storage import DeckStore, DeviceStore, GameStore, ScanStore, WriteCheck, connect, database_url
 from api.web.admission import Admission, JsonWork
 from api.web.scanning import ScanWorkers
