@@ -178,7 +178,9 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server process (``sprawlscan serve`` on a free loopback port), one for the whole run; yields
     its base URL."""
-    with serving(tmp_path_factory.mktemp("server") / "server.log") as (url, _):
+    # Every browser test's page is a new device from the same address: the run's tokens are not bounded.
+    env = {"SPRAWLSCAN_MAX_DEVICES_PER_CLIENT": "100000"}
+    with serving(tmp_path_factory.mktemp("server") / "server.log", env=env) as (url, _):
         yield url
 
 

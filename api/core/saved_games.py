@@ -25,11 +25,21 @@ TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
 EXPORT_FORMAT = "sprawlscan-games"
 EXPORT_VERSION = 1
 MAX_IMPORT_GAMES = 1000
+# The cells an import may hold in all (each game's city tokens or rows' cells): scoring costs about 30 µs
+# a cell, so an import is at most ~2 s of CPU; 48 towns of 64 × 64 (196 608 cells, 4.4 s) are refused.
+MAX_IMPORT_CELLS = 60_000
 MAX_PLAYERS = 8
 
 
 class DeviceTokenRequired(ServiceError):
     code = "device_token_required"
+    status = 401
+
+
+class DeviceTokenUnknown(ServiceError):
+    """A well-formed token the service never issued (or one of another server's database)."""
+
+    code = "device_token_unknown"
     status = 401
 
 
@@ -40,6 +50,13 @@ class GameNotFound(ServiceError):
 
 class BadImport(InputError):
     code = "bad_import"
+
+
+class ImportTooLarge(ServiceError):
+    """An import whose games hold more cells than one request may score: split the file."""
+
+    code = "import_too_large"
+    status = 413
 
 
 class TooManyGames(ServiceError):
@@ -162,13 +179,38 @@ def import_records(document: Any) -> list[dict[str, Any]]:
         raise BadImport("'games' must be a list of games")
     if len(items) > MAX_IMPORT_GAMES:
         raise BadImport(f"at most {MAX_IMPORT_GAMES} games at a time, got {len(items)}: split the file")
-    records = []
+    bodies = []
     for i, item in enumerate(items):
         try:
-            records.append(scored_record(_game_in(item)))
+            bodies.append(_game_in(item))
+        except InputError as exc:
+            raise BadImport(f"games[{i}]: {exc}") from None
+    cells = sum(cell_count(body) for body in bodies)
+    if cells > MAX_IMPORT_CELLS:
+        raise ImportTooLarge(
+            f"these {len(bodies)} games hold {cells:,} cells; one import scores at most "
+            f"{MAX_IMPORT_CELLS:,}: split the file"
+        )
+    records = []
+    for i, body in enumerate(bodies):
+        try:
+            records.append(scored_record(body))
         except InputError as exc:
             raise BadImport(f"games[{i}]: {exc}") from None
     return records
+
+
+def cell_count(body: ScoreRequest) -> int:
+    """The cells a game's city holds, counted before it is parsed: its ``rows``' cells, or the words of its
+    text's lines but the header lines (``goals: …``, whose first word ends with a colon).
+
+    >>> cell_count(ScoreRequest(city="cards: 8 7 17\\nR:EW  P\\nC:NS  ."))
+    4
+    """
+    if body.rows is not None:
+        return sum(len(row) for row in body.rows)
+    words = (line.split() for line in (body.city or "").splitlines())
+    return sum(len(w) for w in words if w and not w[0].endswith(":"))
 
 
 def _game_in(item: Any) -> GameIn:

@@ -2,13 +2,15 @@
 migrations in ``migrations/``, with a store for each thing kept: recent scans, saved games, taught decks.
 
 ``engine``       connect, pick the database from the settings, migrate; ``tables``: the schema in code;
-``scan_store``, ``game_store``, ``deck_store``: what the service and the CLI read and write;
+``scan_store``, ``game_store``, ``deck_store``, ``device_store`` (the issued device tokens): what the
+service and the CLI read and write;
 ``write_check``  whether the database takes writes now (a 503 rather than a 500 when it does not).
 """
 
 from __future__ import annotations
 
 from api.storage.deck_store import DeckStore, StoredDeck
+from api.storage.device_store import DeviceStore, IssuanceLimit
 from api.storage.engine import (
     DatabaseUnavailable,
     connect,
@@ -28,7 +30,9 @@ __all__ = [
     "DatabaseUnavailable",
     "DeckStore",
     "DeviceFull",
+    "DeviceStore",
     "GameStore",
+    "IssuanceLimit",
     "ScanStore",
     "StoreUnavailable",
     "StoredDeck",

@@ -1,5 +1,10 @@
 """Recent scans in the database, kept for a while (``SPRAWLSCAN_SCAN_TTL_S``) so that any worker or replica
-answers a scan's follow-ups (its overlay image, its photo, a tally check by id)."""
+answers a scan's follow-ups (its overlay image, its photo, a tally check by id).
+
+A scan made with a device token belongs to that device (its owner key): asked for by another device, or
+with no token, it is not found, exactly like an id never made. A scan made without a token is anonymous
+and read by its id alone (128 random bits, known only to whoever made it).
+"""
 
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ class StoredScan:
     photo: bytes | None
     photo_type: str | None
     created: datetime
+    owner: str | None = None
 
 
 class ScanStore:
@@ -46,8 +52,9 @@ class ScanStore:
         overlay_type: str = "image/jpeg",
         photo: bytes | None = None,
         photo_type: str | None = None,
+        owner: str | None = None,
     ) -> None:
-        """Store a scan under ``scan_id`` and purge the expired ones."""
+        """Store a scan under ``scan_id`` (``owner``'s, or anonymous) and purge the expired ones."""
         created = now()
         row = {
             "id": scan_id,
@@ -59,18 +66,22 @@ class ScanStore:
             "overlay_type": overlay_type,
             "photo": photo,
             "photo_type": photo_type,
+            "owner": owner,
         }
         with self.engine.begin() as conn:
             conn.execute(delete(scans).where(scans.c.expires_at < created))
             conn.execute(insert(scans).values(**row))
 
-    def get(self, scan_id: str) -> StoredScan | None:
-        """The stored scan, or ``None`` when it is unknown or has expired."""
+    def get(self, scan_id: str, owner: str | None = None) -> StoredScan | None:
+        """The stored scan as ``owner`` (a device's key, or ``None``: no token) may see it: ``None`` when it
+        is unknown, has expired or belongs to another device."""
         if len(scan_id) > 32:
             return None
         with self.engine.connect() as conn:
             row = conn.execute(select(scans).where(scans.c.id == scan_id)).mappings().first()
         if row is None or aware(row["expires_at"]) <= now():
+            return None
+        if row["owner"] is not None and row["owner"] != owner:
             return None
         return StoredScan(
             row["id"],
@@ -81,6 +92,7 @@ class ScanStore:
             row["photo"],
             row["photo_type"],
             aware(row["created_at"]),
+            row["owner"],
         )
 
     def purge(self) -> int:

@@ -20,7 +20,18 @@ from sqlalchemy import (
     Text,
 )
 
-__all__ = ["ID_CHARS", "aware", "decks", "games", "metadata", "new_id", "now", "scans"]
+__all__ = [
+    "ID_CHARS",
+    "aware",
+    "decks",
+    "devices",
+    "games",
+    "issuances",
+    "metadata",
+    "new_id",
+    "now",
+    "scans",
+]
 
 ID_CHARS = 22  # secrets.token_urlsafe(16): 128 random bits
 
@@ -40,6 +51,8 @@ scans = Table(
     Column("overlay_type", String(32), nullable=False),
     Column("photo", LargeBinary, nullable=True),  # only when the user asked to keep it
     Column("photo_type", String(32), nullable=True),
+    # SHA-256 of the device token the scan was made with; None: an anonymous scan, read by its id alone.
+    Column("owner", String(64), nullable=True),
 )
 
 games = Table(
@@ -79,6 +92,25 @@ decks = Table(
     Column("deck", LargeBinary, nullable=False),  # the .deck file (vision.deck): block prototypes only
     Column("cards", JSON, nullable=False),  # the assignment the player was shown
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# The device tokens the service issued, by owner key (SHA-256): only these open games, decks and scans.
+devices = Table(
+    "devices",
+    metadata,
+    Column("owner", String(64), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# Recent issuances per client (the SHA-256 of its address key), kept only for the issuance window: they
+# bound how many tokens one address mints, and are never linked to the token they issued.
+issuances = Table(
+    "issuances",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("client", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
+    Index("ix_issuances_client_created_at", "client", "created_at"),
 )
 
 

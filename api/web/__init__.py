@@ -5,7 +5,8 @@
 ``deps``           what a route depends on (settings, stores, device, taught deck, admission, workers);
 ``routers/``       one module per group of endpoints (scoring, scans, deck, games, the page);
 ``scanning``       a scan on a worker thread, with a deadline, its overlay encoded; ``choices``: ``/meta``;
-``uploads``, ``admission``  streamed multipart uploads and how many may be in flight (one client: a share);
+``uploads``, ``admission``  streamed multipart uploads and how many may be in flight (one client: a share),
+                   and the scoring requests' own worker; ``kept_photo``: a kept photo without its metadata;
 ``allocator``      glibc's arenas limited, a job's freed memory given back; ``excerpts``: input quoted short;
 ``guards``, ``hosts``, ``error_handlers``, ``settings``, ``docs_pages``; ``static/``: the phone page.
 """

@@ -1,30 +1,57 @@
-"""Admission of the heavy uploads (scans and decks): how many may be in flight, how many of them one client
-may hold, and how many of their bytes.
+"""Admission of the heavy requests: the uploads (scans and decks), how many may be in flight, how many of
+them one client may hold, and how many of their bytes; and the CPU-heavy JSON requests (an import, a score,
+a tally check, a saved game), how many may wait and run at once (:class:`JsonWork`).
 
 A size declared in ``Content-Length`` costs nothing until the bytes come: a client that declares 25 MB and
 trickles holds only what it has sent, so slow clients cannot fill the budget that honest uploads need. A
 slow body still holds its slot until the body deadline cuts it (up to ``BODY_TIMEOUT_S``), so one client
 address may hold only a small share of the slots (``max_client_uploads``): 32 connections from one address,
 each trickling just above the minimum rate, used to hold every slot and turn everyone else away (issue 39).
+
+A JSON request is small (``MAX_JSON_BYTES``) but scoring it is pure Python: an import of 48 towns of 64 × 64
+cells took 4.4 s of CPU, and four of them on the request threads took 23 s, held the interpreter so that an
+honest scan took 13.6 s and ``/healthz`` 1.2 s. Such requests now run on a worker thread of their own (one
+by default, apart from the scans'), at most ``max_pending`` waiting or running and ``max_client`` of them
+one client's; their work per request is bounded where it is read (:mod:`api.core.saved_games`).
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from typing import TypeVar
 
+import anyio
 from starlette.requests import Request
 
-__all__ = ["Admission", "ClientBusy", "ServiceBusy", "client_key", "counted"]
+__all__ = ["Admission", "ClientBusy", "ClientWorkBusy", "JsonWork", "ServiceBusy", "client_key", "counted"]
+
+T = TypeVar("T")
 
 
 class ServiceBusy(Exception):
-    """Too many uploads in flight: the client should retry shortly (503, not a client mistake)."""
+    """Too many requests in flight: the client should retry shortly (503 ``busy``, not a client mistake)."""
+
+    code = "busy"
+    retry_after_s = 2
 
 
 class ClientBusy(ServiceBusy):
     """This client (its address) already holds its share of the upload slots: 429 until one is done."""
+
+    code = "too_many_uploads"
+
+
+class ClientWorkBusy(ClientBusy):
+    """This client already has its share of the JSON requests waiting or running: 429 until one is done."""
+
+    code = "too_many_requests"
+
+
+def client_of(request: Request) -> str:
+    """The :func:`client_key` of the client that sent ``request``."""
+    return client_key(request.client.host if request.client else "")
 
 
 def client_key(host: str) -> str:
@@ -66,7 +93,7 @@ class Admission:
 
     def of(self, request: Request) -> AbstractAsyncContextManager[Callable[[int], None]]:
         """Admit ``request``'s upload, counted against its client's address (see :meth:`__call__`)."""
-        return self(client_key(request.client.host if request.client else ""))
+        return self(client_of(request))
 
     @asynccontextmanager
     async def __call__(self, client: str) -> AsyncIterator[Callable[[int], None]]:
@@ -121,3 +148,39 @@ async def counted(stream: AsyncIterator[bytes], take: Callable[[int], None]) -> 
     async for chunk in stream:
         take(len(chunk))
         yield chunk
+
+
+class JsonWork:
+    """The CPU-heavy JSON requests: run on ``workers`` threads of their own (a pure-Python job holds the
+    interpreter, so more would only slow the event loop and the scans), at most ``max_pending`` waiting or
+    running (503 ``busy`` past it) and ``max_client`` of them from one client (429 ``too_many_requests``)."""
+
+    def __init__(self, workers: int, max_pending: int, max_client: int) -> None:
+        self.limiter = anyio.CapacityLimiter(workers)
+        self.max_pending = max_pending
+        self.max_client = max_client
+        self.pending = 0
+        self.by_client: dict[str, int] = {}
+
+    async def run(self, request: Request, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` on one of these threads once one is free, counted against ``request``'s client."""
+        with self._slot(client_of(request)):
+            return await anyio.to_thread.run_sync(work, *args, limiter=self.limiter)
+
+    @contextmanager
+    def _slot(self, client: str) -> Iterator[None]:
+        mine = self.by_client.get(client, 0)
+        if mine >= self.max_client:
+            raise ClientWorkBusy(
+                f"this client already has {mine} requests waiting or being scored (at most {self.max_client} "
+                "at once from one address); send the next when one is answered"
+            )
+        if self.pending >= self.max_pending:
+            raise ServiceBusy(f"the server is scoring {self.pending} requests; try again in a moment")
+        self.pending += 1
+        self.by_client[client] = mine + 1
+        try:
+            yield
+        finally:
+            self.pending -= 1
+            _drop(self.by_client, client, 1)

@@ -1,5 +1,6 @@
 """What the routes depend on, handed to them by FastAPI's ``Depends``: the settings, the stores, the device
-that sent a request (its token), that device's taught deck, the upload admission and the scan workers.
+that sent a request (its token, which must be one the service issued), that device's taught deck, the
+upload admission, the JSON requests' workers and the scan workers.
 
 Each app holds one :class:`Services`, made by :func:`api.web.app.create_app` and closed at its shutdown;
 :func:`services` is the one place a route's app is asked for it. A route names what it needs by type
@@ -14,9 +15,9 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request
 from sqlalchemy import Engine
 
-from api.core import owner_of
-from api.storage import DeckStore, GameStore, ScanStore, WriteCheck, connect, database_url
-from api.web.admission import Admission
+from api.core import DeviceTokenUnknown, owner_of
+from api.storage import DeckStore, DeviceStore, GameStore, ScanStore, WriteCheck, connect, database_url
+from api.web.admission import Admission, JsonWork
 from api.web.scanning import ScanWorkers
 from api.web.settings import Settings
 
@@ -25,7 +26,10 @@ __all__ = [
     "Auth",
     "DeckStoreDep",
     "DeviceDep",
+    "DeviceStoreDep",
     "GameStoreDep",
+    "JsonWorkDep",
+    "OptionalDeviceDep",
     "ScanStoreDep",
     "ScanWorkersDep",
     "Services",
@@ -41,15 +45,17 @@ Auth = Annotated[
 
 @dataclass(frozen=True)
 class Services:
-    """One app's parts: its settings, database stores, upload admission and scan workers."""
+    """One app's parts: its settings, database stores, upload admission, JSON workers and scan workers."""
 
     settings: Settings
     engine: Engine
     scans: ScanStore
     games: GameStore
     decks: DeckStore
+    devices: DeviceStore
     writable: WriteCheck
     admission: Admission
+    json_work: JsonWork
     workers: ScanWorkers
 
     @classmethod
@@ -69,8 +75,10 @@ class Services:
             ScanStore(engine, settings.scan_ttl_s),
             GameStore(engine),
             DeckStore(engine),
+            DeviceStore(engine, settings.max_devices_per_client, settings.device_window_s),
             WriteCheck(engine),
             admission,
+            JsonWork(settings.json_workers, settings.max_pending_json, settings.max_client_json),
             ScanWorkers(settings.scan_workers),
         )
 
@@ -105,6 +113,14 @@ def _decks(s: ServicesDep) -> DeckStore:
     return s.decks
 
 
+def _devices(s: ServicesDep) -> DeviceStore:
+    return s.devices
+
+
+def _json_work(s: ServicesDep) -> JsonWork:
+    return s.json_work
+
+
 def _writable(s: ServicesDep) -> WriteCheck:
     return s.writable
 
@@ -121,25 +137,43 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 ScanStoreDep = Annotated[ScanStore, Depends(_scans)]
 GameStoreDep = Annotated[GameStore, Depends(_games)]
 DeckStoreDep = Annotated[DeckStore, Depends(_decks)]
+DeviceStoreDep = Annotated[DeviceStore, Depends(_devices)]
+JsonWorkDep = Annotated[JsonWork, Depends(_json_work)]
 WriteCheckDep = Annotated[WriteCheck, Depends(_writable)]
 AdmissionDep = Annotated[Admission, Depends(_admission)]
 ScanWorkersDep = Annotated[ScanWorkers, Depends(_workers)]
 
 
-def device(authorization: Auth = None) -> str:
-    """The owner key of the device that sent the request (401 without a valid device token)."""
-    return owner_of(authorization)
+def device(devices: DeviceStoreDep, authorization: Auth = None) -> str:
+    """The owner key of the device that sent the request: 401 ``device_token_required`` without a
+    well-formed token, 401 ``device_token_unknown`` for one this service never issued."""
+    owner = owner_of(authorization)
+    if not devices.issued(owner):
+        raise DeviceTokenUnknown(
+            "this device token was not issued by this server (or its database was replaced): "
+            "POST /api/v1/devices for a new one"
+        )
+    return owner
 
 
 DeviceDep = Annotated[str, Depends(device)]
 
 
-def taught_deck(decks: DeckStoreDep, authorization: Auth = None) -> Any:
+def optional_device(devices: DeviceStoreDep, authorization: Auth = None) -> str | None:
+    """The owner key of the device that sent the request, or ``None`` when it sent no token (a token sent
+    is checked as :func:`device` checks it)."""
+    return device(devices, authorization) if authorization else None
+
+
+OptionalDeviceDep = Annotated[str | None, Depends(optional_device)]
+
+
+def taught_deck(decks: DeckStoreDep, owner: OptionalDeviceDep) -> Any:
     """The taught decks of the device that sent a scan (one per game; the scan uses the one of the game it
     reads), or ``None`` (no token, or no deck taught)."""
-    if not authorization:
+    if owner is None:
         return None
-    kept = decks.kept(owner_of(authorization))
+    kept = decks.kept(owner)
     if not kept:
         return None
     from api.core import load_any_deck

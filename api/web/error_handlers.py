@@ -129,6 +129,6 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceBusy)
     async def _busy(request: Request, exc: ServiceBusy) -> JSONResponse:
         # One client over its share of the slots is told so (429); the server full for all, 503.
-        status, code = (429, "too_many_uploads") if isinstance(exc, ClientBusy) else (503, "busy")
+        status = 429 if isinstance(exc, ClientBusy) else 503
         log.info("busy: %s %s %d: %s", request.method, excerpt(request.url.path), status, exc)
-        return error_response(status, code, str(exc), {"Retry-After": "2"})
+        return error_response(status, exc.code, str(exc), {"Retry-After": str(exc.retry_after_s)})

@@ -38,6 +38,13 @@ class Settings:
     database_url: str = ""  # e.g. postgresql://user:password@host/sprawlscan; empty: a SQLite file
     database_path: str = ""  # that SQLite file; empty: api.storage.default_database_path()
     max_games_per_device: int = 100_000
+    # Device tokens one client address is issued per window (its storage: these × max_games_per_device).
+    max_devices_per_client: int = 20
+    device_window_s: float = 86400.0
+    # The CPU-heavy JSON requests (import, score, check, save): threads, and how many may wait or run.
+    json_workers: int = 1
+    max_pending_json: int = 8
+    max_client_json: int = 4
     # Host names the service answers to besides the loopback ones and the host given to `serve` ("*": any).
     allowed_hosts: str = ""
 

@@ -60,9 +60,10 @@ def _one_line(done: subprocess.CompletedProcess, *words: str) -> str:
 
 def test_a_deck_form_whose_extras_nest_1500_deep_is_refused_with_422(live: tuple[str, Path]) -> None:
     url, _ = live
+    token = httpx.post(f"{url}/api/v1/devices").json()["device_token"]  # issued: only such a token is heard
     resp = httpx.post(
         f"{url}/api/v1/deck",
-        headers={"Authorization": f"Bearer {TOKEN}"},
+        headers={"Authorization": f"Bearer {token}"},
         files={"image": ("deck.jpg", JPEG_HEAD, "image/jpeg")},
         data={"extras": "[" * 1500 + "]" * 1500},
         timeout=30,

@@ -8,6 +8,7 @@ page shows what the engine computes and that a correction made by tapping a cell
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -203,5 +204,28 @@ def test_scan_save_reload_history_and_stats(server: str, page, tmp_path: Path) -
     assert history["games"][0]["label"] == "Browser test" and history["games"][0]["players"] == ["Ann", "Bo"]
     stats = _get(server + "/api/v1/stats", token)
     assert stats["games"] == 1 and stats["sections"][0]["overall"]["best"] == total
+    # The scan was sent with the token, so it is this device's alone: after the reload its picture came
+    # back all the same (fetched with the token), and without the token the scan is not found.
+    overlay = page.locator("#overlay")
+    expect(overlay).to_be_visible()
+    assert overlay.evaluate("img => img.decode().then(() => img.naturalWidth)") > 100
+    scan_id = page.evaluate("JSON.parse(localStorage.getItem('sprawlscan:draft:v1')).scanId")
+    assert _get(server + f"/api/v1/scans/{scan_id}", token)["scan_id"] == scan_id
+    with pytest.raises(urllib.error.HTTPError) as anonymous:
+        urllib.request.urlopen(server + f"/api/v1/scans/{scan_id}/overlay", timeout=30)
+    assert anonymous.value.code == 404
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-games.png"), full_page=True)
+
+
+def test_a_kept_token_the_server_never_issued_is_replaced_and_the_page_goes_on(server: str, page) -> None:  # type: ignore[no-untyped-def]
+    page.goto(server + "/")
+    page.locator("#cards .chip").first.wait_for()
+    page.evaluate("localStorage.setItem('sprawlscan.device-token', 'q'.repeat(43))")  # a database replaced
+    page.reload()
+    page.locator("#cards .chip").first.wait_for()
+    expect(page.locator("#history-empty")).to_be_visible()
+    expect(page.locator("#games-error")).to_be_hidden()
+    token = page.evaluate("localStorage.getItem('sprawlscan.device-token')")
+    assert token != "q" * 43
+    assert _get(server + "/api/v1/stats", token)["games"] == 0  # the new token is one the server issued

@@ -87,7 +87,9 @@ def test_a_database_that_cannot_be_opened_is_one_line_and_exit_2(
 
 
 def test_concurrent_saves_never_take_a_device_past_its_limit(db_url: str) -> None:
-    with TestClient(create_app(Settings(database_url=db_url, max_games_per_device=10))) as c:
+    # As many JSON workers and slots as saves: the saves race in the store, not in the admission's queue.
+    race = {"json_workers": 20, "max_pending_json": 20, "max_client_json": 20}
+    with TestClient(create_app(Settings(database_url=db_url, max_games_per_device=10, **race))) as c:
         auth = _auth(c)
 
         def save(_: int) -> int:
@@ -101,16 +103,19 @@ def test_concurrent_saves_never_take_a_device_past_its_limit(db_url: str) -> Non
         assert_error(c.post("/api/v1/games/import", json=doc, headers=auth), 409, "too_many_games", "keep 10")
 
 
-def _read_only(db_url: str) -> str:
-    """A URL of the database at ``db_url`` (migrated first) through which nothing can be written: SQLite
-    opened read-only (as a file that has become read-only is; root ignores file modes), PostgreSQL with
-    read-only transactions (as on a standby server)."""
+def _read_only(db_url: str, token: str) -> str:
+    """A URL of the database at ``db_url`` (migrated first, ``token`` issued while it could be written)
+    through which nothing can be written: SQLite opened read-only (as a file that has become read-only is;
+    root ignores file modes), PostgreSQL with read-only transactions (as on a standby server)."""
     from sqlalchemy import text
 
+    from api.core import owner_of_token
+    from api.storage import DeviceStore
     from api.storage.engine import connect, migrate
 
     engine = connect(db_url)
     migrate(engine)
+    DeviceStore(engine, 1, 60).issue(owner_of_token(token), "before it became read-only")
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.execute(text(f"ALTER DATABASE {engine.url.database} SET default_transaction_read_only = on"))
@@ -130,12 +135,15 @@ def test_a_database_that_cannot_be_written_is_reported_and_refuses_before_the_wo
         raise AssertionError("the photo was scanned although its result could not be stored")
 
     monkeypatch.setattr(scanning, "scan_and_score", must_not_scan)
-    with TestClient(create_app(Settings(database_url=_read_only(db_url)))) as c:
+    with TestClient(create_app(Settings(database_url=_read_only(db_url, TOKEN)))) as c:
         assert "cannot be written" in caplog.text  # said at start-up
         health = c.get("/healthz")
         assert health.status_code == 503, health.text
         assert health.json()["status"] == "unavailable" and "read" in health.json()["error"]["message"]
-        resp = c.post("/api/v1/games", json={"city": CITY}, headers=_auth(c))
+        assert_error(
+            c.post("/api/v1/devices"), 503, "store_unavailable", "the device token could not be stored"
+        )
+        resp = c.post("/api/v1/games", json={"city": CITY}, headers={"Authorization": f"Bearer {TOKEN}"})
         assert_error(resp, 503, "store_unavailable", "the game could not be stored", "read")
         resp = c.post("/api/v1/scans", files={"image": ("city.png", png_bytes())})
         assert_error(resp, 503, "store_unavailable", "the scan could not be stored")

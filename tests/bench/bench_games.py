@@ -36,6 +36,7 @@ def fill(app: object, n: int, seed: int) -> None:
     """``n`` games of the benchmark device and ``n`` of other devices, inserted in batches."""
     rng = random.Random(seed)
     store = app.state.services.games  # type: ignore[attr-defined]
+    app.state.services.devices.issue(owner_of_token(TOKEN), "bench")  # type: ignore[attr-defined]
     start = datetime(2025, 1, 1, tzinfo=UTC)
     for owner in (owner_of_token(TOKEN), None):
         batch = []

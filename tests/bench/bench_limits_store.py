@@ -21,6 +21,9 @@ from pathlib import Path
 import httpx
 from bench_service import ROOT, free_port, start_server
 
+from api.core import owner_of_token
+from api.storage import DeviceStore, connect
+
 CITY = "R:EW  I:EW\nP     C:SE\n"
 TOKEN = "a" * 20 + "B" * 20
 UNREACHABLE = "postgresql://someone:secret@127.0.0.1:1/nothing"
@@ -77,8 +80,13 @@ def _with_server(env: dict[str, str], work: Callable[[str, int], bool], any_heal
         proc.wait(timeout=20)
 
 
+def _issued(url: str) -> dict[str, str]:
+    """The auth header of a device token the server at ``url`` issued (only such a token is heard)."""
+    return {"Authorization": f"Bearer {httpx.post(f'{url}/api/v1/devices').json()['device_token']}"}
+
+
 def _service_rows(url: str, port: int) -> bool:
-    auth = {"Authorization": f"Bearer {TOKEN}"}
+    auth = _issued(url)
     ok = True
     for moment in ("9999-12-31T23:00:00-05:00", "0001-01-01T00:00:00+05:00"):
         body = {"city": CITY, "played_at": moment}
@@ -89,7 +97,7 @@ def _service_rows(url: str, port: int) -> bool:
         )
 
     def concurrent() -> str:
-        other = {"Authorization": f"Bearer {'z' * 40}"}
+        other = _issued(url)
         with ThreadPoolExecutor(20) as pool:
             codes = list(
                 pool.map(
@@ -157,6 +165,9 @@ def _read_only_rows(folder: Path) -> bool:
         check=True,
         capture_output=True,
     )
+    engine = connect(f"sqlite:///{db}")
+    DeviceStore(engine, 1, 60).issue(owner_of_token(TOKEN), "bench")  # issued while it can be written
+    engine.dispose()
     env = {"SPRAWLSCAN_DATABASE_URL": f"sqlite:///file:{db}?mode=ro&uri=true"}
 
     def work(url: str, port: int) -> bool:

@@ -1,6 +1,11 @@
 """The scan endpoints: ``POST /api/v1/scans`` reads and scores a photo; the result, its overlay and (when
 kept) the photo are read back by ``scan_id`` from any worker, for a while.
 
+A scan sent with a device token belongs to that device: read back without the token, or with another
+device's, it answers 404 ``scan_not_found`` as an unknown id does. A scan sent without a token is
+anonymous: its id (128 random bits, told only to its sender) is what reads it. A kept photo is stored
+without its location and other metadata (:mod:`api.web.kept_photo`), pixels untouched.
+
 A scan runs on one of the app's scan workers (:class:`api.web.scanning.ScanWorkers`) while the upload's
 admission is held; it stops at its next stage boundary when the client disconnects, or past its deadline.
 """
@@ -18,8 +23,17 @@ from fastapi.responses import JSONResponse, Response
 from api.core import PhotoRequest, ScanOut, ScoreOptions
 from api.storage import ScanStore, StoredScan, writing
 from api.web import scanning
-from api.web.deps import AdmissionDep, ScanStoreDep, ScanWorkersDep, SettingsDep, TaughtDeckDep, WriteCheckDep
+from api.web.deps import (
+    AdmissionDep,
+    OptionalDeviceDep,
+    ScanStoreDep,
+    ScanWorkersDep,
+    SettingsDep,
+    TaughtDeckDep,
+    WriteCheckDep,
+)
 from api.web.error_handlers import ClientGone, ScanNotFound
+from api.web.kept_photo import without_location
 from api.web.uploads import read_upload, sniff_image_type
 from vision.stages import ScanCancelled, Stop
 
@@ -47,7 +61,10 @@ SCAN_FORM = {
                         "expansions": {"type": "string", "description": "e.g. 'wrecktar beaches'"},
                         "variant": {"type": "string"},
                         "options": {"type": "string", "description": "JSON object of options"},
-                        "keep_photo": {"type": "string", "description": "1: keep the photo too"},
+                        "keep_photo": {
+                            "type": "string",
+                            "description": "1: keep the photo too (JPEG, PNG, WebP; without its metadata)",
+                        },
                         "game": {
                             "type": "string",
                             "description": "sprawlopolis or wagons (default: the scanner tells)",
@@ -78,11 +95,13 @@ async def create_scan(
     admission: AdmissionDep,
     workers: ScanWorkersDep,
     deck: TaughtDeckDep,
+    owner: OptionalDeviceDep,
 ) -> JSONResponse:
     """Read a city (or a Circle the Wagons town: ``game`` and ``goals``) from an uploaded photo and score
     it. The upload is streamed with a size limit; the
     result (and its overlay image) stays available under ``scan_id`` for a while. A device that taught its
-    deck (``POST /api/v1/deck``) has its scans read with it."""
+    deck (``POST /api/v1/deck``) has its scans read with it. A scan sent with a device token is that
+    device's: only that token reads it back."""
     try:
         async with admission.of(request) as take:
             # A scan is stored (its follow-ups read it back): refused before the work if it could not be.
@@ -91,9 +110,9 @@ async def create_scan(
             opts = ScoreOptions.from_form(form.fields)
             opts.check()
             request_game = photo_request(form.fields)
-            # The photo itself is kept only when the user asks (keep_photo=1).
+            # The photo itself is kept only when the user asks (keep_photo=1), without its metadata.
             keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
-            photo = form.image if keep else None
+            photo = _kept_photo(form.image) if keep else None
             run = partial(
                 scanning.scan_and_score,
                 form.image,
@@ -110,16 +129,18 @@ async def create_scan(
     overlay_url = f"{SCANS_PATH}/{scan_id}/overlay" if scanned.overlay else None
     result = {**scanned.result, "scan_id": scan_id, "overlay": overlay_url}
     photo_type = f"image/{sniff_image_type(photo[:32])}" if photo else None
-    put = partial(store.put, scan_id, result, scanned.city, scanned.overlay, "image/jpeg", photo, photo_type)
+    put = partial(
+        store.put, scan_id, result, scanned.city, scanned.overlay, "image/jpeg", photo, photo_type, owner
+    )
     with writing("the scan"):
         await anyio.to_thread.run_sync(put)
     return JSONResponse(result)
 
 
 @router.get("/{scan_id}", responses={200: {"model": ScanOut}})
-def get_scan(scan_id: str, store: ScanStoreDep) -> JSONResponse:
-    """The stored result of an earlier scan (404 when unknown or expired)."""
-    return JSONResponse(stored(store, scan_id).result)
+def get_scan(scan_id: str, store: ScanStoreDep, owner: OptionalDeviceDep) -> JSONResponse:
+    """The stored result of an earlier scan (404 when unknown, expired or another device's)."""
+    return JSONResponse(stored(store, scan_id, owner).result)
 
 
 @router.get(
@@ -127,9 +148,9 @@ def get_scan(scan_id: str, store: ScanStoreDep) -> JSONResponse:
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}, "description": "The overlay image"}},
 )
-def get_overlay(scan_id: str, store: ScanStoreDep) -> Response:
+def get_overlay(scan_id: str, store: ScanStoreDep, owner: OptionalDeviceDep) -> Response:
     """The photo with what was read drawn on it."""
-    item = stored(store, scan_id)
+    item = stored(store, scan_id, owner)
     if item.overlay is None:
         raise ScanNotFound(f"scan {scan_id} has no overlay image")
     return Response(
@@ -142,9 +163,10 @@ def get_overlay(scan_id: str, store: ScanStoreDep) -> Response:
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}, "description": "The uploaded photo"}},
 )
-def get_photo(scan_id: str, store: ScanStoreDep) -> Response:
-    """The uploaded photo, when the scan was sent with ``keep_photo=1``."""
-    item = stored(store, scan_id)
+def get_photo(scan_id: str, store: ScanStoreDep, owner: OptionalDeviceDep) -> Response:
+    """The uploaded photo, when the scan was sent with ``keep_photo=1``, without its EXIF location and
+    other metadata (a HEIC photo is not kept)."""
+    item = stored(store, scan_id, owner)
     if item.photo is None:
         raise ScanNotFound(f"scan {scan_id} kept no photo (send keep_photo=1 with the upload to keep it)")
     return Response(item.photo, media_type=item.photo_type, headers={"Cache-Control": "private"})
@@ -163,9 +185,16 @@ def photo_request(fields: Mapping[str, str]) -> PhotoRequest:
     return request
 
 
-def stored(store: ScanStore, scan_id: str) -> StoredScan:
-    """The stored scan ``scan_id`` (:class:`ScanNotFound` when unknown or expired)."""
-    item = store.get(scan_id)
+def _kept_photo(data: bytes) -> bytes | None:
+    """The photo to keep: ``data`` without its metadata, or ``None`` when that cannot be had (HEIC)."""
+    kind = sniff_image_type(data[:32])
+    return without_location(data, kind) if kind else None
+
+
+def stored(store: ScanStore, scan_id: str, owner: str | None) -> StoredScan:
+    """The stored scan ``scan_id`` as device ``owner`` (``None``: no token) sees it (:class:`ScanNotFound`
+    when unknown, expired or another device's)."""
+    item = store.get(scan_id, owner)
     if item is None:
         raise ScanNotFound(f"no scan with id {scan_id!r} (unknown, or expired)")
     return item

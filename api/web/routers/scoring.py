@@ -1,11 +1,16 @@
 """The scoring endpoints, free of photos: score a city (``/score``), check a hand tally (``/check``), the
-choices the page offers (``/meta``), and the service's health (``/healthz``)."""
+choices the page offers (``/meta``), and the service's health (``/healthz``).
+
+Scoring is pure Python and a grid may be 64 × 64 (about 0.1 s of CPU): ``/score`` and ``/check`` run on
+the JSON requests' worker (:class:`api.web.admission.JsonWork`, 503 ``busy`` or 429 ``too_many_requests``
+when it is full), so a flood of them neither holds the event loop nor slows ``/healthz``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from api.core import (
@@ -20,7 +25,7 @@ from api.core import (
 )
 from api.web import scanning
 from api.web.choices import metadata
-from api.web.deps import ScanStoreDep, SettingsDep, WriteCheckDep
+from api.web.deps import JsonWorkDep, OptionalDeviceDep, ScanStoreDep, SettingsDep, WriteCheckDep
 from api.web.routers.scans import stored
 
 __all__ = ["router"]
@@ -48,14 +53,20 @@ def meta(settings: SettingsDep) -> dict[str, Any]:
 
 # The engine's JSON is returned as it is (the schemas document it): no field is added or dropped.
 @router.post("/api/v1/score", responses={200: {"model": BreakdownOut}}, tags=["scoring"])
-def score(body: ScoreRequest) -> JSONResponse:
+async def score(request: Request, body: ScoreRequest, work: JsonWorkDep) -> JSONResponse:
     """Score a city sent as text (``city``) or as ``rows`` of cell tokens."""
-    return JSONResponse(score_request(body))
+    return JSONResponse(await work.run(request, score_request, body))
 
 
 @router.post("/api/v1/check", responses={200: {"model": CheckOut}}, tags=["scoring"])
-def check(body: CheckRequest, store: ScanStoreDep) -> JSONResponse:
+async def check(
+    request: Request, body: CheckRequest, store: ScanStoreDep, owner: OptionalDeviceDep, work: JsonWorkDep
+) -> JSONResponse:
     """Compare a hand tally with the computed score, line by line. The city comes from ``city``,
-    ``rows`` or an earlier scan's ``scan_id``."""
-    city_text = stored(store, body.scan_id).city if body.scan_id is not None else None
-    return JSONResponse(check_request(body, city_text))
+    ``rows`` or an earlier scan's ``scan_id`` (a scan made with a device token: sent with that token)."""
+
+    def checked() -> dict[str, Any]:
+        city_text = stored(store, body.scan_id, owner).city if body.scan_id is not None else None
+        return check_request(body, city_text)
+
+    return JSONResponse(await work.run(request, checked))

@@ -3,14 +3,15 @@
 // scans with what it learned. The cards are shown on the photo and as a grid for the player to check; a
 // card tapped can be corrected (its number and turn, or an expansion card) and the corrections are sent
 // together (PATCH), since two cards mixed up need both. Expansion cards lying beside the 18 are named
-// before teaching. "Forget my deck" removes it. An ES module of its own, using the saved games' device
-// token (the deck is kept with them). The 18 cards may be Sprawlopolis's or Circle the Wagons' (the server
-// tells which from the photo; a deck is used for photos of its own game only). A device keeps one deck of
-// each game side by side: the decks kept are listed one line per game, each can be shown (to check and
-// correct it) or forgotten on its own; the games kept are set on the page's root (data-deck-games) and
-// announced ("sprawlscan:deck") for the town photo hint. A Circle the Wagons deck's cards are 0 to 17, and a
-// place may be said to hold no card at all.
-const TOKEN_KEY = "sprawlscan.device-token";
+// before teaching. "Forget my deck" removes it. An ES module of its own, using the page's device token
+// (api.js; the deck is kept with the saved games). The 18 cards may be Sprawlopolis's or Circle the
+// Wagons' (the server tells which from the photo; a deck is used for photos of its own game only). A
+// device keeps one deck of each game side by side: the decks kept are listed one line per game, each can
+// be shown (to check and correct it) or forgotten on its own; the games kept are set on the page's root
+// (data-deck-games) and announced ("sprawlscan:deck") for the town photo hint. A Circle the Wagons deck's
+// cards are 0 to 17, and a place may be said to hold no card at all.
+import { deviceCall, keptToken } from "./api.js";
+
 const KINDS = { wrecktar: "Wrecktar", poi: "Point of Interest", construction: "Construction Zone" };
 const SHORT = { wrecktar: "W", poi: "POI", construction: "CZ" };
 const $ = (sel) => document.querySelector(sel);
@@ -33,28 +34,15 @@ const said = (f) => (f.extra ? KINDS[f.extra] : f.card === null ? "not a card" :
 const manyPhotos = () => Boolean(current && new Set(current.map((c) => c.photo)).size > 1);
 const svgNS = "http://www.w3.org/2000/svg";
 
-async function token() {
-  let t = localStorage.getItem(TOKEN_KEY);
-  if (!t) {
-    const res = await fetch("/api/v1/devices", { method: "POST" });
-    if (!res.ok) throw new Error(`The server answered ${res.status}.`);
-    t = (await res.json()).device_token;
-    localStorage.setItem(TOKEN_KEY, t);
-  }
-  return t;
-}
-
+// The deck is the device's: every call carries the page's one device token (api.js).
 async function call(method, body, which) {
-  const headers = { Authorization: `Bearer ${await token()}` };
-  if (typeof body === "string") headers["Content-Type"] = "application/json";
   const url = which ? `/api/v1/deck?game=${encodeURIComponent(which)}` : "/api/v1/deck";
-  const res = await fetch(url, { method, body, headers });
-  if (res.status === 204) return null;
-  let data = null;
-  try { data = await res.json(); } catch { /* not JSON: reported below */ }
-  if (res.status === 404 && data && data.error && data.error.code === "deck_not_found") return null;
-  if (!res.ok) throw new Error((data && data.error && data.error.message) || `The server answered ${res.status}.`);
-  return data;
+  try {
+    return await deviceCall(method, url, body);
+  } catch (err) {
+    if (err.status === 404 && err.code === "deck_not_found") return null;
+    throw err;
+  }
 }
 
 function status(text, isError = false) {
@@ -405,5 +393,5 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#deck-extra-add").addEventListener("click", addExtra);
   $("#deck-extras-toggle").addEventListener("click", () => openExtras($("#deck-extras-box").hidden));
   // Only a device that already has a token can have a deck: no token is made just to look.
-  if (localStorage.getItem(TOKEN_KEY)) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
+  if (keptToken()) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
 });

@@ -1,10 +1,11 @@
-// sprawlscan page, saved games: a device token, saving the game on screen, the history and the statistics,
-// and the current game kept across a reload. An ES module of its own; it meets the rest of the page only
-// through DOM events on document:
+// sprawlscan page, saved games: saving the game on screen, the history and the statistics, and the current
+// game kept across a reload. An ES module of its own; it talks to the server as this device (api.js, the
+// page's one device token) and meets the rest of the page only through DOM events on document:
 //   "sprawlscan:ready"                                  the page can score (after it loaded the metadata)
 //   "sprawlscan:scored"  {request, breakdown, scanId}   a score is on screen (request: the /score body)
 //   "sprawlscan:restore" {request, scanId}              sent from here: put this game back on the page
-const TOKEN_KEY = "sprawlscan.device-token";
+import { api, deviceCall, privateImage } from "./api.js";
+
 const CURRENT_KEY = "sprawlscan.current-game";
 const HISTORY_PAGE = 20;
 
@@ -21,24 +22,10 @@ savedAs = (keptGame() || {}).savedAs || null;
 
 // ---- API ---------------------------------------------------------------------------------------------
 
-async function deviceToken() {
-  let token = localStorage.getItem(TOKEN_KEY);
-  if (!token) {
-    token = (await call("POST", "/api/v1/devices", undefined, false)).device_token;
-    localStorage.setItem(TOKEN_KEY, token);
-  }
-  return token;
-}
-
+// Every games call is the device's (its token, api.js), but the metadata's, which anyone may read.
 async function call(method, path, body, auth = true) {
-  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
-  if (auth) headers.Authorization = `Bearer ${await deviceToken()}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (res.status === 204) return null;
-  let data = null;
-  try { data = await res.json(); } catch { /* not JSON: reported below */ }
-  if (!res.ok) throw new Error((data && data.error && data.error.message) || `The server answered ${res.status}.`);
-  return data;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  return auth ? deviceCall(method, path, text) : api(path, body);
 }
 
 function showError(err) {
@@ -238,10 +225,14 @@ function restore(detail) {
   const fig = $("#overlay-box");
   if (detail.scanId && fig) {
     // The scan is kept on the server for a while: its overlay comes back too, or stays hidden if expired.
+    // It is this device's: fetched with the token (an <img> cannot send it), hidden when it is gone.
     const img = $("#overlay");
     img.onerror = () => { fig.hidden = true; };
-    img.src = `/api/v1/scans/${encodeURIComponent(detail.scanId)}/overlay`;
-    fig.hidden = false;
+    privateImage(`/api/v1/scans/${encodeURIComponent(detail.scanId)}/overlay`).then((url) => {
+      if (!url) { fig.hidden = true; return; }
+      img.src = url;
+      fig.hidden = false;
+    });
   }
 }
 

@@ -3,7 +3,7 @@
 // last one's photo and warnings and says what went wrong beside the upload, where the player is looking.
 // After a reload the photo comes back from the server while it keeps the scan, or the page says it is gone.
 import { $, el, scrollBehaviour } from "./dom.js";
-import { api } from "./api.js";
+import { api, privateImage } from "./api.js";
 import { parseCityText } from "./city.js";
 import { isGoalId, key, state } from "./state.js";
 import { hidePhoto, showPhoto } from "./overlay.js";
@@ -111,7 +111,8 @@ export async function scan(file, adopt) {
     try { localStorage.setItem(TOWN_SCANNED, "1"); } catch { /* the hint shows again next time */ }
     renderTownHint();
   }
-  showPhoto(photoUrl || data.overlay, data.cells);
+  if (photoUrl) showPhoto(photoUrl, data.cells);
+  else privateImage(data.overlay).then((src) => showPhoto(src, data.cells)); // the device's own: fetched with its token
   $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
 }
 
@@ -129,7 +130,7 @@ export async function restorePhoto() {
     const data = await api(`/api/v1/scans/${encodeURIComponent(state.scanId)}`);
     const read = parseCityText(data.city || "", state.game, isGoalId).rows;
     state.scanned = new Map(read.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
-    if (data.overlay) await showPhoto(data.overlay, data.cells);
+    if (data.overlay) await showPhoto(await privateImage(data.overlay), data.cells); // the device's own
     shown = !$("#overlay-box").hidden;
   } catch { /* gone, or the server is out of reach: said below */ }
   note.textContent = shown ? "Your photo as the server kept it, with the cells read drawn on it: it is kept only for a while." : NOT_KEPT;

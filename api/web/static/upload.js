@@ -1,7 +1,9 @@
 // The photo: shrunk in the browser to the size the scanner reads at (upright, as its EXIF orientation
 // says), then uploaded with a progress bar. The shrunk copy is also what the page shows under the outlines.
+// It is sent as this device (api.js's token): the scan is then the device's alone, and read with its
+// taught deck.
 import { $ } from "./dom.js";
-import { ApiError, unreachable } from "./api.js";
+import { ApiError, deviceToken, tokenRefused, unreachable } from "./api.js";
 import { state } from "./state.js";
 
 const DEFAULT_LONG_SIDE = 2016; // the server says its own in /api/v1/meta (photo_long_side)
@@ -61,11 +63,31 @@ export async function uploadPhoto(file) {
   bar.max = 100;
   text.textContent = `Uploading ${(image.size / 1e6).toFixed(1)} MB…`;
   const name = small ? "photo.jpg" : file.name || "photo";
+  try {
+    let answer = await send(formFor(image, name), await tokenOrNone(), bar, text);
+    if (answer.unknownToken) {
+      tokenRefused(answer.token); // the server's database was replaced: a new token, and the photo once more
+      answer = await send(formFor(image, name), await tokenOrNone(), bar, text);
+    }
+    if (answer.error) throw answer.error;
+    return { data: answer.data, photoUrl: small ? URL.createObjectURL(small.blob) : null };
+  } finally {
+    box.hidden = true;
+  }
+}
+
+// The device token, or null when none can be had now (the server refuses to issue one): the scan is then
+// anonymous, read back by its id alone.
+async function tokenOrNone() {
+  try { return await deviceToken(); } catch (err) { if (err.code === "unreachable") throw err; return null; }
+}
+
+// One upload of `form` with `token`: resolves with {data} or {error} (an ApiError), or {unknownToken} when
+// the server does not know the token; rejects when the server cannot be reached.
+function send(form, token, bar, text) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/v1/scans");
-    // The device token lets the server read the photo with this device's taught deck (deck.js).
-    const token = localStorage.getItem("sprawlscan.device-token");
     if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total); };
@@ -73,17 +95,14 @@ export async function uploadPhoto(file) {
       bar.removeAttribute("value"); // indeterminate while the server reads the city
       text.textContent = "Reading the photo…";
     };
-    xhr.onerror = () => { box.hidden = true; reject(unreachable()); };
+    xhr.onerror = () => reject(unreachable());
     xhr.onload = () => {
-      box.hidden = true;
       const data = xhr.response;
-      if (xhr.status !== 200) {
-        const e = (data && data.error) || { message: `The server answered ${xhr.status}.` };
-        reject(new ApiError(xhr.status, e.code, e.message));
-        return;
-      }
-      resolve({ data, photoUrl: small ? URL.createObjectURL(small.blob) : null });
+      if (xhr.status === 200) { resolve({ data }); return; }
+      const e = (data && data.error) || { message: `The server answered ${xhr.status}.` };
+      if (xhr.status === 401 && e.code === "device_token_unknown" && token) { resolve({ unknownToken: true, token }); return; }
+      resolve({ error: new ApiError(xhr.status, e.code, e.message) });
     };
-    xhr.send(formFor(image, name));
+    xhr.send(form);
   });
 }
