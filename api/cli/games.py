@@ -17,6 +17,7 @@ from typing import Any
 
 from api.cli.argtypes import whole
 from api.core import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
+from api.storage import DeviceStore
 from scoring.errors import InputError
 from scoring.numbers import JSONError, load_json
 
@@ -132,7 +133,10 @@ def run_games(args: argparse.Namespace) -> int:
         except json.JSONDecodeError as exc:
             raise BadImport(f"{args.import_file}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
         records = import_records(document)  # scored before the database is opened for writing
-        saved = _store(args, write=True).add_many(_owner(args), records)
+        store, owner = _store(args, write=True), _owner(args)
+        saved = store.add_many(owner, records)
+        # The token is the operator's to give: the service hears it from now on (it checks issued tokens).
+        DeviceStore(store.engine, 0, 0.0).enrol(owner)
         print(f"imported {len(saved)} games")
         return 0
     owner = _owner(args)  # a bad token is named before the database is opened

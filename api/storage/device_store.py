@@ -63,6 +63,15 @@ class DeviceStore:
             conn.execute(insert(devices).values(owner=owner, created_at=stamp))
         self._remember(owner)
 
+    def enrol(self, owner: str) -> None:
+        """Record ``owner`` as issued by whoever runs this database (``sprawlscan games --import --device
+        TOKEN`` on the server's own machine), so the service hears the token; no client bound applies."""
+        if self.issued(owner):
+            return
+        with writing("the device token"), self.engine.begin() as conn:
+            conn.execute(insert(devices).values(owner=owner, created_at=now()))
+        self._remember(owner)
+
     def issued(self, owner: str) -> bool:
         """Whether ``owner`` is the key of a token this service issued."""
         if owner in self._known:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from api.cli import main
+from api.core import owner_of_token
+from api.storage import DeviceStore, open_database
 from tests.conftest import CITY, TOWN, engine_json
 
 TOKEN = "a" * 20 + "B" * 20
@@ -82,3 +84,16 @@ def test_cli_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit) as exc:
         main(["games", *db, "--limit", "0"])
     assert exc.value.code == 2
+
+
+def test_a_token_the_operator_imports_games_with_is_heard_by_the_service(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = DeviceStore(open_database(db_url), 20, 86_400.0)
+    command = ["games", "--database", db_url, "--import", str(_import_file(tmp_path)), "--device", TOKEN]
+    assert not store.issued(owner_of_token(TOKEN))
+    assert main(command) == 0
+    assert "imported 3 games" in capsys.readouterr().out
+    assert store.issued(owner_of_token(TOKEN)) and not store.issued(owner_of_token(OTHER))
+    assert main(command) == 0
+    assert store.count() == 1  # entered once, however many imports
