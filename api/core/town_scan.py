@@ -119,6 +119,7 @@ def _town_beats(
     scan) is not run: a Sprawlopolis photo costs what it did before towns were read. Also which group of
     cards the town was found in (for the town scan to read first)."""
     from vision.towns.detect import CLEAR_BY, GameEvidence, cards_evidence, decide, town_evidence
+    from vision.towns.geometry import RING, WIDE_RING
     from vision.towns.scan import shipped_reader
 
     if city is not None:
@@ -128,7 +129,8 @@ def _town_beats(
     else:
         evidence = GameEvidence("sprawlopolis", 0.0, 0, str(refusal))
     try:
-        town = town_evidence(rgb, reader or shipped_reader())
+        # A taught reader reads a town on the wider lattice (geometry.WIDE_RING): so is its evidence.
+        town = town_evidence(rgb, reader or shipped_reader(), WIDE_RING if reader else RING)
     except RuntimeError:  # no territory classifier in this build: no photo is a town (never a city lost)
         return False, 0
     verdict = decide((evidence, town))

@@ -32,6 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -57,6 +58,7 @@ DEVSET = next(
 )  # fmt: skip
 EDITION_SEED_BASE = 7_000
 Grid = list[list[str | None]]
+T = TypeVar("T")
 
 
 @dataclass
@@ -77,7 +79,7 @@ def _grid(text: str) -> Grid:
     return [[None if t is None else t.token() for t in row] for row in town.grid]
 
 
-def _turns(grid: Grid) -> list[Grid]:
+def _turns(grid: list[list[T]]) -> list[list[list[T]]]:
     out, g = [], grid
     for _ in range(4):
         out.append(g)
@@ -86,10 +88,12 @@ def _turns(grid: Grid) -> list[Grid]:
 
 
 def compare(truth: Grid, read: Grid, doubted: set[str]) -> Compared:
-    """``read`` laid over ``truth`` at the best turn and shift (see the module note)."""
+    """``read`` laid over ``truth`` at the best turn and shift (see the module note); the cells named in
+    ``doubted`` (the read town's own names) are turned with it."""
     want = {(r, c): t for r, row in enumerate(truth) for c, t in enumerate(row) if t is not None}
+    marks = [[cell_name(r, c) in doubted for c in range(len(row))] for r, row in enumerate(read)]
     best = Compared(len(want), -1, len(want))
-    for k, turned in enumerate(_turns(read)):
+    for turned, marked in zip(_turns(read), _turns(marks), strict=True):
         rows, cols = len(turned), len(turned[0]) if turned else 0
         for dr in range(-rows, len(truth) + 1):
             for dc in range(-cols, len(truth[0]) + 1):
@@ -98,19 +102,18 @@ def compare(truth: Grid, read: Grid, doubted: set[str]) -> Compared:
                     for (r, c), t in want.items()
                 )
                 if right > best.right:
-                    silent = _silent(want, turned, (dr, dc), doubted if k == 0 else set())
-                    best = Compared(len(want), right, silent)
+                    best = Compared(len(want), right, _silent(want, turned, marked, (dr, dc)))
     return best
 
 
-def _silent(want: dict, read: Grid, shift: tuple[int, int], doubted: set[str]) -> int:
+def _silent(want: dict, read: Grid, marked: list[list[bool]], shift: tuple[int, int]) -> int:
     rows, cols = len(read), len(read[0]) if read else 0
     silent = 0
     for (r, c), t in want.items():
         rr, cc = r - shift[0], c - shift[1]
         inside = 0 <= rr < rows and 0 <= cc < cols
         if not inside or read[rr][cc] != t:
-            silent += not (inside and cell_name(rr, cc) in doubted)
+            silent += not (inside and marked[rr][cc])
     return silent
 
 

@@ -23,7 +23,7 @@ from vision.cards import CardStacking, evidence_grid, stack_cards
 from vision.cells import Classifier, get_classifier
 from vision.city_geometry import Geometry
 from vision.lattice import NoCityFound
-from vision.towns.geometry import locate_town
+from vision.towns.geometry import RING, locate_town
 from vision.towns.scan import shipped_reader
 from vision.towns.scan_support import Reader, best_lattice
 
@@ -88,14 +88,16 @@ def cards_evidence(geometry: Geometry, decoding: CardStacking) -> GameEvidence:
     return GameEvidence("sprawlopolis", shown / max(1, cells), cells)
 
 
-def town_evidence(photo: np.ndarray, reader: Reader) -> GameEvidence:
-    """How well the Circle the Wagons cards explain ``photo`` as read by the territory ``reader``: in the
-    largest group of cards, or in the next largest when the largest is poorly explained (the goal cards
-    beside a small town may be the larger group)."""
+def town_evidence(photo: np.ndarray, reader: Reader, ring: int = RING) -> GameEvidence:
+    """How well the Circle the Wagons cards explain ``photo`` as read by the territory ``reader`` on a
+    lattice grown by ``ring`` cells (as the scan will read it): in the largest group of cards, or in the
+    next largest when the largest is poorly explained (the goal cards beside a small town may be the
+    larger group)."""
     best = GameEvidence("wagons", 0.0, 0)
     for rank in (0, 1):
         try:
-            reading = best_lattice(photo, locate_town(photo, rank=rank), reader, margins=False)
+            found = locate_town(photo, rank=rank)
+            reading = best_lattice(photo, found, reader, margins=False, ring=ring)
         except NoCityFound as exc:
             best = best if best.cells else GameEvidence("wagons", 0.0, 0, str(exc))
             continue

@@ -4,13 +4,16 @@ scanner was never shown.
 
 Each lattice cell's fill and icon are measured as the deck's were (:mod:`vision.towns.deck.look`). The
 territory it shows is the terrain whose fill lies nearest times the icon whose examples its shape resembles
-most. Whether it shows a territory at all (and not the table) takes three cues, each of which a print's
+most. Whether it shows a territory at all (and not the table) takes these cues, each of which a print's
 territory passes and a table fails in some room:
 
 - its fill lies near one of the six named fills (a wooden or cloth table lies far from all of them);
-- something stands out in its middle, about as much as an icon covers (a white table round white snow
-  territories has the snow's colour but no icon);
-- what stands out has an icon's shape (a table's grain or check pattern is spread over the middle).
+- and either its fill lies far from every colour the table shows round the town (the lattice's outer
+  rings of cells) and nearer a named fill still, or something stands out in its middle, about as much as
+  an icon covers, with an icon's shape. A white table round white snow territories has the snow's colour
+  but no icon; a table's grain or check pattern is spread over the middle. An icon alone is not asked
+  for: a print's silhouette may stand out from its fill by little (a white ring on pale blue, a dark gun
+  on dark red), while the fill itself stands far from the table.
 
 A town photo is lit otherwise than the deck photo: its fills are first brought to the deck's light
 (:func:`adapted_fills`), by the gain and offset per Lab channel that carry the fills of the cells surely
@@ -26,9 +29,9 @@ import numpy as np
 from scoring.wagons.town import ICONS, TERRAINS
 from vision.lattice import Lattice
 from vision.towns.deck.look import icon_distance, territory_looks
-from vision.towns.deck.structure import PrintLook
+from vision.towns.deck.structure import PrintLook, fill_distance
 
-__all__ = ["adapted_fills", "land_probability", "read_by_look"]
+__all__ = ["adapted_fills", "land_probability", "read_by_look", "rim_fills"]
 
 TABLE = "."
 # A fill this many spreads from the nearest named fill is half as likely a territory's.
@@ -46,13 +49,23 @@ ADAPT_MIN_CELLS = 4
 ADAPT_SPREAD = 5.0
 GAIN = (0.7, 1.4)
 ADAPT_ROUNDS = 3
+# A fill this many spreads from every colour of the table's rim is half as likely the table's.
+TABLE_HALF = 3.0
+# Without an icon, the fill alone must lie nearer a named fill: this many spreads from it is half as likely
+# (a cup or a phone on the table may come within FILL_HALF of some print's fill).
+FILL_ALONE_HALF = 1.5
+# The table's colours are taken from the lattice's outer rings: beyond the card region found by colour.
+RIM_RINGS = 2
 # No cue is ever certain: a cell's chance of land stays within these.
 LAND_BOUNDS = (0.005, 0.995)
 
 
-def land_probability(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
+def land_probability(
+    look: PrintLook, fills: np.ndarray, masks: np.ndarray, table: np.ndarray | None = None
+) -> np.ndarray:
     """The probability (N,) that each cell of fill ``fills`` (N, 3) and icon mask ``masks`` (N, S, S)
-    shows a territory of ``look``'s print rather than the table (see the module note)."""
+    shows a territory of ``look``'s print rather than the table whose colours round the town are
+    ``table`` (M, 3; None: not known): see the module note."""
     _, nearest = look.terrain_logp(fills)
     by_fill = np.exp(-math.log(2) * (nearest / FILL_HALF) ** 2)
     mass = masks.mean(axis=(1, 2)) / max(look.icon_mass, 1e-6)
@@ -61,7 +74,27 @@ def land_probability(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> n
     d = icon_distance(both[:, None], look.icons[None]).min(axis=1)
     shape = np.minimum(d[: len(masks)], d[len(masks) :])
     by_shape = np.exp(-np.maximum(0.0, shape - SHAPE_NONE) / SHAPE_SCALE)
-    return np.clip(by_fill * by_icon * by_shape, *LAND_BOUNDS)
+    by_colour = np.zeros(len(fills))
+    if table is not None and len(table):
+        away = fill_distance(fills, table).min(axis=1) / float(np.median(look.spread))
+        not_table = 1.0 - np.exp(-math.log(2) * (away / TABLE_HALF) ** 2)
+        by_colour = np.exp(-math.log(2) * (nearest / FILL_ALONE_HALF) ** 2) * not_table
+    return np.clip(np.maximum(by_fill * by_icon * by_shape, by_colour), *LAND_BOUNDS)
+
+
+def rim_fills(view: np.ndarray, lattice: Lattice, fills: np.ndarray) -> np.ndarray:
+    """The table's colours round the town (M, 3): the ``fills`` (one per ``lattice`` cell, in reading order)
+    of the cells in the lattice's :data:`RIM_RINGS` outer rings that lie on the photo in ``view`` (the
+    lattice reaches past the cards, and past the photo's edge where the cards lie near it)."""
+    rows, cols = lattice.rows, lattice.cols
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    rim = np.minimum(np.minimum(r, c), np.minimum(rows - 1 - r, cols - 1 - c)) < RIM_RINGS
+    x, y = np.round(lattice.centres().reshape(-1, 2)).astype(int).T
+    h, w = view.shape[:2]
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    on_photo = np.zeros_like(inside)
+    on_photo[inside] = view[y[inside], x[inside]].any(axis=1)  # outside the photo the view is black
+    return fills[rim & on_photo]
 
 
 def adapted_fills(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -92,7 +125,7 @@ def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[li
     fills = adapted_fills(look, fills, masks)
     terrain, _ = look.terrain_logp(fills)
     icon = look.icon_logp(masks)
-    land = land_probability(look, fills, masks)
+    land = land_probability(look, fills, masks, rim_fills(view, lattice, fills))
     cells = []
     for t_row, i_row, p in zip(np.exp(terrain), np.exp(icon), land, strict=True):
         joint = np.outer(t_row, i_row) * p

@@ -35,6 +35,7 @@ from vision.towns.deck.look import icon_distance
 __all__ = [
     "NoStructure",
     "PrintLook",
+    "fill_distance",
     "fill_groups",
     "learn_look",
     "look_readings",
@@ -114,7 +115,7 @@ class PrintLook:
     def terrain_logp(self, fills: np.ndarray) -> np.ndarray:
         """Log-probabilities (N, 6) of each terrain for territories of fill ``fills`` (N, 3), and the
         weighted distance to the nearest named fill in units of its spread (N,)."""
-        d = _fill_distance(fills, self.fills) / self.spread[None, :]
+        d = fill_distance(fills, self.fills) / self.spread[None, :]
         logits = -0.5 * d**2
         return logits - _logsumexp(logits), d.min(axis=1)
 
@@ -157,7 +158,7 @@ def _logsumexp(x: np.ndarray) -> np.ndarray:
     return top + np.log(np.exp(x - top).sum(axis=1, keepdims=True))
 
 
-def _fill_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def fill_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Weighted Lab distance of every fill of ``a`` (N, 3) to every fill of ``b`` (M, 3): (N, M)."""
     diff = (a[:, None, :] - b[None, :, :]) * FILL_WEIGHTS
     return np.sqrt((diff**2).sum(axis=2))
@@ -240,7 +241,7 @@ def learn_look(fills: np.ndarray, masks: np.ndarray) -> PrintLook:
             icon_of.append(ICONS.index(territory.icon))
     for k, g in enumerate(order):
         own = fills[groups == g]
-        spread[k] = max(MIN_FILL_SPREAD, float(np.median(_fill_distance(own, centres[g : g + 1]))) * 2.5)
+        spread[k] = max(MIN_FILL_SPREAD, float(np.median(fill_distance(own, centres[g : g + 1]))) * 2.5)
     mass = float(np.median([m.mean() for m in icons])) if icons else 0.0
     return PrintLook(centres[order].astype(np.float32), spread, np.array(icons), np.array(icon_of), mass)
 
