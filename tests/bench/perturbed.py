@@ -2,13 +2,14 @@
 whatever a phone and a room do to the photo, and when it is wrong, does the scan say where?
 
 Every photo is read upright (as its file) and in each perturbation of :mod:`tests.bench.perturb`, made at run
-time from the upright pixels. For each perturbation and over all of them it prints: readings identical to
-the upright one (the same city, up to a whole turn and a shift, with the same scoring cards), blocks right,
-cities exact, wrong cells, wrong cells named in the scan's ``doubt`` list (``[{"cell": "D6", ...}]``; a scan
-without one names none), wrong cells named in a warning (today's stand-in), readings refused (no city found,
-or a ``retake`` asked for: an honest answer, not a silent one) and doubtful cells per photo. It ends with
-``devset perturbed: identical K/N, wrong cells W, silent S, doubt per photo D`` over the perturbed readings,
-where silent counts wrong cells not named in ``doubt``.
+time from the upright pixels ("no scoring cards in view", ``nocards``, from where the upright reading found
+the city; a photo whose upright reading found none is refused in it too). For each perturbation and over all
+of them it prints: readings identical to the upright one (the same city, up to a whole turn and a shift, with
+the same scoring cards), blocks right, cities exact, wrong cells, wrong cells named in the scan's ``doubt``
+list (``[{"cell": "D6", ...}]``; a scan without one names none), wrong cells named in a warning (today's
+stand-in), readings refused (no city found, or a ``retake`` asked for: an honest answer, not a silent one) and
+doubtful cells per photo. It ends with ``devset perturbed: identical K/N, wrong cells W, silent S, doubt per
+photo D`` over the perturbed readings, where silent counts wrong cells not named in ``doubt``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 __all__ = ["chosen", "figures", "read_perturbed", "report", "run"]
 
 # A cell name as the scan writes it (vision.result: column letters, then the 1-based row).
@@ -30,23 +33,25 @@ _CELLS = ("wrong", "in_doubt", "in_warnings", "silent")
 def chosen(spec: str | None) -> list[str]:
     """The perturbations ``--perturb`` names: all of them for None or "all", none for "none", else the
     comma-separated names; raises ValueError naming any unknown."""
-    from tests.bench.perturb import PERTURBATIONS
+    from tests.bench.perturb import LOCATED, PERTURBATIONS
 
+    known = [*PERTURBATIONS, *LOCATED]
     if spec in (None, "all"):
-        return list(PERTURBATIONS)
+        return known
     if spec == "none":
         return []
     names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in PERTURBATIONS]
+    unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise ValueError(
-            f"--perturb: unknown {', '.join(unknown) or '(none named)'}; known: {', '.join(PERTURBATIONS)}"
+            f"--perturb: unknown {', '.join(unknown) or '(none named)'}; known: {', '.join(known)}"
         )
     return names
 
 
 def _scan(photo: Any, truth: Any) -> dict[str, Any]:
-    """Scan ``photo`` (RGB pixels or a file's bytes) and compare it with ``truth``."""
+    """Scan ``photo`` (RGB pixels or a file's bytes) and compare it with ``truth``; ``box``: where the
+    city was found, as fractions of the photo (:func:`_city_box`)."""
     from scoring.errors import InputError
     from vision.decode import fit_long_side
     from vision.evaluate import compare_cities
@@ -60,7 +65,29 @@ def _scan(photo: Any, truth: Any) -> dict[str, Any]:
     except InputError as exc:  # no city found: a refusal, honest though not a reading
         empty = {"blocks": 0, "of": compare_cities(truth, None).cells, "exact": False, "doubt": 0}
         return {"refused": str(exc), "city": None, "cards": None, **empty, **dict.fromkeys(_CELLS, [])}
-    return figures(truth, result.city, result.to_json())
+    return {**figures(truth, result.city, result.to_json()), "box": _city_box(result)}
+
+
+def _city_box(result: Any) -> tuple[float, float, float, float, float]:
+    """The read city's cells' bounding box and a block's width, as fractions of the photo's width and
+    height (x0, y0, x1, y1, width): where it lies whatever size the photo is decoded at."""
+    from vision.overlay import cell_outlines
+
+    quads = np.array(list(cell_outlines(result.geometry, result.assembled).values()), float)
+    widths = np.hypot(*(quads[:, 1] - quads[:, 0]).T)
+    lo, hi = quads.reshape(-1, 2).min(axis=0), quads.reshape(-1, 2).max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]), float(np.median(widths)))
+
+
+def _in_pixels(box: tuple[float, ...] | None, rgb: Any) -> Any:
+    """:func:`_city_box`'s fractions as a :class:`tests.bench.perturb.CityBox` in ``rgb``'s pixels."""
+    from tests.bench.perturb import CityBox
+
+    if box is None:
+        return None
+    h, w = rgb.shape[:2]
+    x0, y0, x1, y1, width = box
+    return CityBox(x0 * w, y0 * h, x1 * w, y1 * h, width * w)
 
 
 def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
@@ -92,13 +119,14 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
         "doubt": len(doubt),
         "placements": [p.get("card") for p in out.get("placements") or [] if isinstance(p, dict)],
         "cards_in_doubt": list((out.get("scoring_cards") or {}).get("in_doubt") or []),
+        "cards_source": out.get("cards_source"),
     }
 
 
 def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]]:
     """One devset photo read upright and in each perturbation named: {way: figures}."""
     from scoring.city_text import parse_city
-    from tests.bench.perturb import perturbed
+    from tests.bench.perturb import LOCATED, perturbed
     from vision.decode import decode_image
     from vision.evaluate import compare_cities
 
@@ -109,11 +137,17 @@ def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]
     rows = {"upright": upright}
     rgb = decode_image(data).rgb
     for way in ways:
-        row = _scan(perturbed(way, rgb), truth)
+        box = _in_pixels(upright.get("box"), rgb)
+        if way in LOCATED and box is None:  # nowhere to crop to: refused as the upright reading was
+            rows[way] = {**upright, "identical": False}
+            continue
+        row = _scan(perturbed(way, rgb, box), truth)
         same_city = upright["city"] is not None and row["city"] is not None
         if same_city:
             a, b = parse_city(upright["city"]), parse_city(row["city"])
-            same_city = compare_cities(a, b).exact and upright["cards"] == row["cards"]
+            # With the backs out of view the cards are the city's to tell, or no one's: the city is compared.
+            same_cards = way in LOCATED or upright["cards"] == row["cards"]
+            same_city = compare_cities(a, b).exact and same_cards
         row["identical"] = bool(same_city) and not row["refused"]
         rows[way] = row
     upright["identical"] = True

@@ -10,9 +10,12 @@ from PIL import Image
 
 from scoring.city_text import parse_city
 from tests.bench.perturb import (
+    LOCATED,
     PERTURBATIONS,
+    CityBox,
     crop_edges,
     crop_fraction,
+    crop_to_city,
     dim_warm,
     exif_rotated,
     glare_spot,
@@ -151,13 +154,28 @@ def test_every_perturbation_is_the_same_each_time_and_changes_the_photo() -> Non
 
 
 def test_the_perturbations_asked_for_are_the_ones_run_and_an_unknown_one_is_named() -> None:
-    assert chosen(None) == chosen("all") == list(PERTURBATIONS) and len(PERTURBATIONS) == 12
+    assert chosen(None) == chosen("all") == [*PERTURBATIONS, *LOCATED] and len(PERTURBATIONS) == 12
     assert chosen("none") == []
-    assert chosen("rot90, crop3") == ["rot90", "crop3"]
+    assert chosen("rot90, crop3") == ["rot90", "crop3"] and chosen("nocards") == ["nocards"]
     with pytest.raises(ValueError, match="unknown rot45"):
         chosen("rot90,rot45")
     with pytest.raises(ValueError, match="unknown perturbation 'rot45'"):
         perturbed("rot45", photo())
+
+
+def test_no_scoring_cards_in_view_keeps_the_city_and_a_margin_and_cuts_off_what_lies_beside_it() -> None:
+    rgb = photo(120, 160)
+    box = CityBox(60.0, 30.0, 110.0, 90.0, 10.0)  # a city of 5 x 6 blocks 10 px wide
+    out = crop_to_city(rgb, box, margin=0.5)
+    assert out.shape == (70, 60, 3)  # 5 px of table round it
+    assert np.array_equal(out, rgb[25:95, 55:115])
+    # The margin stops at the frame, and a city filling the frame leaves nothing to cut.
+    assert crop_to_city(rgb, CityBox(2.0, 30.0, 110.0, 90.0, 10.0), 0.5).shape == (70, 115, 3)
+    with pytest.raises(ValueError, match="fills the frame"):
+        crop_to_city(rgb, CityBox(0.0, 0.0, 160.0, 120.0, 10.0))
+    assert np.array_equal(perturbed("nocards", rgb, box), crop_to_city(rgb, box))
+    with pytest.raises(ValueError, match="needs to know where the city lies"):
+        perturbed("nocards", rgb)
 
 
 TRUTH = "cards: 1 2 3\nR:EW C:EW .\nP    I:NS P\n"
