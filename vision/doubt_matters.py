@@ -4,8 +4,9 @@
 R:EW: if it is R:NS the total is 35" beside a total of 35 asks the player to look at a cell that changes
 nothing, and such lines drown the ones that matter: the list under the score, and the red on the overlay,
 keep only the alternatives that change the breakdown the player is shown (a largest group, the roads, a
-scoring card's points). With the scoring cards unknown, an alternative matters when it changes what any of
-the 18 cards would score, since any three of them may be the game's.
+scoring card's points), and a cell only while a reason to doubt it stands (two cards the other way round,
+where that changes nothing scored, is no reason). With the scoring cards unknown, an alternative matters
+when it changes what any of the 18 cards would score, since any three of them may be the game's.
 
 A scoring card taken from the city alone (no back read it, the player gave none) rests on every block the
 decoding was given: with a doubt left in the city, a misread block may have moved a card, and following
@@ -55,9 +56,25 @@ def doubts_that_matter(
     out = []
     for doubt in doubts:
         alternatives = tuple(a for a in doubt.alternatives if _changes(city, doubt, a, cards, lines))
-        if alternatives:
-            out.append(replace(doubt, alternatives=alternatives))
+        kept = _without_moot(doubt, alternatives) if alternatives else None
+        if kept is not None:
+            out.append(kept)
     return tuple(out)
+
+
+def _without_moot(doubt: CellDoubt, alternatives: tuple[str, ...]) -> CellDoubt | None:
+    """``doubt`` with ``alternatives`` and without its reasons that rest on an alternative no longer among
+    them (:attr:`vision.doubt.CellDoubt.named`); None when no reason is left: a cell in doubt only because
+    two cards could lie the other way round, where that changes nothing scored, is not in doubt."""
+    moot = [(source, why) for source, why, alt in doubt.named if alt not in alternatives]
+    if not moot:
+        return replace(doubt, alternatives=alternatives)
+    reasons = [r for r in doubt.why.split("; ") if r not in {why for _, why in moot}]
+    if not reasons:
+        return None
+    sources = tuple(s for s in doubt.sources if s not in {source for source, _ in moot})
+    named = tuple(n for n in doubt.named if n[0] in sources)
+    return replace(doubt, alternatives=alternatives, why="; ".join(reasons), sources=sources, named=named)
 
 
 def city_alone(scoring: ScoringCards) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ __all__ = ["chosen", "figures", "read_perturbed", "report", "run"]
 
 # A cell name as the scan writes it (vision.result: column letters, then the 1-based row).
 _CELL_NAME = re.compile(r"\b([A-Z]{1,2}[1-9][0-9]?)\b")
-_CELLS = ("wrong", "in_doubt", "in_warnings", "silent")
+_CELLS = ("wrong", "in_doubt", "in_warnings", "silent", "harmless")
 
 
 def chosen(spec: str | None) -> list[str]:
@@ -104,6 +104,11 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
     # has no cell for is named by where it lies in the truth.
     back = {score.to_truth(city, r, c): cell_name(r, c) for r, c, _ in city.cells()}
     wrong = [back.get(where, f"missing@{where[0]},{where[1]}") for where, _, _ in score.wrong]
+    # A misreading the breakdown cannot show (the same line for every item with the true cards: a road's
+    # bend that ends no road more or less and that no card counts) is not the player's to check.
+    harmless = [
+        w for w, (where, _, got) in zip(wrong, score.wrong, strict=True) if not _scored(truth, where, got)
+    ]
     return {
         "refused": retake,
         "city": format_city(city),
@@ -114,13 +119,33 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
         "wrong": wrong,
         "in_doubt": [w for w in wrong if w in doubt],
         "in_warnings": [w for w in wrong if w in warned],
-        # A retake asked for is honest about every cell; otherwise a wrong cell not in doubt is silent.
-        "silent": [] if retake else [w for w in wrong if w not in doubt],
+        # A retake asked for is honest about every cell; otherwise a wrong cell not in doubt is silent,
+        # unless it changes nothing the breakdown shows ("harmless", counted apart).
+        "silent": [] if retake else [w for w in wrong if w not in doubt and w not in harmless],
+        "harmless": [] if retake else [w for w in wrong if w not in doubt and w in harmless],
         "doubt": len(doubt),
         "placements": [p.get("card") for p in out.get("placements") or [] if isinstance(p, dict)],
         "cards_in_doubt": list((out.get("scoring_cards") or {}).get("in_doubt") or []),
         "cards_source": out.get("cards_source"),
     }
+
+
+def _scored(truth: Any, where: tuple[int, int], got: str) -> bool:
+    """Whether the true city with the cell at ``where`` read as ``got`` scores any line of its breakdown
+    otherwise, with its own scoring cards (a cell beyond the truth's grid always counts)."""
+    from scoring.city import parse_cell
+    from scoring.engine import score_city
+    from scoring.errors import InputError
+
+    r, c = where
+    if not (0 <= r < truth.n_rows and 0 <= c < truth.n_cols):
+        return True
+    try:
+        misread = truth.with_cell(r, c, parse_cell(got))
+        lines = [(i.key, i.points) for i in score_city(misread).items]
+    except InputError:
+        return True
+    return lines != [(i.key, i.points) for i in score_city(truth).items]
 
 
 def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]]:
@@ -169,13 +194,13 @@ def _line(way: str, rows: list[dict[str, Any]]) -> str:
     n = len(rows)
 
     def total(key: str) -> int:
-        return sum(len(r[key]) if isinstance(r[key], list) else int(bool(r[key])) for r in rows)
+        return sum(len(r.get(key) or []) if key in _CELLS else int(bool(r[key])) for r in rows)
 
     right, of = sum(r["blocks"] for r in rows), sum(r["of"] for r in rows)
     return (
         f"{way:13s} {total('identical'):>4d}/{n:<4d} {right:>5d}/{of:<5d} {total('exact'):>4d}/{n:<4d} "
         f"{total('wrong'):>5d} {total('in_doubt'):>6d} {total('in_warnings'):>6d} {total('silent'):>6d} "
-        f"{total('refused'):>7d} {sum(r['doubt'] for r in rows) / max(n, 1):>8.2f}"
+        f"{total('harmless'):>8d} {total('refused'):>7d} {sum(r['doubt'] for r in rows) / max(n, 1):>8.2f}"
     )
 
 
@@ -183,7 +208,7 @@ def report(by_way: dict[str, list[dict[str, Any]]]) -> str:
     """The table: one line per way, one over every perturbed reading, the odd readings, the summary line."""
     head = (
         f"{'':13s} {'identical':>9s} {'blocks right':>11s} {'exact':>9s} {'wrong':>5s} {'doubt':>6s} "
-        f"{'warned':>6s} {'silent':>6s} {'refused':>7s} {'doubt/ph':>8s}"
+        f"{'warned':>6s} {'silent':>6s} {'harmless':>8s} {'refused':>7s} {'doubt/ph':>8s}"
     )
     lines = [head]
     perturbed_rows = [r for way, rows in by_way.items() if way != "upright" for r in rows]
@@ -200,8 +225,9 @@ def report(by_way: dict[str, list[dict[str, Any]]]) -> str:
     silent = sum(len(r["silent"]) for r in perturbed_rows)
     doubt = sum(r["doubt"] for r in perturbed_rows) / max(n, 1)
     same = sum(r["identical"] for r in perturbed_rows)
+    harmless = sum(len(r.get("harmless", [])) for r in perturbed_rows)
     lines.append(
         f"devset perturbed: identical {same}/{n}, wrong cells {wrong}, silent {silent}, "
-        f"doubt per photo {doubt:.2f}"
+        f"doubt per photo {doubt:.2f} (unnamed wrong cells that change nothing scored: {harmless})"
     )
     return "\n".join(lines)

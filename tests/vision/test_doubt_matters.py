@@ -52,6 +52,16 @@ def test_an_alternative_with_the_same_total_on_other_lines_is_kept() -> None:
     assert scored_lines(changed, (1, 2, 3)) != scored_lines(CITY, (1, 2, 3))
     (doubt,) = doubts_that_matter(CITY, (_doubt("R:EW"),), (1, 2, 3))
     assert doubt.alternatives == ("R:EW",)
+    # Its line says that the total stays and which lines move, not a bare "the total is" the same.
+    scored = score_scan(ScanResult(CITY, [], [], {}, None, doubts=(doubt,)), ScoreOptions())
+    ((alt,),) = [d["alternatives"] for d in scored.doubt]
+    assert alt["total"] == scored.breakdown.total and alt["changes"]
+    moved = {c["line"]: (c["from"], c["to"]) for c in alt["changes"]}
+    for item in score_city(changed).items:
+        before = score_city(CITY).item(item.key)
+        assert (item.label in moved) == (before is not None and before.points != item.points)
+    line = doubt_text(scored.doubt, scored.breakdown.total)
+    assert f"if it is R:EW the total is {scored.breakdown.total} too, by other lines (" in line
 
 
 def test_with_the_scoring_cards_unknown_an_alternative_matters_when_any_card_would_score_it_otherwise() -> (
@@ -95,3 +105,23 @@ def test_two_backs_read_and_the_third_card_from_a_city_in_doubt_give_no_cards_an
     unsure = unsure_city_cards(_from_city(backs), (_doubt("C:NS"),))
     assert unsure is not None and unsure.cards is None
     assert unsure.warnings[0].startswith("scoring cards read 1, 7 on their backs")
+
+
+def test_a_cell_doubted_only_for_an_order_of_cards_that_changes_nothing_scored_is_not_in_doubt() -> None:
+    order = "cards 4 and 9 overlap here: with 9 on top it is R:SW"
+    only = CellDoubt(1, 1, "R:NS", ("R:SW", "C:NS"), order, ("order",), (("order", order, "R:SW"),))
+    assert doubts_that_matter(CITY, (only,), (1, 2, 3)) == ()
+    # Named by the classifier too, the cell stays, for the classifier's reason alone.
+    why = f"read with 40% confidence; {order}"
+    both = CellDoubt(
+        1, 1, "R:NS", ("R:SW", "C:NS"), why, ("classifier", "order"), (("order", order, "R:SW"),)
+    )
+    (kept,) = doubts_that_matter(CITY, (both,), (1, 2, 3))
+    assert (kept.alternatives, kept.why, kept.sources) == (
+        ("C:NS",),
+        "read with 40% confidence",
+        ("classifier",),
+    )
+    # Where the order's other card on top does change the score, the reason stands.
+    swap = CellDoubt(1, 1, "R:NS", ("C:NS",), order, ("order",), (("order", order, "C:NS"),))
+    assert doubts_that_matter(CITY, (swap,), (1, 2, 3)) == (swap,)

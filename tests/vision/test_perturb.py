@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from tests.bench.perturb import (
     LOCATED,
@@ -211,6 +212,17 @@ def test_the_table_counts_identical_readings_wrong_and_silent_cells_and_doubt_pe
     wrong = {**figures(truth, parse_city(READ), {"doubt": [{"cell": "B2"}]}), "identical": False, "name": "a"}
     text = report({"upright": [right], "rot90": [wrong], "crop3": [right]})
     assert text.splitlines()[-1] == (
-        "devset perturbed: identical 1/2, wrong cells 2, silent 1, doubt per photo 0.50"
+        "devset perturbed: identical 1/2, wrong cells 2, silent 1, doubt per photo 0.50 (unnamed wrong cells "
+        "that change nothing scored: 0)"
     )
     assert "rot90 a: 3/5" in text
+
+
+def test_a_wrong_cell_that_changes_no_line_of_the_breakdown_is_harmless_not_silent() -> None:
+    truth = parse_city("cards: 1 2 3\nR:EW  C:EW  I:EW\nP     R:NS  P\nR:NS  C:NS  I:NS\n")
+    bend = figures(truth, truth.with_cell(1, 1, parse_cell("R:SW")), {"warnings": []})
+    assert bend["wrong"] == ["B2"] and bend["silent"] == [] and bend["harmless"] == ["B2"]
+    zone = figures(truth, truth.with_cell(1, 1, parse_cell("C:NS")), {"warnings": []})
+    assert zone["wrong"] == ["B2"] and zone["silent"] == ["B2"] and zone["harmless"] == []
+    named = figures(truth, truth.with_cell(1, 1, parse_cell("R:SW")), {"doubt": [{"cell": "B2"}]})
+    assert named["in_doubt"] == ["B2"] and named["harmless"] == [] and named["silent"] == []
