@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoring.city import EMPTY, SIDES, block, cell_name
+from scoring.layouts import LAYOUTS
 from vision.assemble import Assembled
 from vision.cards import CardReading, Label, StackedCell, covering
 from vision.cells import CellReading, Grid
@@ -72,6 +73,12 @@ MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
 # A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
 GLARE_DOUBT = 0.3
+# What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
+# gives weight to blocks no card has (an industrial block without a road): offered to a player as "if it
+# is I the total is ...", such a city cannot be built.
+POSSIBLE = frozenset(
+    {".", *(way.token() for cells in LAYOUTS.values() for cell in cells for way in (cell, cell.rotated()))}
+)
 
 
 @dataclass(frozen=True)
@@ -254,7 +261,17 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
     if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
         alts = [label for label, _ in ranked if label != cell.label] or ["."]
-    return tuple(alts[:MAX_ALTERNATIVES])
+    covered = _covered_among_blocks(cell)
+    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:MAX_ALTERNATIVES])
+
+
+def _covered_among_blocks(cell: _Cell) -> bool:
+    """A block with blocks on all four sides that a card shows, the cards sure of it: table there would be
+    a hole in the middle of the city that the cards cover (a park read as "." there is no alternative)."""
+    d = cell.decoded
+    if cell.label == "." or cell.block_sides < 4 or d is None or d.source != "card":
+        return False
+    return d.margin is None or d.margin >= CARDS_DOUBT_MARGIN
 
 
 def find_doubts(

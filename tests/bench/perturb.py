@@ -51,8 +51,9 @@ SAVE_QUALITY = 92
 # A phone camera's focal length as a fraction of the long side (a 26 mm-equivalent lens on a 4:3 sensor).
 FOCAL_OF_LONG_SIDE = 0.8
 # "No scoring cards in view" keeps this many blocks' widths of table round the city: the devset's backs lie
-# about half a card or more away from it, and a tight crop is what a player cutting them out would make.
-CITY_MARGIN = 0.3
+# about a block or more away from it; at 0.3 a tilted city's corner cell looked cut by the frame (3 of 24
+# readings asked for a retake), at 0.5 none did and no back was seen.
+CITY_MARGIN = 0.5
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,35 @@ def test_a_hole_the_cards_explain_with_a_clear_margin_is_taken_as_read() -> None
     # Left bare by little, the hole is in doubt as before, named by the cards and as enclosed.
     (doubt,) = find_doubts(assemble_city(readings), with_hole(0.3))
     assert doubt.name == "B2" and set(doubt.sources) == {"cards", "enclosed"} and doubt.alternatives[0] == "P"
+
+
+# A park (B2) in the middle of the city, every side a block.
+PARKED = """\
+R:EW  C:EW  I:EW
+P     P     P
+R:NS  C:NS  I:NS
+"""
+
+
+def test_a_park_in_the_middle_of_the_city_that_a_card_shows_is_not_offered_as_a_hole() -> None:
+    readings = _readings(PARKED)
+    readings[1][1] = CellReading.from_options((("P", None, 0.45), (None, None, 0.35), ("C", "NS", 0.2)))
+    cards = [[1, 1, 2], [1, 1, 2], [3, 3, 2]]
+
+    def shown(margin: float) -> CardReading:
+        cells = {(1, 1): StackedCell(("P", None), "card", 1, margin=margin)}
+        return CardReading(readings, cards, CardStacking((), cells, 0.0, 1.0), True, readings)
+
+    (doubt,) = find_doubts(assemble_city(readings), shown(3.0))
+    assert doubt.name == "B2" and doubt.alternatives == ("C:NS",)  # no "." among them
+    # Where the cards hardly hold the park there, the table stays among the alternatives.
+    (unsure,) = find_doubts(assemble_city(readings), shown(0.5))
+    assert "." in unsure.alternatives
+
+
+def test_a_block_no_card_shows_is_never_offered() -> None:
+    readings = _readings("R:EW  C:EW\nP     I:NS\n")
+    options = (("I", "NS", 0.45), ("I", None, 0.3), ("C", "NS", 0.15), ("R", None, 0.1))
+    readings[1][1] = CellReading.from_options(options)
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.alternatives == ("C:NS",)  # no block without a road but the park
