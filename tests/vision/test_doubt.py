@@ -196,7 +196,7 @@ def test_a_park_in_the_middle_of_the_city_that_a_card_shows_is_not_offered_as_a_
 
 
 def test_a_block_no_card_shows_is_never_offered() -> None:
-    readings = _readings("R:EW  C:EW\nP     I:NS\n")
+    readings = _readings("R:EW  C:NS\nP     I:NS\n")
     options = (("I", "NS", 0.45), ("I", None, 0.3), ("C", "NS", 0.15), ("R", None, 0.1))
     readings[1][1] = CellReading.from_options(options)
     (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
