@@ -259,10 +259,13 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
         alts = [".", *(a for a in alts if a != ".")]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
-    if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
-        alts = [label for label, _ in ranked if label != cell.label] or ["."]
+    limit: int | None = MAX_ALTERNATIVES
+    if cell.glare >= GLARE_DOUBT:  # the art is washed out: every runner-up, likeliest first, is a guess
+        alts += [label for label, _ in ranked if label != cell.label and label not in alts]
+        alts = alts or ["."]
+        limit = None  # cut once the ones that change nothing scored are left out (vision.doubt_matters)
     covered = _covered_among_blocks(cell)
-    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:MAX_ALTERNATIVES])
+    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit])
 
 
 def _covered_among_blocks(cell: _Cell) -> bool:

@@ -23,7 +23,7 @@ from scoring.city import City, cell_names, parse_cell
 from scoring.errors import InputError
 from scoring.placement import ALL_CARDS
 from vision.backs import ScoringCards
-from vision.doubt import CellDoubt
+from vision.doubt import MAX_ALTERNATIVES, CellDoubt
 
 __all__ = ["doubts_that_matter", "scored_lines", "unsure_city_cards"]
 
@@ -56,6 +56,7 @@ def doubts_that_matter(
     out = []
     for doubt in doubts:
         alternatives = tuple(a for a in doubt.alternatives if _changes(city, doubt, a, cards, lines))
+        alternatives = alternatives[:MAX_ALTERNATIVES]  # a cell under glare comes with all its runners-up
         kept = _without_moot(doubt, alternatives) if alternatives else None
         if kept is not None:
             out.append(kept)
