@@ -10,10 +10,14 @@ from api.core.score_options import ScoreOptions
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
+from vision.assemble import assemble_city
 from vision.backs import BackNumber, ScoringCards
+from vision.cards import CardReading, CardStacking
+from vision.cells import CellReading
 from vision.doubt import CellDoubt
 from vision.doubt_matters import doubts_that_matter, scored_lines, unsure_city_cards
-from vision.result import ScanResult
+from vision.read_cards import CityCards
+from vision.result import ScanResult, settle_doubts
 
 # B2 read as R:NS. As R:SW it would score the same on every line with cards 1, 2 and 3 (its road ends
 # still end the same roads, and no card counts it otherwise); as a commercial block, or as R:EW (the same
@@ -125,3 +129,25 @@ def test_a_cell_doubted_only_for_an_order_of_cards_that_changes_nothing_scored_i
     # Where the order's other card on top does change the score, the reason stands.
     swap = CellDoubt(1, 1, "R:NS", ("C:NS",), order, ("order",), (("order", order, "C:NS"),))
     assert doubts_that_matter(CITY, (swap,), (1, 2, 3)) == (swap,)
+
+
+def test_a_scan_whose_cards_come_from_a_city_in_doubt_keeps_no_cards_and_lists_what_matters_to_any_card() -> (
+    None
+):
+    readings = [[CellReading.certain(c.zone, c.road, 0.97) for c in row] for row in CITY.grid]
+    assembled = assemble_city(readings, cards=[1, 7, 17])
+    as_cards = CardReading(
+        readings, [[None] * 3 for _ in range(3)], CardStacking((), {}, 0.0, 0.0), False, readings
+    )
+    scoring = _from_city()
+    cards = CityCards(as_cards, scoring, (1, 7, 17), 0.9, scoring.warnings)
+    # B2 could be a hole: that changes nothing cards 1, 7 and 17 score, but it does for some of the 18.
+    found = (_doubt(".", "R:SW"),)
+    assert doubts_that_matter(assembled.city, found, (1, 7, 17)) == ()
+    settled, chosen, doubts = settle_doubts(assembled, cards, found)
+    assert settled.city.cards == () and chosen.scoring.cards is None and chosen.scoring.source is None
+    assert chosen.warnings == chosen.scoring.warnings and "B2" in chosen.warnings[0]
+    assert [(d.name, d.alternatives) for d in doubts] == [("B2", (".",))]
+    # Nothing in doubt: the city's cards stand.
+    kept, same, none = settle_doubts(assembled, cards, ())
+    assert kept.city.cards == (1, 7, 17) and same.scoring is scoring and none == ()
