@@ -95,9 +95,10 @@ def unsure_city_cards(scoring: ScoringCards, doubts: tuple[CellDoubt, ...]) -> S
         return None
     read = sorted(n for n in scoring.cards or () if n not in alone)
     seen = f"read {', '.join(map(str, read))} on their backs" if read else "not read from their backs"
+    others = {0: "them", 1: "the other two", 2: "the third"}[len(read)]
     cells = cell_names([(d.row, d.col) for d in doubts])
     warning = (
-        f"scoring cards {seen}, and the city that would tell the others has cells in doubt ({cells}): "
+        f"scoring cards {seen}, and the city that would tell {others} has cells in doubt ({cells}): "
         "give the scoring cards to score them"
     )
     return replace(scoring, cards=None, source=None, in_doubt=(), warnings=(warning,))

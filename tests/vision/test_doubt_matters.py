@@ -108,7 +108,9 @@ def test_two_backs_read_and_the_third_card_from_a_city_in_doubt_give_no_cards_an
     backs = (BackNumber(1, 0.95), BackNumber(7, 0.9))
     unsure = unsure_city_cards(_from_city(backs), (_doubt("C:NS"),))
     assert unsure is not None and unsure.cards is None
-    assert unsure.warnings[0].startswith("scoring cards read 1, 7 on their backs")
+    assert unsure.warnings[0].startswith(
+        "scoring cards read 1, 7 on their backs, and the city that would tell the third"
+    )
 
 
 def test_a_cell_doubted_only_for_an_order_of_cards_that_changes_nothing_scored_is_not_in_doubt() -> None:
