@@ -172,11 +172,13 @@ def draw_overlay(
 
 
 def _city_box(city: City, pen: Pen) -> tuple[int, int, int, int]:
-    """The city's cells' bounding box on the canvas (x0, y0, x1, y1), which the key keeps clear of."""
+    """The city's bounding box on the canvas (x0, y0, x1, y1) and a block round it, where its column
+    letters and row numbers stand: what the key keeps clear of."""
     pts = np.vstack(
         [pen.cell_points(r, c, SQUARE) for r in (0, city.n_rows - 1) for c in (0, city.n_cols - 1)]
     )
-    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    pad = float(np.ptp(pen.cell_points(0, 0, SQUARE), axis=0).max())
+    (x0, y0), (x1, y1) = pts.min(axis=0) - pad, pts.max(axis=0) + pad
     return int(x0), int(y0), int(x1), int(y1)
 
 
