@@ -11,7 +11,8 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 ``cards``       the joint card decoding found a second explanation almost as good (its margin is small), or
                 it overruled the classifier's reading of the cell with little margin;
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
-                a pale block (a sports field, a pond) is read as table more than any other mistake;
+                a pale block (a sports field, a pond) is read as table more than any other mistake; unless
+                the cards, explaining the city, leave it bare by a clear margin (a hole the cards make);
 ``table``       table read beside a block without high confidence (glare, a pale park at the city's edge);
 ``order``       two placed cards overlap here, both with a block of the same zone but another road, and only
                 the readings of the cells they share tell which lies on top: a stacking order rests on a
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scoring.city import EMPTY, SIDES, block, cell_name
+from scoring.layouts import LAYOUTS
 from vision.assemble import Assembled
 from vision.cards import CardReading, Label, StackedCell, covering
 from vision.cells import CellReading, Grid
@@ -55,6 +57,10 @@ ORDER_DOUBT = 3.5
 # The cards overruled a classifier at least this sure of another reading, by less than this margin.
 OVERRULED_SURE = 0.9
 OVERRULED_MARGIN = 2.0
+# A hole among blocks is taken as read when the cards explain the city and leave it bare by this margin
+# (nats): on the devset's perturbed readings the true holes are left bare by 1.2-5.2 nats, a park washed
+# out by glare by 0.3 (tests/bench/bench_real.py); under CARDS_DOUBT_MARGIN "cards" names it anyway.
+ENCLOSED_MARGIN = CARDS_DOUBT_MARGIN
 # Table read beside a block with less than this confidence (glare and pale parks read as table at the edge).
 TABLE_BESIDE_BLOCKS = 0.9
 # A block beside the table is in doubt when the classifier gives table at least this probability and the
@@ -67,6 +73,12 @@ MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
 # A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
 GLARE_DOUBT = 0.3
+# What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
+# gives weight to blocks no card has (an industrial block without a road): offered to a player as "if it
+# is I the total is ...", such a city cannot be built.
+POSSIBLE = frozenset(
+    {".", *(way.token() for cells in LAYOUTS.values() for cell in cells for way in (cell, cell.rotated()))}
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,9 @@ class CellDoubt:
 
     ``reading`` is its label in the city format, ``alternatives`` the other labels it could be, likeliest
     first, ``why`` says in plain words what raised the doubt and ``sources`` which sources named it.
+    ``named``: the (source, reason, alternative) of each reason that rests on one alternative alone (two
+    cards in the other order, the table at the rim): where that alternative changes nothing scored, the
+    reason is moot (:mod:`vision.doubt_matters`).
     """
 
     row: int
@@ -83,6 +98,7 @@ class CellDoubt:
     alternatives: tuple[str, ...]
     why: str
     sources: tuple[str, ...]
+    named: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -195,7 +211,7 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
         # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
         # the decoding: the classifier's own doubt of it is what says whether it could be a block.
         sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
-        if cell.block_sides == 4:
+        if cell.block_sides == 4 and not _a_hole_of_the_cards(d, explained):
             out.append(("enclosed", "table read where blocks lie on all four sides"))
         elif cell.block_sides and sure < TABLE_BESIDE_BLOCKS:
             out.append(("table", f"table read beside the city with {sure:.0%} confidence"))
@@ -210,6 +226,18 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     if cell.glare >= GLARE_DOUBT:
         out.append(("glare", f"under a glare spot, {cell.glare:.0%} of it washed out"))
     return out
+
+
+def _named(cell: _Cell, signals: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+    """The reasons among ``signals`` that rest on one alternative: the order's other card on top, the
+    table at the rim."""
+    own = {"order": cell.order.label if cell.order is not None else None, "rim": "."}
+    return tuple((src, why, alt) for src, why in signals if (alt := own.get(src)) is not None)
+
+
+def _a_hole_of_the_cards(d: StackedCell | None, explained: bool) -> bool:
+    """Whether the cards, explaining the city, leave this cell bare by :data:`ENCLOSED_MARGIN` or more."""
+    return explained and d is not None and d.source == "empty" and (d.margin or 0.0) >= ENCLOSED_MARGIN
 
 
 def _could_be_table(cell: _Cell) -> bool:
@@ -231,9 +259,22 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
         alts = [".", *(a for a in alts if a != ".")]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
-    if not alts and cell.glare >= GLARE_DOUBT:  # the art is washed out: the classifier's runners-up
-        alts = [label for label, _ in ranked if label != cell.label] or ["."]
-    return tuple(alts[:MAX_ALTERNATIVES])
+    limit: int | None = MAX_ALTERNATIVES
+    if cell.glare >= GLARE_DOUBT:  # the art is washed out: every runner-up, likeliest first, is a guess
+        alts += [label for label, _ in ranked if label != cell.label and label not in alts]
+        alts = alts or ["."]
+        limit = None  # cut once the ones that change nothing scored are left out (vision.doubt_matters)
+    covered = _covered_among_blocks(cell)
+    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit])
+
+
+def _covered_among_blocks(cell: _Cell) -> bool:
+    """A block with blocks on all four sides that a card shows, the cards sure of it: table there would be
+    a hole in the middle of the city that the cards cover (a park read as "." there is no alternative)."""
+    d = cell.decoded
+    if cell.label == "." or cell.block_sides < 4 or d is None or d.source != "card":
+        return False
+    return d.margin is None or d.margin >= CARDS_DOUBT_MARGIN
 
 
 def find_doubts(
@@ -270,7 +311,7 @@ def find_doubts(
             alts = _alternatives(cell, sources) if signals else ()
             if alts:
                 why = "; ".join(reason for _, reason in signals)
-                out.append(CellDoubt(r, c, cell.label, alts, why, sources))
+                out.append(CellDoubt(r, c, cell.label, alts, why, sources, _named(cell, signals)))
     return tuple(out)
 
 

@@ -1,6 +1,6 @@
 """Labels drawn on a scan's picture so that they read on any art: a cell's in white over a dark halo, or
 near-black over a white one where white would not read (snow, paper, pale desert), by WCAG's contrast; the
-doubtful cells' in red; the coordinates in the page's colour.
+doubtful cells' in red; the coordinates in the page's colour; a key that says what the red means.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ __all__ = [
     "Label",
     "contrast",
     "draw_labels",
+    "draw_legend",
+    "legend_text",
     "halo_text",
     "label_ink",
 ]
@@ -133,3 +135,38 @@ def _ringed_text(
     colour chosen)."""
     cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, rim, halo, cv2.LINE_AA)
     cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, ink, thickness, cv2.LINE_AA)
+
+
+def legend_text(in_doubt: int) -> str:
+    """The overlay's key: what its red marks, and how many cells it marks (those of the scan's doubt list,
+    which the text under the score names one by one)."""
+    if not in_doubt:
+        return "no cell in doubt"
+    return f"red: in doubt ({in_doubt}) - see the list"
+
+
+def draw_legend(
+    canvas: np.ndarray, in_doubt: int, avoid: tuple[int, int, int, int], line: int
+) -> tuple[int, int, int, int]:
+    """The key (:func:`legend_text`) in a dark box at a corner of ``canvas`` clear of ``avoid`` (x0, y0,
+    x1, y1: the city's box, pixels), the lower left where it can be: a red square, then the text.
+    Returns the box drawn (x0, y0, x1, y1)."""
+    h, w = canvas.shape[:2]
+    text, scale, thick = legend_text(in_doubt), 0.55 * line, max(1, line)
+    (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    pad, square = 6 * line, th + base
+    bw, bh = min(w, tw + square + 3 * pad), min(h, th + base + 2 * pad)
+    corners = [(0, h - bh), (0, 0), (w - bw, h - bh), (w - bw, 0)]
+    x, y = next((c for c in corners if not _overlaps((c[0], c[1], c[0] + bw, c[1] + bh), avoid)), corners[0])
+    box = canvas[y : y + bh, x : x + bw]
+    box[:] = (box.astype(np.float32) * 0.3).astype(np.uint8)  # darkened: the key reads on any table
+    colour = LOW if in_doubt else INK_LIGHT
+    top = (y + pad, x + pad)
+    cv2.rectangle(canvas, (top[1], top[0]), (top[1] + square, top[0] + square), colour, 2 * line)
+    org = (x + 2 * pad + square, y + pad + th)
+    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, INK_LIGHT, thick, cv2.LINE_AA)
+    return x, y, x + bw, y + bh
+
+
+def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

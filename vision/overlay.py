@@ -10,7 +10,7 @@ has to be turned into the photo's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,7 +20,7 @@ import numpy as np
 from scoring.city import STEP, ZONES, Cell, City, cell_name
 from scoring.geometry import largest_groups, roads
 from vision.decode import fit_long_side
-from vision.labels import LOW, Label, draw_labels, halo_text
+from vision.labels import LOW, Label, draw_labels, draw_legend, halo_text
 from vision.lattice import Lattice, project_points
 
 if TYPE_CHECKING:
@@ -145,23 +145,41 @@ def draw_overlay(
     long_side: int = 1400,
     scoring_cards: Sequence[tuple[int | None, np.ndarray]] = (),
     base: tuple[np.ndarray, float] | None = None,
+    doubtful: Collection[tuple[int, int]] = (),
 ) -> np.ndarray:
     """An RGB picture of the photo (long side at most ``long_side``) with the reading drawn on it, and a
     box round each scoring card found (``scoring_cards``: its number, or None when unread, and its four
-    corners in photo pixels). ``base`` is :func:`overlay_base` of the photo when made already (drawn on)."""
+    corners in photo pixels). ``base`` is :func:`overlay_base` of the photo when made already (drawn on).
+
+    The ``doubtful`` cells (row, col of the city), and only they, are outlined and labelled in red, with
+    a key saying so: the red is the scan's doubt list, cell for cell, so that the picture and the list
+    under the score never disagree (a cell the classifier was merely unsure of, which the list leaves
+    out, is not marked either)."""
     canvas, k = base if base is not None else overlay_base(geometry.photo, long_side)
     to_canvas = np.diag([k, k, 1.0]) @ np.linalg.inv(geometry.to_rectified)
     pen = Pen(to_canvas, geometry.lattice, assembled.origin, max(1, round(max(canvas.shape[:2]) / 700)))
     city: City = assembled.city
+    red = set(doubtful)
     canvas = _tint_largest_groups(canvas, city, pen)
-    _draw_cells(canvas, city, assembled, pen)
+    _draw_cells(canvas, city, red, pen)
     _draw_roads(canvas, city, pen)
     _draw_scoring_cards(canvas, scoring_cards, k, pen.line)
     # Labels last, so nothing covers them.
     outlines = cell_outlines(geometry, assembled)
-    doubtful = {(int(r), int(c)) for r, c in zip(*np.nonzero(assembled.confidence < 0.8), strict=True)}
-    draw_labels(canvas, label_layout(city, outlines), cell_width(outlines, canvas), doubtful, pen.line)
+    draw_labels(canvas, label_layout(city, outlines), cell_width(outlines, canvas), red, pen.line)
+    draw_legend(canvas, len(red), _city_box(city, pen), pen.line)
     return canvas
+
+
+def _city_box(city: City, pen: Pen) -> tuple[int, int, int, int]:
+    """The city's bounding box on the canvas (x0, y0, x1, y1) and a block round it, where its column
+    letters and row numbers stand: what the key keeps clear of."""
+    pts = np.vstack(
+        [pen.cell_points(r, c, SQUARE) for r in (0, city.n_rows - 1) for c in (0, city.n_cols - 1)]
+    )
+    pad = float(np.ptp(pen.cell_points(0, 0, SQUARE), axis=0).max())
+    (x0, y0), (x1, y1) = pts.min(axis=0) - pad, pts.max(axis=0) + pad
+    return int(x0), int(y0), int(x1), int(y1)
 
 
 SQUARE = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
@@ -197,10 +215,10 @@ def _tint_largest_groups(canvas: np.ndarray, city: City, pen: Pen) -> np.ndarray
     return cv2.addWeighted(tint, 0.35, canvas, 0.65, 0)
 
 
-def _draw_cells(canvas: np.ndarray, city: City, assembled: Assembled, pen: Pen) -> None:
-    """The lattice and every block's outline; doubtful cells in red."""
+def _draw_cells(canvas: np.ndarray, city: City, red: Collection[tuple[int, int]], pen: Pen) -> None:
+    """The lattice and every block's outline; the cells in doubt (``red``) in red."""
     for r, c, cell in city.cells():
-        doubtful = assembled.confidence[r, c] < 0.8
+        doubtful = (r, c) in red
         if cell.is_block or doubtful:
             colour = LOW if doubtful else (255, 255, 255)
             width = pen.line * (2 if doubtful else 1)

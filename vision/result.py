@@ -3,7 +3,7 @@ scoring cards and the warnings, and the overlay when asked for."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,7 @@ from vision.backs import CITY_SURE, ScoringCards
 from vision.city_geometry import MIN_BLOCKS, Geometry
 from vision.cut import cut_by_frame
 from vision.doubt import CellDoubt, find_doubts
+from vision.doubt_matters import doubts_that_matter, unsure_city_cards
 from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
@@ -115,12 +116,16 @@ def assemble_scan(
     ]
     against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
+    light = read_light(geometry, assembled)
+    found = find_doubts(assembled, as_cards, glare=light.glare_cells, photographed=cards.photographed)
+    assembled, cards, doubts = settle_doubts(assembled, cards, found)
+    if cards.scoring is not scoring:  # the city's cards taken back: its warning replaces theirs
+        warnings = [w for w in warnings if w not in scoring.warnings] + list(cards.scoring.warnings)
+        scoring = cards.scoring
     # The city's three missing cards, where it is sure of them or the scoring cards agree with them.
     agreed = scoring.cards is not None and cards.from_city == scoring.cards
-    sure_city = cards.from_city if cards.certainty >= CITY_SURE or agreed else None
-    light = read_light(geometry, assembled)
-    doubts = find_doubts(assembled, as_cards, glare=light.glare_cells, photographed=cards.photographed)
-    retake = ask_retake(light, assembled, as_cards, doubts, cut_by_frame(geometry, assembled))
+    sure_city = cards.from_city if (cards.certainty >= CITY_SURE and scoring.cards) or agreed else None
+    retake = ask_retake(light, assembled, as_cards, found, cut_by_frame(geometry, assembled))
     return ScanResult(
         assembled.city,
         cells,
@@ -138,6 +143,20 @@ def assemble_scan(
     )
 
 
+def settle_doubts(
+    assembled: Assembled, cards: CityCards, found: tuple[CellDoubt, ...]
+) -> tuple[Assembled, CityCards, tuple[CellDoubt, ...]]:
+    """The doubts a player is told of (:func:`vision.doubt_matters.doubts_that_matter` of those
+    ``found``), and the city and its cards without the scoring cards the city alone chose where a doubt
+    that matters is left in it (:func:`vision.doubt_matters.unsure_city_cards`)."""
+    unsure = unsure_city_cards(cards.scoring, doubts_that_matter(assembled.city, found, None))
+    if unsure is not None:
+        cards = replace(cards, scoring=unsure, warnings=unsure.warnings)
+        assembled = replace(assembled, city=replace(assembled.city, cards=()))
+    scoring = cards.scoring.cards
+    return assembled, cards, doubts_that_matter(assembled.city, found, scoring)
+
+
 def with_overlay(result: ScanResult, base: tuple[np.ndarray, float] | None = None) -> ScanResult:
     """``result`` with the overlay drawn (the lattice, labels, groups, roads and the scoring cards' boxes)
     and each cell's outline in the photo; ``base``: :func:`vision.overlay.overlay_base` of the photo at
@@ -150,7 +169,12 @@ def with_overlay(result: ScanResult, base: tuple[np.ndarray, float] | None = Non
         else []
     )
     result.overlay = draw_overlay(
-        result.geometry, result.assembled, long_side=OVERLAY_LONG_SIDE, scoring_cards=boxes, base=base
+        result.geometry,
+        result.assembled,
+        long_side=OVERLAY_LONG_SIDE,
+        scoring_cards=boxes,
+        base=base,
+        doubtful=[(d.row, d.col) for d in result.doubts],
     )
     outlines = cell_outlines(result.geometry, result.assembled)
     for cell in result.cells:

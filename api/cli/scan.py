@@ -124,7 +124,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
         text = render_text(scored.breakdown)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.write(doubt_text(scored.doubt))
+        sys.stdout.write(doubt_text(scored.doubt, scored.breakdown.total))
     for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
     if scored.retake is not None:

@@ -94,8 +94,10 @@ def _score(city: City, opts: ScoreOptions) -> Breakdown:
     return score_city(city, variant=opts.variant, options=dict(opts.options))
 
 
-def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, Any], ...]:
-    """Each doubtful cell with the total the city would score under each of its alternatives."""
+def _doubt(scan: ScanResult, city: City, opts: ScoreOptions, read: Breakdown) -> tuple[dict[str, Any], ...]:
+    """Each doubtful cell with the total the city would score under each of its alternatives, and the
+    lines of the breakdown that would change (``changes``: what a player sees move even where the total
+    stays: the scan names a cell only where some line does, :mod:`vision.doubt_matters`)."""
     out = []
     for doubt in scan.doubts:
         entry = doubt.to_json()
@@ -103,16 +105,37 @@ def _doubt(scan: ScanResult, city: City, opts: ScoreOptions) -> tuple[dict[str, 
         for alt in entry["alternatives"]:
             try:
                 changed = city.with_cell(doubt.row, doubt.col, parse_cell(alt["label"]))
-                total = None if scan.retake is not None else _score(changed, opts).total
-                alternatives.append({**alt, "total": total})
+                scored = None if scan.retake is not None else _score(changed, opts)
             except InputError:  # an alternative these rules cannot score (a mark of an expansion not named)
                 continue
+            if scored is None:
+                alternatives.append({**alt, "total": None})
+            else:
+                alternatives.append({**alt, "total": scored.total, "changes": _changes(read, scored)})
         out.append({**entry, "alternatives": alternatives})
     return tuple(out)
+
+
+def _changes(read: Breakdown, other: Breakdown) -> list[dict[str, Any]]:
+    """The lines of ``other`` that score otherwise than in ``read``: {"line", "from", "to"} (None where a
+    line is in one breakdown only)."""
+    before = {i.key: i for i in read.items}
+    after = {i.key: i for i in other.items}
+    keys = [*before, *(k for k in after if k not in before)]
+    return [
+        {
+            "line": (before.get(k) or after[k]).label,
+            "from": before[k].points if k in before else None,
+            "to": after[k].points if k in after else None,
+        }
+        for k in keys
+        if (before[k].points if k in before else None) != (after[k].points if k in after else None)
+    ]
 
 
 def score_scan(scan: ScanResult, opts: ScoreOptions) -> ScoredScan:
     """Score ``scan``'s city with the player's ``opts``, with each doubtful cell's alternative totals."""
     city, warnings = _city(scan, opts)
-    breakdown = photo_notes(breakdown_in_flag_words(_score(city, opts)))
-    return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), _doubt(scan, city, opts))
+    read = _score(city, opts)
+    breakdown = photo_notes(breakdown_in_flag_words(read))
+    return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), _doubt(scan, city, opts, read))

@@ -19,9 +19,11 @@ M/N, cities exact K/24, cards read J/24, city's cards named C/24`` for the defau
 only the default scan.
 
 Then every photo is read in the twelve everyday perturbations of ``tests/bench/perturb.py`` (turned, cropped,
-recompressed, dimmed, EXIF-turned, HEIC, glare, shadow, steeper) and compared with its upright reading
-(``tests/bench/perturbed.py``), ending with ``devset perturbed: identical K/N, wrong cells W, silent S, doubt
-per photo D``, then the city's cards named and the card warnings per perturbation. ``--perturb
+recompressed, dimmed, EXIF-turned, HEIC, glare, shadow, steeper) and with no scoring cards in view
+(``nocards``: cut down to the city and a margin, from where the upright reading found it), and compared with
+its upright reading (``tests/bench/perturbed.py``), ending with ``devset perturbed: identical K/N, wrong cells
+W, silent S, doubt per photo D``, then per perturbation the city's cards named, the card warnings and the
+readings scored with the wrong scoring cards. ``--perturb
 rot90,crop3`` reads only those perturbations (and not the four ways above: a quick look); ``--perturb none``
 leaves them out.
 """
@@ -344,23 +346,33 @@ def _perturbed(devset: Path, names: list[str], ways: list[str], jobs: int) -> in
 
 
 def _cards_report(devset: Path, by_way: dict[str, list[dict[str, Any]]]) -> str:
-    """Per perturbation: the photos whose placements name the city's cards, and those with a scoring card
-    in doubt (a card warning; the backs beside every devset city can be read)."""
+    """Per perturbation: the photos whose placements name the city's cards, those with a scoring card in
+    doubt (a card warning; the backs beside every devset city can be read), and the readings scored with
+    scoring cards, and with the wrong ones (a suggestion the player would follow to a wrong total)."""
     from scoring.city_text import parse_city
 
     truths = {r["name"]: parse_city((devset / f"{r['name']}.city").read_text()) for r in by_way["upright"]}
     lines = ["the city's cards named right, and card warnings, per way:"]
-    named_all = alarms_all = n_all = 0
+    named_all = alarms_all = n_all = wrong_all = 0
     for way, rows in by_way.items():
         named = sum(
             r.get("city") is not None and _named_right(r.get("placements", []), truths[r["name"]])
             for r in rows
         )
         alarms = sum(bool(r.get("cards_in_doubt")) for r in rows)
-        lines.append(f"  {way:13s} named {named:>3d}/{len(rows):<3d} card warnings {alarms:>3d}")
+        scored = [r for r in rows if r.get("cards")]
+        wrong = sum(r["cards"] != sorted(truths[r["name"]].cards) for r in scored)
+        lines.append(
+            f"  {way:13s} named {named:>3d}/{len(rows):<3d} card warnings {alarms:>3d} scored with cards "
+            f"{len(scored):>3d}/{len(rows):<3d} wrong cards {wrong:>2d}"
+        )
         if way != "upright":
             named_all, alarms_all, n_all = named_all + named, alarms_all + alarms, n_all + len(rows)
-    lines.append(f"devset perturbed: city's cards named {named_all}/{n_all}, card warnings {alarms_all}")
+            wrong_all += wrong
+    lines.append(
+        f"devset perturbed: city's cards named {named_all}/{n_all}, card warnings {alarms_all}, "
+        f"scored with wrong cards {wrong_all}"
+    )
     return "\n".join(lines)
 
 

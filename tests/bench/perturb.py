@@ -9,13 +9,17 @@ HEIC).
 
 Where a change is made "on the city" (glare, shadow) it is placed by fractions of the frame around its
 middle, where the devset's cities lie: the scanner's own view of where the city is is not used, so that a
-perturbation never depends on the code it measures.
+perturbation never depends on the code it measures. One perturbation cannot do without the city's place:
+"no scoring cards in view" (:data:`LOCATED`) crops the photo to the city and a margin, so that the
+scoring cards' backs lying beside it are out of the frame; the caller gives that place (:class:`CityBox`,
+from the upright reading's cells: the devset's truth names blocks, not pixels).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -23,7 +27,10 @@ from PIL import Image
 
 __all__ = [
     "EXIF_ORIENTATION",
+    "LOCATED",
     "PERTURBATIONS",
+    "CityBox",
+    "crop_to_city",
     "crop_edges",
     "crop_fraction",
     "dim_warm",
@@ -43,6 +50,22 @@ EXIF_ORIENTATION = 0x0112
 SAVE_QUALITY = 92
 # A phone camera's focal length as a fraction of the long side (a 26 mm-equivalent lens on a 4:3 sensor).
 FOCAL_OF_LONG_SIDE = 0.8
+# "No scoring cards in view" keeps this many blocks' widths of table round the city: the devset's backs lie
+# about a block or more away from it; at 0.3 a tilted city's corner cell looked cut by the frame (3 of 24
+# readings asked for a retake), at 0.5 none did and no back was seen.
+CITY_MARGIN = 0.5
+
+
+@dataclass(frozen=True)
+class CityBox:
+    """Where the city lies in a photo: its cells' bounding box (``x0``, ``y0``, ``x1``, ``y1``, pixels)
+    and a block's width there (``cell``, pixels)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    cell: float
 
 
 def turned(rgb: np.ndarray, degrees: int) -> np.ndarray:
@@ -167,6 +190,18 @@ def steeper(rgb: np.ndarray, degrees: float = 15.0) -> np.ndarray:
     )
 
 
+def crop_to_city(rgb: np.ndarray, box: CityBox, margin: float = CITY_MARGIN) -> np.ndarray:
+    """``rgb`` cut down to the city's ``box`` and ``margin`` blocks' widths round it (within the frame):
+    what lies beside the city, the scoring cards' backs among it, is out of view."""
+    h, w = rgb.shape[:2]
+    pad = margin * box.cell
+    left, top = max(0, round(box.x0 - pad)), max(0, round(box.y0 - pad))
+    right, bottom = max(0, w - round(box.x1 + pad)), max(0, h - round(box.y1 + pad))
+    if (left, top, right, bottom) == (0, 0, 0, 0):
+        raise ValueError("the city fills the frame: nothing beside it to cut off")
+    return crop_edges(rgb, left, top, right, bottom)
+
+
 # name → what to do to the upright photo's pixels; an array is scanned as a decoded photo, bytes as a file.
 PERTURBATIONS: dict[str, Callable[[np.ndarray], np.ndarray | bytes]] = {
     "rot90": lambda rgb: turned(rgb, 90),
@@ -182,10 +217,17 @@ PERTURBATIONS: dict[str, Callable[[np.ndarray], np.ndarray | bytes]] = {
     "shadow": shadow_band,
     "steeper15": steeper,
 }
+# name → what to do to the upright photo's pixels knowing where the city lies in them.
+LOCATED: dict[str, Callable[[np.ndarray, CityBox], np.ndarray]] = {"nocards": crop_to_city}
 
 
-def perturbed(name: str, rgb: np.ndarray) -> np.ndarray | bytes:
-    """The upright photo ``rgb`` under perturbation ``name`` (one of :data:`PERTURBATIONS`)."""
+def perturbed(name: str, rgb: np.ndarray, box: CityBox | None = None) -> np.ndarray | bytes:
+    """The upright photo ``rgb`` under perturbation ``name`` (one of :data:`PERTURBATIONS`, or of
+    :data:`LOCATED` with the city's ``box``)."""
+    if name in LOCATED:
+        if box is None:
+            raise ValueError(f"perturbation {name!r} needs to know where the city lies")
+        return LOCATED[name](rgb, box)
     if name not in PERTURBATIONS:
-        raise ValueError(f"unknown perturbation {name!r}; known: {', '.join(PERTURBATIONS)}")
+        raise ValueError(f"unknown perturbation {name!r}; known: {', '.join([*PERTURBATIONS, *LOCATED])}")
     return PERTURBATIONS[name](rgb)

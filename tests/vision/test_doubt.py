@@ -119,7 +119,7 @@ def test_doubt_in_the_scan_json_lists_cell_reading_alternatives_and_why() -> Non
     scan = _scan_of(HOLED, (1, 2, 3))
     entry = score_scan(scan, ScoreOptions((1, 2, 3))).to_json()["doubt"][0]
     assert set(entry) >= {"cell", "reading", "alternatives", "why"}
-    assert all(set(a) == {"label", "total"} for a in entry["alternatives"])
+    assert all(set(a) == {"label", "total", "changes"} for a in entry["alternatives"])
     assert np.isfinite([a["total"] for a in entry["alternatives"]]).all()
 
 
@@ -155,3 +155,49 @@ def test_a_block_at_the_edge_that_could_be_the_table_and_that_the_cards_hardly_b
     backed = {(0, 1): StackedCell(("R", "NS"), "card", 12, margin=4.0)}  # the cards back it well
     sure = CardReading(readings, cards, CardStacking((), backed, 0.0, 1.0), True, readings)
     assert find_doubts(assemble_city(readings), sure) == ()
+
+
+def test_a_hole_the_cards_explain_with_a_clear_margin_is_taken_as_read() -> None:
+    readings = _readings(HOLED)
+    cards = [[1, 1, 2], [1, None, 2], [3, 3, 2]]
+
+    def with_hole(margin: float) -> CardReading:
+        cells = {(1, 1): StackedCell((None, None), "empty", None, margin=margin)}
+        return CardReading(readings, cards, CardStacking((), cells, 0.0, 1.0), True, readings)
+
+    assert find_doubts(assemble_city(readings), with_hole(2.0)) == ()
+    # Left bare by little, the hole is in doubt as before, named by the cards and as enclosed.
+    (doubt,) = find_doubts(assemble_city(readings), with_hole(0.3))
+    assert doubt.name == "B2" and set(doubt.sources) == {"cards", "enclosed"} and doubt.alternatives[0] == "P"
+
+
+# A park (B2) in the middle of the city, every side a block.
+PARKED = """\
+R:EW  C:EW  I:EW
+P     P     P
+R:NS  C:NS  I:NS
+"""
+
+
+def test_a_park_in_the_middle_of_the_city_that_a_card_shows_is_not_offered_as_a_hole() -> None:
+    readings = _readings(PARKED)
+    readings[1][1] = CellReading.from_options((("P", None, 0.45), (None, None, 0.35), ("C", "NS", 0.2)))
+    cards = [[1, 1, 2], [1, 1, 2], [3, 3, 2]]
+
+    def shown(margin: float) -> CardReading:
+        cells = {(1, 1): StackedCell(("P", None), "card", 1, margin=margin)}
+        return CardReading(readings, cards, CardStacking((), cells, 0.0, 1.0), True, readings)
+
+    (doubt,) = find_doubts(assemble_city(readings), shown(3.0))
+    assert doubt.name == "B2" and doubt.alternatives == ("C:NS",)  # no "." among them
+    # Where the cards hardly hold the park there, the table stays among the alternatives.
+    (unsure,) = find_doubts(assemble_city(readings), shown(0.5))
+    assert "." in unsure.alternatives
+
+
+def test_a_block_no_card_shows_is_never_offered() -> None:
+    readings = _readings("R:EW  C:NS\nP     I:NS\n")
+    options = (("I", "NS", 0.45), ("I", None, 0.3), ("C", "NS", 0.15), ("R", None, 0.1))
+    readings[1][1] = CellReading.from_options(options)
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.alternatives == ("C:NS",)  # no block without a road but the park

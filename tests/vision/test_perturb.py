@@ -8,11 +8,15 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from tests.bench.perturb import (
+    LOCATED,
     PERTURBATIONS,
+    CityBox,
     crop_edges,
     crop_fraction,
+    crop_to_city,
     dim_warm,
     exif_rotated,
     glare_spot,
@@ -151,13 +155,28 @@ def test_every_perturbation_is_the_same_each_time_and_changes_the_photo() -> Non
 
 
 def test_the_perturbations_asked_for_are_the_ones_run_and_an_unknown_one_is_named() -> None:
-    assert chosen(None) == chosen("all") == list(PERTURBATIONS) and len(PERTURBATIONS) == 12
+    assert chosen(None) == chosen("all") == [*PERTURBATIONS, *LOCATED] and len(PERTURBATIONS) == 12
     assert chosen("none") == []
-    assert chosen("rot90, crop3") == ["rot90", "crop3"]
+    assert chosen("rot90, crop3") == ["rot90", "crop3"] and chosen("nocards") == ["nocards"]
     with pytest.raises(ValueError, match="unknown rot45"):
         chosen("rot90,rot45")
     with pytest.raises(ValueError, match="unknown perturbation 'rot45'"):
         perturbed("rot45", photo())
+
+
+def test_no_scoring_cards_in_view_keeps_the_city_and_a_margin_and_cuts_off_what_lies_beside_it() -> None:
+    rgb = photo(120, 160)
+    box = CityBox(60.0, 30.0, 110.0, 90.0, 10.0)  # a city of 5 x 6 blocks 10 px wide
+    out = crop_to_city(rgb, box, margin=0.5)
+    assert out.shape == (70, 60, 3)  # 5 px of table round it
+    assert np.array_equal(out, rgb[25:95, 55:115])
+    # The margin stops at the frame, and a city filling the frame leaves nothing to cut.
+    assert crop_to_city(rgb, CityBox(2.0, 30.0, 110.0, 90.0, 10.0), 0.5).shape == (70, 115, 3)
+    with pytest.raises(ValueError, match="fills the frame"):
+        crop_to_city(rgb, CityBox(0.0, 0.0, 160.0, 120.0, 10.0))
+    assert np.array_equal(perturbed("nocards", rgb, box), crop_to_city(rgb, box))
+    with pytest.raises(ValueError, match="needs to know where the city lies"):
+        perturbed("nocards", rgb)
 
 
 TRUTH = "cards: 1 2 3\nR:EW C:EW .\nP    I:NS P\n"
@@ -193,6 +212,17 @@ def test_the_table_counts_identical_readings_wrong_and_silent_cells_and_doubt_pe
     wrong = {**figures(truth, parse_city(READ), {"doubt": [{"cell": "B2"}]}), "identical": False, "name": "a"}
     text = report({"upright": [right], "rot90": [wrong], "crop3": [right]})
     assert text.splitlines()[-1] == (
-        "devset perturbed: identical 1/2, wrong cells 2, silent 1, doubt per photo 0.50"
+        "devset perturbed: identical 1/2, wrong cells 2, silent 1, doubt per photo 0.50 (unnamed wrong cells "
+        "that change nothing scored: 0)"
     )
     assert "rot90 a: 3/5" in text
+
+
+def test_a_wrong_cell_that_changes_no_line_of_the_breakdown_is_harmless_not_silent() -> None:
+    truth = parse_city("cards: 1 2 3\nR:EW  C:EW  I:EW\nP     R:NS  P\nR:NS  C:NS  I:NS\n")
+    bend = figures(truth, truth.with_cell(1, 1, parse_cell("R:SW")), {"warnings": []})
+    assert bend["wrong"] == ["B2"] and bend["silent"] == [] and bend["harmless"] == ["B2"]
+    zone = figures(truth, truth.with_cell(1, 1, parse_cell("C:NS")), {"warnings": []})
+    assert zone["wrong"] == ["B2"] and zone["silent"] == ["B2"] and zone["harmless"] == []
+    named = figures(truth, truth.with_cell(1, 1, parse_cell("R:SW")), {"doubt": [{"cell": "B2"}]})
+    assert named["in_doubt"] == ["B2"] and named["harmless"] == [] and named["silent"] == []
