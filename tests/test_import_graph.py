@@ -164,7 +164,9 @@ ROOMS = (
     "api.storage",
     "api.web",
 )
-MAX_MODULE_LINES = 300
+# A module past ~400 lines is the signal to rethink it by meaning (the brief; issue 36): 300 made modules be
+# split to fit, which left halves named by the limit rather than by what they do.
+MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 # Modules and functions allowed over the limits (none now: issue 26 split the last ones). The test fails when
 # a new one appears and when one of these is split without being taken off the list.
