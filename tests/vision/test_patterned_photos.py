@@ -14,7 +14,7 @@ import vision.city_geometry
 import vision.towns.geometry
 from api.core import PhotoRequest, read_photo
 from models.synth.scene import render_photo
-from tests.pathological import jpeg, mosaic
+from tests.pathological import PHOTOS, jpeg, mosaic
 from vision.city_geometry import small_copy
 from vision.decode import decode_image
 from vision.lattice import (
@@ -27,7 +27,7 @@ from vision.lattice import (
     measure_periods,
     rectify_city,
 )
-from vision.lattice.bounds import MAX_CARDS, check_region, region_cells
+from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, check_region, region_cells
 from vision.pipeline import WORK_LONG_SIDE, scan_image
 
 
@@ -59,24 +59,37 @@ def test_a_card_region_is_counted_in_cells_of_the_top_down_view() -> None:
 
 
 def test_a_region_of_more_cells_than_every_card_of_a_game_at_half_pitch_is_refused() -> None:
-    assert MAX_REGION_CELLS == 4 * 4 * MAX_CARDS
-    mask = np.full((400, 400), 255, np.uint8)
+    assert MAX_REGION_CELLS == 4 * GAME_CELLS == 4 * 4 * MAX_CARDS
+    mask = np.zeros((500, 500), np.uint8)
+    mask[50:450, 50:450] = 255  # 64 % of the photo: table around it
     tiny = (10.0, 10.0)  # 400 cells of 20 × 20 px
     with pytest.raises(TooManyCards) as refused:
         check_region(mask, np.eye(3), tiny)
     assert refused.value.cells == 400 and refused.value.code == "too_many_cards"
     assert "at most 18 cards" in str(refused.value)
-    check_region(mask, np.diag([0.5, 0.5, 1.0]), tiny)  # 100 cells: a game's lattice may hold that many
+    check_region(mask, np.diag([0.5, 0.5, 1.0]), tiny)  # 100 cells: a game's lattice at half pitch
 
 
-def test_the_mosaic_is_refused_before_any_lattice_is_fitted_or_read(
-    mosaic_jpeg: bytes, monkeypatch: pytest.MonkeyPatch
+def test_a_region_filling_the_photo_is_held_to_a_whole_games_cells() -> None:
+    tiny = (10.0, 10.0)
+    edge_to_edge = np.full((400, 400), 255, np.uint8)
+    with pytest.raises(TooManyCards):
+        check_region(edge_to_edge, np.diag([0.5, 0.5, 1.0]), tiny)  # 100 cells, no table seen
+    check_region(edge_to_edge, np.diag([0.4, 0.4, 1.0]), tiny)  # 64 cells: no more than a game has
+    framed = np.zeros((400, 400), np.uint8)
+    framed[20:380, 20:380] = 255  # 81 % of the photo, table around it: 81 cells pass
+    check_region(framed, np.diag([0.5, 0.5, 1.0]), tiny)
+
+
+@pytest.mark.parametrize("name", ["mosaic", "tile floor", "two cities"])
+def test_a_patterned_photo_is_refused_before_any_lattice_is_fitted_or_read(
+    name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fits = _counting(monkeypatch, vision.city_geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyCards) as refused:
-        scan_image(mosaic_jpeg, timings=timings)
-    assert refused.value.cells > MAX_REGION_CELLS
+        scan_image(jpeg(PHOTOS[name]()), timings=timings)
+    assert refused.value.cells > GAME_CELLS
     assert fits == []
     assert set(timings) == {"decode", "locate", "rectify"}  # no lattice, classify or arbitrate stage
 
