@@ -87,9 +87,19 @@ def tile_floor() -> np.ndarray:
     return mosaic(seed=20, cols=20, rows=12)
 
 
+def framed_tiles() -> np.ndarray:
+    """A panel of 16 × 10 tiles on a plain table that shows around it (a shelf of boxes, a tiled
+    tabletop): the region does not fill the photo."""
+    img = np.full((HEIGHT, WIDTH, 3), 200, np.uint8)
+    panel = cv2.resize(mosaic(seed=16, cols=16, rows=10), (WIDTH * 3 // 4, HEIGHT * 3 // 4), cv2.INTER_AREA)
+    img[HEIGHT // 8 : HEIGHT // 8 + panel.shape[0], WIDTH // 8 : WIDTH // 8 + panel.shape[1]] = panel
+    return img
+
+
 PHOTOS: dict[str, Callable[[], np.ndarray]] = {
     "mosaic": mosaic,
     "tile floor": tile_floor,
+    "framed tiles": framed_tiles,
     "checkerboard": checkerboard,
     "bricks": bricks,
     "noise": noise,
