@@ -17,7 +17,7 @@ import numpy as np
 from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
 from vision.city_geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
-from vision.lattice import Located, NoCityFound, Periods, locate_city, measure_periods
+from vision.lattice import Located, NoCityFound, Periods, TooManyCards, locate_city, measure_periods
 from vision.stages import Stages
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
@@ -114,13 +114,17 @@ def judge_lattice(
     log-confidence below :data:`DOUBTFUL_EVIDENCE`, and the cards do not explain it) or the lattice is
     refused (too few cells), up to :data:`MAX_HYPOTHESES` - 1 other pairs (halves, doubles, runners-up)
     are fitted and read too, and the best :class:`Evidence` score wins (an alternative only with at least
-    :data:`~vision.city_geometry.MIN_BLOCKS` blocks read confidently)."""
+    :data:`~vision.city_geometry.MIN_BLOCKS` blocks read confidently). Raises
+    :class:`~vision.lattice.TooManyCards` when the first pair's lattice holds more cells than any game's
+    (a tiled or patterned surface: no other pair is fitted); another pair that does is skipped."""
     stages = Stages() if stages is None else stages
     hypotheses = periods.hypotheses(MAX_HYPOTHESES)
     first: Verdict | None = None
     refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was
     try:
         geometry = geometry_for(photo, small, located, periods, hypotheses[0], stages)
+    except TooManyCards:  # the strongest periods find a patterned surface: no other pair is tried
+        raise
     except NoCityFound as exc:  # e.g. too few cells at twice the pitch: another hypothesis may do
         refusal = exc
     else:

@@ -117,11 +117,15 @@ def _town_beats(
     already made of it (``city``, or the ``refusal`` it met). A city its cards explain more than
     ``1 - CLEAR_BY`` of cannot be beaten, and the territory reader (several times the cost of a whole city
     scan) is not run: a Sprawlopolis photo costs what it did before towns were read. Also which group of
-    cards the town was found in (for the town scan to read first)."""
+    cards the town was found in (for the town scan to read first). A photo the city scan refused as a
+    patterned surface (:class:`~vision.lattice.TooManyCards`) is refused at once."""
+    from vision.lattice import TooManyCards
     from vision.towns.detect import CLEAR_BY, GameEvidence, cards_evidence, decide, town_evidence
     from vision.towns.geometry import RING, WIDE_RING
     from vision.towns.scan import shipped_reader
 
+    if isinstance(refusal, TooManyCards):  # a patterned surface: a town's lattices would find the same
+        raise refusal
     if city is not None:
         evidence = cards_evidence(city.geometry, city.cards_read.as_cards.decoding)
         if evidence.explained > 1 - CLEAR_BY:

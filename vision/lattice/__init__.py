@@ -7,6 +7,7 @@ the photo top-down, ``periods`` finds what repeats in 1-D profiles, ``fit`` fits
 :mod:`vision.towns.remeasure`, measures the periods again in its view with the 1-D tools).
 """
 
+from vision.lattice.bounds import MAX_REGION_CELLS, TooManyCards
 from vision.lattice.fit import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -45,6 +46,7 @@ __all__ = [
     "segment_axis",
     "BLOCK_W_MM",
     "LOCATE_LONG_SIDE",
+    "MAX_REGION_CELLS",
     "Lattice",
     "LatticeFit",
     "Located",
@@ -52,6 +54,7 @@ __all__ = [
     "PX_PER_MM",
     "Periods",
     "Rectification",
+    "TooManyCards",
     "fit_lattice",
     "locate_city",
     "measure_periods",

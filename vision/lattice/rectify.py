@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.lattice.bounds import check_region
 from vision.lattice.fit import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM
 from vision.lattice.frame import axis_frame, positions_along, project_points
 from vision.lattice.locate import Located, NoCityFound
@@ -233,7 +234,9 @@ def rectify_city(
     ``periods`` are the measured :class:`Periods` (measured here when not given); ``pitches`` the pair of
     block periods (px, py) along the frame's axes to use instead of the best measured pair; ``cell_mm`` the
     cell's (width, height) in the top-down view (by default a Sprawlopolis block, landscape).
-    Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis).
+    Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis), and
+    its :class:`~vision.lattice.bounds.TooManyCards` when the card region holds more cells than any
+    game's lattice can (:mod:`vision.lattice.bounds`).
     """
     periods = measure_periods(located, small) if periods is None else periods
     frame, centre = periods.frame, periods.centre
@@ -261,6 +264,7 @@ def rectify_city(
     score = photo_x[0] + photo_y[1] + 0.5 * (photo_y[0] - photo_x[1])
     if score < 0:
         metric = np.diag([-1.0, -1.0, 1.0]) @ metric
+    check_region(located.mask, metric, cell_mm)  # a patterned surface, before any view is warped
     # Translate the city's bounding box to the margin.
     pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
     mapped = project_points(metric, pts)

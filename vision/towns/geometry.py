@@ -25,6 +25,7 @@ from vision.lattice import (
     Located,
     NoCityFound,
     Periods,
+    TooManyCards,
     fit_lattice,
     locate_city,
     measure_periods,
@@ -124,16 +125,32 @@ def locate_town(photo: np.ndarray, rank: int = 0) -> tuple[np.ndarray, Located, 
     except NoCityFound as exc:
         raise as_town(exc) from None
     periods = measure_periods(located, small)
-    if periods.ranked and min(periods.strength) >= MIN_PERIOD_STRENGTH:
-        return small, located, periods
-    # The edges repeat too weakly for a region three cells across: a town may be one row of cards.
-    strip = measure_periods(located, small, min_across=MIN_CELLS_ACROSS)
-    better = strip.ranked and min(strip.strength) > min(periods.strength)
-    return small, located, strip if better or not periods.ranked else periods
+    if not (periods.ranked and min(periods.strength) >= MIN_PERIOD_STRENGTH):
+        # The edges repeat too weakly for a region three cells across: a town may be one row of cards.
+        strip = measure_periods(located, small, min_across=MIN_CELLS_ACROSS)
+        better = strip.ranked and min(strip.strength) > min(periods.strength)
+        periods = strip if better or not periods.ranked else periods
+    _refuse_pattern(located, small, periods)
+    return small, located, periods
+
+
+def _refuse_pattern(located: Located, small: np.ndarray, periods: Periods) -> None:
+    """Raise :class:`~vision.lattice.TooManyCards` when the best periods' lattice holds more cells than
+    any town can (a tiled or patterned surface): refused here, before the many lattices a town scan may
+    fit (every period pair, each both ways, and the pairs that divide the region) are fitted and read."""
+    try:
+        rectify_city(located, small, periods=periods, cell_mm=CELL_MM)
+    except TooManyCards:
+        raise
+    except NoCityFound:  # no lattice at the best periods: the fits that follow say so as before
+        pass
 
 
 def as_town(exc: NoCityFound) -> NoCityFound:
-    """The Sprawlopolis stages' refusal said of a town."""
+    """The Sprawlopolis stages' refusal said of a town (a :class:`~vision.lattice.TooManyCards` already
+    speaks of both games and is kept as it is)."""
+    if isinstance(exc, TooManyCards):
+        return exc
     text = str(exc).replace("Sprawlopolis cards", "cards").replace("blocks", "territories")
     return NoCityFound(text.replace("city", "town"))
 

@@ -1,0 +1,43 @@
+"""Issue 39, on a real server: a mosaic of card-like tiles is answered 422 ``too_many_cards`` (naming the
+bound) before the scan's costly stages, and the server goes on scanning an honest photo afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from models.synth.scene import render_photo
+from tests.conftest import assert_error
+from tests.live_server import serving
+from tests.pathological import jpeg, mosaic, two_mosaics
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("patterned")
+    env = {"SPRAWLSCAN_DATABASE_PATH": str(folder / "p.db")}
+    with serving(folder / "server.log", env=env) as (url, _):
+        yield url
+
+
+def _scan(url: str, photo: bytes, **form: str) -> httpx.Response:
+    files = {"image": ("photo.jpg", photo, "image/jpeg")}
+    return httpx.post(f"{url}/api/v1/scans", files=files, data=form, timeout=120)
+
+
+def test_a_mosaic_photo_is_refused_as_too_many_cards_naming_a_games_eighteen_cards(server: str) -> None:
+    resp = _scan(server, jpeg(mosaic()))
+    assert_error(resp, 422, "too_many_cards", "card-sized cells", "at most 18 cards")
+
+
+def test_a_photo_of_two_mosaics_named_a_town_is_refused_the_same_way(server: str) -> None:
+    resp = _scan(server, jpeg(two_mosaics()), game="wagons")
+    assert_error(resp, 422, "too_many_cards", "at most 18 cards")
+
+
+def test_an_honest_city_is_scanned_after_the_mosaics(server: str) -> None:
+    resp = _scan(server, render_photo(3).jpeg)
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["game"] == "sprawlopolis" and resp.json()["city"]
