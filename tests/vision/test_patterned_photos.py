@@ -12,6 +12,7 @@ import pytest
 
 import vision.city_geometry
 import vision.towns.geometry
+import vision.towns.scan_support as support
 from api.core import PhotoRequest, read_photo
 from models.synth.scene import render_photo
 from tests.pathological import PHOTOS, jpeg, mosaic
@@ -29,6 +30,9 @@ from vision.lattice import (
 )
 from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, check_region, region_cells
 from vision.pipeline import WORK_LONG_SIDE, scan_image
+from vision.towns.detect import town_evidence
+from vision.towns.geometry import MAX_TOWN_CELLS
+from vision.towns.scan import shipped_reader
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +126,20 @@ def test_an_honest_citys_region_holds_far_fewer_cells_than_the_bound() -> None:
     rect = rectify_city(located, small, periods=periods)
     cells = region_cells(located.mask, rect.homography, (BLOCK_W_MM, BLOCK_H_MM))
     assert 20 <= cells <= MAX_REGION_CELLS // 3
+
+
+def test_a_town_lattice_of_more_cells_than_18_cards_show_is_never_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    read: list[int] = []
+    real = support.read_and_decode
+
+    def recorded(geometry: Any, *args: Any, **kwargs: Any) -> Any:
+        read.append(int(geometry.occupied.sum()))
+        return real(geometry, *args, **kwargs)
+
+    monkeypatch.setattr(support, "read_and_decode", recorded)
+    panel = decode_image(jpeg(PHOTOS["framed tiles"]()), long_side=WORK_LONG_SIDE).rgb
+    evidence = town_evidence(panel, shipped_reader())
+    assert evidence.explained < 0.5  # no town in a panel of tiles
+    assert all(cells <= MAX_TOWN_CELLS for cells in read)

@@ -7,7 +7,7 @@ the photo top-down, ``periods`` finds what repeats in 1-D profiles, ``fit`` fits
 :mod:`vision.towns.remeasure`, measures the periods again in its view with the 1-D tools).
 """
 
-from vision.lattice.bounds import MAX_REGION_CELLS, TooManyCards
+from vision.lattice.bounds import MAX_REGION_CELLS, TooManyCards, region_cells
 from vision.lattice.fit import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -55,6 +55,7 @@ __all__ = [
     "Periods",
     "Rectification",
     "TooManyCards",
+    "region_cells",
     "fit_lattice",
     "locate_city",
     "measure_periods",

@@ -30,12 +30,14 @@ from vision.lattice import (
     locate_city,
     measure_periods,
     rectify_city,
+    region_cells,
     warp,
 )
 from vision.towns.remeasure import on_edges, view_periods
 
 __all__ = [
     "CELL_MM",
+    "MAX_TOWN_CELLS",
     "MIN_TERRITORIES",
     "RING",
     "WIDE_RING",
@@ -55,6 +57,10 @@ RING = 1
 WIDE_RING = 2
 #: Fewer card-covered cells than one card's four cannot be a town.
 MIN_TERRITORIES = 4
+#: A card region of more cells than the 18 cards' 72 territories (a quarter more for its ragged edge) at a
+#: pair of periods is no town at that pitch: refused before its view is warped, fitted or read (the scan
+#: and game detection try several pairs; on a patterned surface each would cost a town's reading; issue 39).
+MAX_TOWN_CELLS = 90
 # A town may be one row of cards, two cells across, whose colour jumps the card outline's rim and the
 # smoothing leave about 1.6 periods long (seen on a rendered strip of 8 cards): where a city's bounds
 # (three cells across) find no clear period, the periods are measured again admitting 1.5 cells across,
@@ -220,6 +226,10 @@ def town_geometry(
         rect = rectify_city(located, small, periods=periods, pitches=pitches, cell_mm=CELL_MM)
     except NoCityFound as exc:
         raise as_town(exc) from None
+    if (cells := region_cells(located.mask, rect.homography, CELL_MM)) > MAX_TOWN_CELLS:
+        raise NoCityFound(
+            f"no town found: the cards' grid holds about {cells} cells, more than 18 cards show"
+        )
     size = rect.size
     view, to_view, fit, seen = _fit(photo, located, rect.homography, size, scale, follow)
     stretch = _stretch(view, seen) if remeasure else None
@@ -229,6 +239,8 @@ def town_geometry(
         view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
     view, to_view, lattice = _at_card_size(photo, view, to_view, size, fit)
     cells = int(fit.occupied.sum())
+    if cells > MAX_TOWN_CELLS:  # the periods measured again in the view may have made the cells smaller
+        raise NoCityFound(f"no town found: the cards' grid holds {cells} cells, more than 18 cards")
     if cells < MIN_TERRITORIES:
         raise NoCityFound(
             f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
