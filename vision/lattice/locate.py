@@ -61,25 +61,38 @@ class Located:
 
 def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
     """Up to three Lab colours that describe the border band of the photo (mostly table)."""
-    h, w = lab.shape[:2]
-    border = np.concatenate(
+    return colour_clusters(border_band(lab, band), 3, 0.15)
+
+
+def border_band(image: np.ndarray, band: int) -> np.ndarray:
+    """The pixels of ``image`` within ``band`` px of its edge, (N, channels), each once."""
+    h, w = image.shape[:2]
+    depth = image.shape[2] if image.ndim == 3 else 1
+    return np.concatenate(
         [
-            lab[:band].reshape(-1, 3),
-            lab[h - band :].reshape(-1, 3),
-            lab[band : h - band, :band].reshape(-1, 3),
-            lab[band : h - band, w - band :].reshape(-1, 3),
+            image[:band].reshape(-1, depth),
+            image[h - band :].reshape(-1, depth),
+            image[band : h - band, :band].reshape(-1, depth),
+            image[band : h - band, w - band :].reshape(-1, depth),
         ]
-    ).astype(np.float32)
+    )
+
+
+def colour_clusters(pixels: np.ndarray, clusters: int, least: float) -> np.ndarray:
+    """Up to ``clusters`` k-means centres (float32) of ``pixels`` (N × 3), each holding at least ``least``
+    of them: clusters that are a tiny share of the border are objects or cards crossing it, not table."""
+    border = pixels.astype(np.float32)
+    if len(border) < clusters:
+        return np.zeros((0, 3), np.float32)
     step = max(1, len(border) // 4000)
     sample = border[::step]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     # k-means++ draws from OpenCV's process-wide generator: seed it, or the same photo could be read
     # differently depending on what the process did before.
     cv2.setRNGSeed(0)
-    _, labels, centres = cv2.kmeans(sample, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    counts = np.bincount(labels.ravel(), minlength=3)
-    # Clusters that are a tiny share of the border are objects or cards crossing it, not table.
-    return centres[counts >= 0.15 * len(sample)]
+    _, labels, centres = cv2.kmeans(sample, clusters, None, criteria, 2, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    counts = np.bincount(labels.ravel(), minlength=clusters)
+    return centres[counts >= least * len(sample)]
 
 
 def _nearest_distance(lab: np.ndarray, colours: np.ndarray, weights: np.ndarray) -> np.ndarray:
