@@ -47,7 +47,7 @@ GLARE_SPOT = 0.75
 TABLE_WASHED = 0.5
 # The blocks' grey levels are smoothed over this many cells (sigma) before the shadow's depth is taken.
 SHADOW_SMOOTH_CELLS = 1.0
-# The shadow is measured on the blocks on the card region when it holds at least this many of them.
+# The shadow named as a cause is measured on the card region's blocks when it holds at least this many.
 SHADOW_LEAST_CELLS = 8
 # The thresholds below were chosen on rendered photos and the devset read clean, with a lamp's glare spot
 # and a shadow band of two sizes (tests/bench/perturb.py), then checked on the devset's twelve
@@ -180,10 +180,14 @@ def shadow_depth(brightness: np.ndarray, blocks: np.ndarray) -> float:
 class Light:
     """The light on the city as the photo shows it: ``glare_cells``, the share of each city cell washed
     out by glare, (rows, cols) (cells read as table on a white table count none), and ``shadow``, the
-    depth of the darkest part of the city (:func:`shadow_depth`)."""
+    depth of the darkest part of the city (:func:`shadow_depth`); ``shadow_on_cards``, the same on the
+    blocks on the card region alone (None with too few of them), which names a shadow as the cause of a
+    doubtful reading: blocks read beyond the cards may be a patterned table's light and dark squares,
+    while a shadow deep enough to ask for a retake by itself may hide cards from the card region."""
 
     glare_cells: np.ndarray
     shadow: float
+    shadow_on_cards: float | None = None
 
 
 def read_light(geometry: Geometry, assembled: Assembled) -> Light:
@@ -195,10 +199,10 @@ def read_light(geometry: Geometry, assembled: Assembled) -> Light:
         glare = np.where(blocks, glare, 0.0)
     glare = glare_spots(glare)
     measured = blocks & (glare < GLARE_DOUBT)
+    brightness = cell_brightness(geometry, assembled)
     on_cards = measured & _on_card_region(geometry, assembled)
-    if on_cards.sum() >= SHADOW_LEAST_CELLS:
-        measured = on_cards
-    return Light(glare, shadow_depth(cell_brightness(geometry, assembled), measured))
+    shadow_on_cards = shadow_depth(brightness, on_cards) if on_cards.sum() >= SHADOW_LEAST_CELLS else None
+    return Light(glare, shadow_depth(brightness, measured), shadow_on_cards)
 
 
 def _on_card_region(geometry: Geometry, assembled: Assembled) -> np.ndarray:
@@ -257,7 +261,8 @@ def ask_retake(
         why = f"the known cards explain only {explained:.0%} of it"
         return GEOMETRY_ADVICE.format(why=why)
     why = doubt_count(assembled, doubts)
-    return (SHADOW_ADVICE if light.shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)
+    shadow = light.shadow if light.shadow_on_cards is None else light.shadow_on_cards
+    return (SHADOW_ADVICE if shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)
 
 
 def doubt_count(assembled: Assembled, doubts: tuple[CellDoubt, ...]) -> str:
