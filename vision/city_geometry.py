@@ -7,8 +7,9 @@ lattice on the same plane (warping the view again only when the lattice reaches 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from vision.cells import CellReading, Grid, TopDown, lattice_box
@@ -29,6 +30,7 @@ from vision.lattice import (
     rectify_city,
     warp,
 )
+from vision.lattice.locate import border_band, colour_clusters
 from vision.stages import Stages
 from vision.veil import lift_veil
 
@@ -40,6 +42,25 @@ MIN_BLOCKS = 8
 # cell holds a card (a block or Wrecktar), whichever block it is (the card region misses blocks on tables
 # close in colour to them, and blocks there are often dim; see models/MODEL_CARD.md for how it was set).
 RING_CONFIDENCE = 0.7
+# ... and not be a cell of the table in disguise: one whose label the classifier is unsure of (under
+# RING_UNSURE) while at least RING_TABLE_SHARE of its core has the table's own colours (within
+# RING_TABLE_DISTANCE in Lab of one of them) is the table's pattern (a red check cloth's squares read as
+# residential blocks), which would otherwise grow the city cell by cell to the photo's edge. Measured on
+# such cells beyond the card region: a check cloth's median 0.36 sure, 0.79 table-coloured; the devset's
+# blocks there at least 0.38 sure and at most 0.72 table-coloured, none both; rendered everyday tables'
+# 10 of 171 both.
+RING_UNSURE = 0.6
+RING_TABLE_SHARE = 0.7
+RING_TABLE_DISTANCE = 18.0
+# The table's colours are taken from the photo's border band off the card region (widened by
+# TABLE_MARGIN px of its mask) at the working copy's resolution, in up to TABLE_CLUSTERS clusters of at
+# least TABLE_LEAST of the band each: on the reduced copy the card region is found on, a patterned cloth's
+# purest colours (a check's full red squares) blur into its mixes.
+TABLE_MARGIN = 7
+TABLE_CLUSTERS = 5
+TABLE_LEAST = 0.08
+# The central share of a cell compared with the table's colours.
+CELL_CORE = 0.8
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more.
 RESCALE_ABOVE = 0.01
 
@@ -63,6 +84,8 @@ class Geometry:
     occupied: np.ndarray
     visible: np.ndarray
     warnings: tuple[str, ...] = ()
+    # The table's colours (Lab, K × 3) at the working copy's resolution (:func:`fine_table_colours`).
+    table_lab: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
     @property
     def to_rectified(self) -> np.ndarray:
@@ -99,9 +122,24 @@ class Geometry:
     def _counts(self, reading: CellReading, r: int, c: int) -> bool:
         if not self.visible[r, c]:
             return False
-        return bool(self.occupied[r, c]) or (
-            reading.kind != "empty" and reading.card_probability >= RING_CONFIDENCE
-        )
+        if self.occupied[r, c]:
+            return True
+        if reading.kind == "empty" or reading.card_probability < RING_CONFIDENCE:
+            return False
+        return reading.confidence >= RING_UNSURE or self.table_share(r, c) < RING_TABLE_SHARE
+
+    def table_share(self, r: int, c: int) -> float:
+        """The share of cell (r, c)'s core (:data:`CELL_CORE` of the pitch) in the table's own colours."""
+        box = self.lattice.core_box(r, c, CELL_CORE, self.rectified.shape)
+        if box is None or len(self.table_lab) == 0:
+            return 0.0
+        x0, y0, x1, y1 = box
+        crop = np.ascontiguousarray(self.rectified[y0:y1, x0:x1])
+        if crop.size == 0:
+            return 0.0
+        lab = cv2.cvtColor(crop, cv2.COLOR_RGB2LAB).reshape(-1, 1, 3).astype(np.float32)
+        nearest = np.linalg.norm(lab - self.table_lab[None], axis=2).min(axis=1)
+        return float((nearest <= RING_TABLE_DISTANCE).mean())
 
 
 def small_copy(photo: np.ndarray) -> tuple[np.ndarray, float]:
@@ -190,8 +228,29 @@ def geometry_for(
     view = TopDown(lift_veil(rectified, fit.lattice, fit.occupied).image, to_rectified, lattice_box(lattice))
     visible = inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
     return Geometry(
-        photo, located, rect, view, fit, lattice, np.pad(fit.occupied, 1), visible, tuple(warnings)
+        photo,
+        located,
+        rect,
+        view,
+        fit,
+        lattice,
+        np.pad(fit.occupied, 1),
+        visible,
+        tuple(warnings),
+        fine_table_colours(photo, located.mask),
     )
+
+
+def fine_table_colours(photo: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """The table's colours (Lab, K × 3 float32) in ``photo``'s border band off the card ``region`` (a
+    reduced mask, widened by :data:`TABLE_MARGIN` px), at the photo's own resolution."""
+    h, w = photo.shape[:2]
+    near = cv2.dilate(region, np.ones((2 * TABLE_MARGIN + 1, 2 * TABLE_MARGIN + 1), np.uint8))
+    off = (cv2.resize(near, (w, h), interpolation=cv2.INTER_NEAREST) == 0).astype(np.uint8)
+    band = max(4, min(h, w) // 25)
+    lab = cv2.cvtColor(photo, cv2.COLOR_RGB2LAB)
+    pixels = border_band(lab, band)[border_band(off, band)[:, 0] > 0]
+    return colour_clusters(pixels, TABLE_CLUSTERS, TABLE_LEAST)
 
 
 def with_lattice(geometry: Geometry, lattice: Lattice, occupied: np.ndarray) -> Geometry:

@@ -41,7 +41,13 @@ def _seen(geometry: Geometry, lattice_rc: tuple[int, int], padded: Lattice) -> t
 
 
 def cut_by_frame(geometry: Geometry, assembled: Assembled) -> tuple[str, ...]:
-    """The city's blocks (by name) beside a cell the photo does not show enough of to tell it is table."""
+    """The city's blocks (by name) beside a cell the photo does not show enough of to tell it is table.
+
+    None while the card region (:mod:`vision.lattice.locate`) stays clear of the photo's edges: the
+    cards themselves then lie inside the frame with table all round, and blocks read out to the edge are
+    the table's pattern taken for blocks (a red check cloth's squares), not a city going on beyond it."""
+    if not geometry.located.touches_border:
+        return ()
     padded = geometry.lattice.padded(1, 1, 1, 1)
     visible = np.pad(geometry.visible, 1)
     r0, c0 = assembled.origin

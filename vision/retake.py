@@ -27,6 +27,7 @@ __all__ = [
     "Light",
     "ask_retake",
     "cell_brightness",
+    "doubt_count",
     "glare_cells",
     "glare_spots",
     "read_light",
@@ -46,6 +47,8 @@ GLARE_SPOT = 0.75
 TABLE_WASHED = 0.5
 # The blocks' grey levels are smoothed over this many cells (sigma) before the shadow's depth is taken.
 SHADOW_SMOOTH_CELLS = 1.0
+# The shadow named as a cause is measured on the card region's blocks when it holds at least this many.
+SHADOW_LEAST_CELLS = 8
 # The thresholds below were chosen on rendered photos and the devset read clean, with a lamp's glare spot
 # and a shadow band of two sizes (tests/bench/perturb.py), then checked on the devset's twelve
 # perturbations (models/MODEL_CARD.md, "Retake"): no photo read right asks for a retake.
@@ -177,10 +180,14 @@ def shadow_depth(brightness: np.ndarray, blocks: np.ndarray) -> float:
 class Light:
     """The light on the city as the photo shows it: ``glare_cells``, the share of each city cell washed
     out by glare, (rows, cols) (cells read as table on a white table count none), and ``shadow``, the
-    depth of the darkest part of the city (:func:`shadow_depth`)."""
+    depth of the darkest part of the city (:func:`shadow_depth`); ``shadow_on_cards``, the same on the
+    blocks on the card region alone (None with too few of them), which names a shadow as the cause of a
+    doubtful reading: blocks read beyond the cards may be a patterned table's light and dark squares,
+    while a shadow deep enough to ask for a retake by itself may hide cards from the card region."""
 
     glare_cells: np.ndarray
     shadow: float
+    shadow_on_cards: float | None = None
 
 
 def read_light(geometry: Geometry, assembled: Assembled) -> Light:
@@ -191,7 +198,25 @@ def read_light(geometry: Geometry, assembled: Assembled) -> Light:
     if (~blocks).any() and _table_washed(geometry, assembled, washed):
         glare = np.where(blocks, glare, 0.0)
     glare = glare_spots(glare)
-    return Light(glare, shadow_depth(cell_brightness(geometry, assembled), blocks & (glare < GLARE_DOUBT)))
+    measured = blocks & (glare < GLARE_DOUBT)
+    brightness = cell_brightness(geometry, assembled)
+    on_cards = measured & _on_card_region(geometry, assembled)
+    shadow_on_cards = shadow_depth(brightness, on_cards) if on_cards.sum() >= SHADOW_LEAST_CELLS else None
+    return Light(glare, shadow_depth(brightness, measured), shadow_on_cards)
+
+
+def _on_card_region(geometry: Geometry, assembled: Assembled) -> np.ndarray:
+    """The city's cells on the card region, (rows, cols) bool in the city's grid: a shadow is measured on
+    the cards, not on blocks read beyond them, which may be a patterned table's light and dark squares."""
+    r0, c0 = assembled.origin
+    rows, cols = assembled.city.n_rows, assembled.city.n_cols
+    out = np.zeros((rows, cols), bool)
+    occupied = geometry.occupied
+    for r in range(rows):
+        for c in range(cols):
+            lr, lc = r + r0, c + c0
+            out[r, c] = 0 <= lr < occupied.shape[0] and 0 <= lc < occupied.shape[1] and bool(occupied[lr, lc])
+    return out
 
 
 def glare_spots(glare: np.ndarray) -> np.ndarray:
@@ -235,5 +260,22 @@ def ask_retake(
     if unexplained:  # the grid itself is wrong (a wrong period or phase), whatever the light
         why = f"the known cards explain only {explained:.0%} of it"
         return GEOMETRY_ADVICE.format(why=why)
-    why = f"{len(doubts)} of its {blocks} blocks are in doubt"
-    return (SHADOW_ADVICE if light.shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)
+    why = doubt_count(assembled, doubts)
+    shadow = light.shadow if light.shadow_on_cards is None else light.shadow_on_cards
+    return (SHADOW_ADVICE if shadow >= SHADOW_CAUSE else GEOMETRY_ADVICE).format(why=why)
+
+
+def doubt_count(assembled: Assembled, doubts: tuple[CellDoubt, ...]) -> str:
+    """The doubtful cells in words, each count within its whole: a doubt may name a cell read as table (a
+    hole that could be a park), which is none of the city's blocks, so those are counted apart."""
+    grid = assembled.city.grid
+    doubted = {(d.row, d.col) for d in doubts}
+    on_blocks = sum(
+        1 for r, c in doubted if 0 <= r < len(grid) and 0 <= c < len(grid[r]) and grid[r][c].is_block
+    )
+    blocks = sum(1 for _ in assembled.city.blocks())
+    words = f"{on_blocks} of its {blocks} blocks are in doubt"
+    others = len(doubted) - on_blocks
+    if others:
+        words += f", and {others} {'cell' if others == 1 else 'cells'} read as table could be blocks"
+    return words

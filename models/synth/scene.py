@@ -47,6 +47,8 @@ Orientation = Literal["landscape", "portrait"]
 #: EXIF orientation tags a phone writes: 1 upright, 3 turned 180°, 6 and 8 turned by a quarter.
 EXIF_TAGS = (1, 3, 6, 8)
 _TABLE_TILE_MM = 420.0
+#: The conditions only the harder rooms use (tests/bench/bench_rooms.py); off by default.
+HARDER_ROOM_OPTIONS = ("shadow_band",)
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,9 @@ class Conditions:
     farthest point in view), ``sharpen`` (the phone's unsharp-mask amount), ``exposure`` (overall gain),
     ``wb`` (R, G, B gains), ``light`` (strength of the brightness gradient, 0–0.5), ``glare`` (0 none, up
     to 0.6; strongest on the glossy cards), ``noise`` (σ in grey levels), ``jpeg_quality``,
-    ``exif_orientation``.
+    ``exif_orientation``. Harder rooms, off unless asked for (never drawn by :func:`sample_conditions`, so
+    the shipped models never saw them): ``shadow_band`` (0 none, else how much a soft-edged band across
+    the frame, an arm's or the phone's shadow, darkens what it covers, up to 0.8).
     """
 
     table: TableKind = "cloth"
@@ -92,6 +96,7 @@ class Conditions:
     noise: float = 2.0
     jpeg_quality: int = 90
     exif_orientation: int = 1
+    shadow_band: float = 0.0
 
     def size(self) -> tuple[int, int]:
         """(width, height) of the displayed image."""
@@ -101,6 +106,9 @@ class Conditions:
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["wb"] = [round(v, 4) for v in self.wb]
+        for name in HARDER_ROOM_OPTIONS:  # off: left out, so a default photo's truth reads as it always did
+            if d[name] == getattr(Conditions, name):
+                del d[name]
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in d.items()}
 
 
@@ -163,6 +171,7 @@ def check_conditions(c: Conditions) -> None:
         ),
         (0 <= c.light <= 1, f"light must be 0..1, got {c.light}"),
         (0 <= c.glare <= 1, f"glare must be 0..1, got {c.glare}"),
+        (0 <= c.shadow_band <= 0.8, f"shadow_band must be 0..0.8, got {c.shadow_band}"),
         (0 <= c.noise <= 50, f"noise must be 0..50, got {c.noise}"),
         (1 <= c.jpeg_quality <= 100, f"jpeg_quality must be 1..100, got {c.jpeg_quality}"),
         (
@@ -332,6 +341,8 @@ def _photo_effects(
         # Screen blend: glare lifts dark pixels more than light ones and never flattens everything.
         lift = cv2.multiply(cv2.bitwise_not(img), cv2.merge([glare, glare, glare]), scale=1 / 255)
         img = cv2.add(img, lift)
+    if cond.shadow_band > 0:
+        img = _shadow_band(img, cond.shadow_band, rng)
     if cond.noise > 0:
         # Phone noise after demosaicing and denoising is grainy over 2 px: draw it at half size. Linear
         # upsampling lowers its spread by about 1.6, hence the factor.
@@ -342,6 +353,26 @@ def _photo_effects(
         noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
         img = cv2.add(img, noise, dtype=cv2.CV_8U)
     return img
+
+
+def _shadow_band(img: np.ndarray, depth: float, rng: np.random.Generator) -> np.ndarray:
+    """``img`` under a band of shadow across the frame (an arm or the phone between the lamp and the
+    table): 8–25 % of the long side wide, through a point near the middle, at any angle, with a penumbra
+    of 1–3 % of the long side, darkening by ``depth`` inside and a little bluer (lit by the room, not the
+    lamp). Drawn at 1/8 size: the band is smooth."""
+    h, w = img.shape[:2]
+    long = max(h, w)
+    width = float(rng.uniform(0.08, 0.25)) * long
+    soft = float(rng.uniform(0.01, 0.03)) * long
+    cx, cy = (0.5 + rng.uniform(-0.2, 0.2, 2)) * np.array([w, h])
+    t = float(rng.uniform(0, np.pi))
+    sw, sh = max(4, w // 8), max(3, h // 8)
+    ys, xs = np.mgrid[0:sh, 0:sw].astype(np.float32)
+    off = np.abs((xs * w / sw - cx) * np.cos(t) + (ys * h / sh - cy) * np.sin(t))
+    inside = 1.0 / (1.0 + np.exp((off - width / 2) / max(soft / 4, 1.0)))
+    gain = 1.0 - depth * inside[..., None] * np.array([1.0, 0.97, 0.9], np.float32)
+    gain = cv2.resize((gain * 128).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(img, np.clip(gain, 0, 255).astype(np.uint8), scale=1 / 128, dtype=cv2.CV_8U)
 
 
 def _encode(img: np.ndarray, cond: Conditions) -> bytes:

@@ -89,7 +89,7 @@ def _read(text: str, explained: float = 1.0) -> tuple[Any, CardReading]:
 
 
 def _doubts(n: int) -> tuple[CellDoubt, ...]:
-    return tuple(CellDoubt(0, c % 5, "R:EW", ("C:EW",), "test", ("classifier",)) for c in range(n))
+    return tuple(CellDoubt(c // 5, c % 5, "R:EW", ("C:EW",), "test", ("classifier",)) for c in range(n))
 
 
 def test_a_city_read_with_most_blocks_in_doubt_under_a_shadow_asks_to_light_it_evenly() -> None:
