@@ -267,14 +267,16 @@ def ask_retake(
 
 def doubt_count(assembled: Assembled, doubts: tuple[CellDoubt, ...]) -> str:
     """The doubtful cells in words, each count within its whole: a doubt may name a cell read as table (a
-    hole that could be a park), which is none of the city's blocks, so those are counted apart."""
+    hole that could be a park), which is none of the city's blocks, so those are counted apart. The count is
+    of every cell that could be read otherwise (how surely the photo was read), not only of those whose
+    other reading changes the score, which the scan's doubt list names (:mod:`vision.doubt_matters`)."""
     grid = assembled.city.grid
     doubted = {(d.row, d.col) for d in doubts}
     on_blocks = sum(
         1 for r, c in doubted if 0 <= r < len(grid) and 0 <= c < len(grid[r]) and grid[r][c].is_block
     )
     blocks = sum(1 for _ in assembled.city.blocks())
-    words = f"{on_blocks} of its {blocks} blocks are in doubt"
+    words = f"{on_blocks} of its {blocks} blocks could be read otherwise"
     others = len(doubted) - on_blocks
     if others:
         words += f", and {others} {'cell' if others == 1 else 'cells'} read as table could be blocks"

@@ -51,9 +51,9 @@ def test_a_doubt_count_names_only_blocks_among_the_blocks() -> None:
     assembled, _ = _assembled(HOLED)
     one_hole = (CellDoubt(1, 1, ".", ("P",), "test", ("enclosed",)),)
     assert doubt_count(assembled, one_hole) == (
-        "0 of its 9 blocks are in doubt, and 1 cell read as table could be blocks"
+        "0 of its 9 blocks could be read otherwise, and 1 cell read as table could be blocks"
     )
-    assert doubt_count(assembled, ()) == "0 of its 9 blocks are in doubt"
+    assert doubt_count(assembled, ()) == "0 of its 9 blocks could be read otherwise"
 
 
 @cache
