@@ -43,6 +43,7 @@ from vision.deck.features import (
     normalise,
     sliding_windows,
 )
+from vision.deck.look import CityLook
 
 __all__ = [
     "DECK_FORMAT",
@@ -68,9 +69,19 @@ __all__ = [
 
 DECK_FORMAT = "sprawlscan-deck"
 # The arrays of every deck file, and those a game may add (a Circle the Wagons deck's print look,
-# :mod:`vision.towns.deck.structure`).
+# :mod:`vision.towns.deck.structure`; a Sprawlopolis deck's, :class:`vision.deck.look.CityLook`).
 BASE_ARRAYS = ("meta", "prototypes", "patches")
-EXTRA_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "look_icon_mass", "look_aliases")
+EXTRA_ARRAYS = (
+    "city_grounds",
+    "city_spread",
+    "city_road",
+    "look_fills",
+    "look_spread",
+    "look_icons",
+    "look_icon_of",
+    "look_icon_mass",
+    "look_aliases",
+)
 #: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
 DECK_GAME = "sprawlopolis"
 GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
@@ -114,7 +125,10 @@ class TaughtDeck:
     ``extras`` are the prototypes of the blocks of the expansion cards the player named, as they lay in
     the photo, ``extra_labels`` what each teaches; ``seen`` (JSON-ready dicts, see
     :class:`vision.deck.corrections.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
-    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file."""
+    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file.
+    ``look`` is the print's look when the cards were named by the deck's structure (a print the shipped
+    classifier does not know: :mod:`vision.deck.by_structure`); cities are then read by it
+    (:mod:`vision.deck.look_reader`)."""
 
     prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
     # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
@@ -126,6 +140,7 @@ class TaughtDeck:
     extra_labels: tuple[ExtraLabel, ...] = ()
     seen: tuple[dict, ...] = field(default=(), compare=False)
     patches: np.ndarray | None = field(default=None, compare=False)
+    look: CityLook | None = field(default=None, compare=False)
 
     @property
     def game(self) -> str:
@@ -136,7 +151,8 @@ class TaughtDeck:
         """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
         patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
         meta = {"game": DECK_GAME, "version": DECK_VERSION, "cards": list(CARDS)}
-        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches)
+        extra = self.look.to_arrays() if self.look is not None else None
+        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches, extra)
 
 
 def write_archive(
@@ -227,7 +243,11 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     ):
         raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
-    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+    try:
+        look = CityLook.from_arrays(arrays)
+    except ValueError as exc:
+        raise DeckFileError(f"{name}: damaged taught deck ({exc})") from None
+    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source, look=look)
     if meta["version"] == 1:
         return deck
     return _with_seen(deck, meta.get("seen"), patches, name)

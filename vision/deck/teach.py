@@ -25,6 +25,7 @@ from scipy.optimize import linear_sum_assignment
 from vision.cells import CellReading, Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry, geometry_for, small_copy
 from vision.deck.assign import FITS, assign_cards
+from vision.deck.by_structure import StructureCards, question, structure_cards, with_look
 from vision.deck.corrections import CardSeen, Correction, build_deck, card_labels, describe, place_name
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.outlines import CARD_PX, find_cards
@@ -37,6 +38,8 @@ __all__ = ["CardSeen", "Teaching", "teach_deck"]
 
 # A block's log-probability is floored here (the softmax underflows; one bad block must not dominate).
 FLOOR = math.log(1e-4)
+# The shipped classifier knows the print when every card fits its layout at least this well (a block 0.5).
+KNOWN_PRINT = math.log(0.5)
 # A 2 × 2 group holds a card when at least this many of its blocks read as a card.
 CARD_CELLS = 3
 # The grid's period shortened by these factors gives the block pitch candidates (gaps of 0 to ~12 mm).
@@ -53,6 +56,7 @@ class Teaching:
     cards: list[CardSeen]
     seconds: float
     photos: list[np.ndarray] = field(default_factory=list, repr=False)
+    ask: str | None = None
 
     def describe(self) -> str:
         """The assignment as a grid of card numbers per photo (``7r``: card 7 turned by 180°)."""
@@ -199,7 +203,9 @@ def teach_deck(
             )
     cards = [i for i, place in enumerate(found) if place not in named]
     places = [(found[i][0] if many else None, found[i][1], found[i][2]) for i in cards]
-    given = assign_cards(places, np.concatenate(fits)[cards], np.concatenate(turns)[cards], label)
+    given, look = _named(
+        rgbs, places, np.concatenate(fits)[cards], np.concatenate(turns)[cards], label, named
+    )
     seen_cards = []
     for i, place in enumerate(found):
         if place in named:
@@ -209,7 +215,40 @@ def teach_deck(
         seen_cards[-1] = replace(seen_cards[-1], photo=place[0], read=read[i], outline=outlines[i])
     source = {"cards": len(cards), "photos": len(photos), "extras": len(named)}
     deck = build_deck(np.concatenate(patches), seen_cards, source)
-    return Teaching(deck, seen_cards, time.perf_counter() - start, rgbs)
+    if look is None:
+        return Teaching(deck, seen_cards, time.perf_counter() - start, rgbs)
+    deck = with_look(deck, look)
+    ask = None if look.settled else question(seen_cards)
+    return Teaching(deck, seen_cards, time.perf_counter() - start, rgbs, ask)
+
+
+def _named(
+    rgbs: list[np.ndarray],
+    places: list[tuple[int | None, int, int]],
+    fit: np.ndarray,
+    turn: np.ndarray,
+    label: str,
+    named: dict,
+) -> tuple[list[CardSeen], StructureCards | None]:
+    """The cards named: by the shipped classifier when it knows the print (every card fits its layout
+    surely), else by the deck's structure (:mod:`vision.deck.by_structure`) when that names them all,
+    else by the shipped classifier when it names them at all (refused naming the cards otherwise)."""
+    try:
+        given, refusal = assign_cards(places, fit, turn, label), None
+    except DeckError as exc:
+        given, refusal = None, exc
+    if given is not None and bool((fit.max(axis=1) >= 4 * KNOWN_PRINT).all()):
+        return given, None
+    structured = None if named else structure_cards(rgbs, places, label, get_classifier())
+    if structured is not None and (given is None or _differ(given, structured.cards)):
+        return structured.cards, structured
+    if given is None:
+        raise refusal  # type: ignore[misc]
+    return given, None
+
+
+def _differ(a: list[CardSeen], b: list[CardSeen]) -> bool:
+    return [(c.place, c.card, c.rotated) for c in a] != [(c.place, c.card, c.rotated) for c in b]
 
 
 def _score(fit: np.ndarray) -> float:
