@@ -39,6 +39,7 @@ from vision.backs import BackNumber
 from vision.cells import Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry
 from vision.deck import TaughtDeck, use_deck
+from vision.deck.look_reader import LookClassifier
 from vision.decode import DecodedImage, decode_image
 from vision.lattice import NoCityFound
 from vision.overlay import overlay_base
@@ -89,7 +90,8 @@ def scan_rgb(
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     stages = Stages(StageTimer(timings), stop or Stop())
     with serving(workers) as pools:
-        return _read(photo, stages, pools, cards, overlay, classifier or shipped_classifier(), judge, deck)
+        classify = classifier or (LookClassifier(deck.look) if deck and deck.look else shipped_classifier())
+        return _read(photo, stages, pools, cards, overlay, classify, judge, deck)
 
 
 def _read(
@@ -112,7 +114,8 @@ def _read(
     backs = pools.backs.submit(_backs, geometry, readings) if cards is None else None
     geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
     photographed = readings
-    geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
+    if not isinstance(classify, LookClassifier):  # a taught print's look reads its own colours
+        geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
     readings = stages.run("refine", refine_doubtful, geometry, readings, classify)
     readings = stages.run("refine", find_lost_blocks, geometry, readings, classify)
     readings = stages.run("deck", use_deck, geometry, readings, deck)
