@@ -18,10 +18,21 @@ from scoring.city import ROADS, block
 from vision.cells import CellReading, TopDown
 from vision.deck.look import ZONES, CityLook, apartness, block_crops, ground_colour, road_logp
 
-__all__ = ["LookClassifier"]
+__all__ = ["LookClassifier", "light_of"]
 
 # A ground this many spreads from the nearest zone's is half as likely a block's.
 GROUND_HALF = 2.5
+# The light is adapted on the cells whose ground lies within ADAPT_NEAR spreads of a zone's, when there are
+# this many (the offset in the first round, then a gain as well); the gain is fitted only where the zones'
+# grounds spread over ADAPT_SPREAD (Lab units), and kept within GAIN.
+ADAPT_MIN_CELLS = 8
+ADAPT_NEAR = 1.5
+ADAPT_SPREAD = 5.0
+GAIN = (0.8, 1.25)
+ADAPT_ROUNDS = 3
+# Only the lightness is adapted: a lamp's brightness differs most between two photos, and moving a* b* too
+# pulls a table's colour onto a zone's.
+CHANNELS = np.array([1.0, 0.0, 0.0], np.float32)
 # No cue is ever certain: a cell's chance of a block stays within these.
 BLOCK_BOUNDS = (0.005, 0.995)
 
@@ -31,17 +42,26 @@ class LookClassifier:
 
     def __init__(self, look: CityLook) -> None:
         self.look = look
+        self._light: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
         crops = block_crops(view.image, np.asarray(centres, float).reshape(-1, 2), pitch)
-        return [self._read(c) for c in crops]
+        grounds = [None if c is None else ground_colour(c) for c in crops]
+        known = [g for g in grounds if g is not None]
+        if len(known) >= ADAPT_MIN_CELLS or id(view) not in self._light:
+            # One view, one light: the rereads of a few cells keep what the whole lattice said.
+            self._light = {id(view): light_of(self.look, np.array(known).reshape(-1, 3))}
+        gain, offset = self._light[id(view)]
+        return [
+            self._read(c, None if g is None else g * gain + offset)
+            for c, g in zip(crops, grounds, strict=True)
+        ]
 
-    def _read(self, crop: np.ndarray | None) -> CellReading:
-        if crop is None:
+    def _read(self, crop: np.ndarray | None, ground: np.ndarray | None) -> CellReading:
+        if crop is None or ground is None:
             return CellReading.certain(None)
-        ground = ground_colour(crop)
         zone_lp, nearest = self.look.zone_logp(ground[None])
-        roads = road_logp(apartness(crop, ground)[None], self.look.road_scale)[0]
+        roads = road_logp(apartness(crop, ground_colour(crop))[None], self.look.road_scale)[0]
         p_block = float(np.clip(math.exp(-math.log(2) * (nearest[0] / GROUND_HALF) ** 2), *BLOCK_BOUNDS))
         dist: dict[tuple[str | None, str | None], float] = {(None, None): 1.0 - p_block}
         for k, zone in enumerate(ZONES):
@@ -52,6 +72,30 @@ class LookClassifier:
             for j, road in enumerate(ROADS):
                 dist[(zone, road)] = pz * math.exp(float(roads[j]))
         return _reading(dist)
+
+
+def light_of(look: CityLook, grounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The gain and offset per Lab channel (3,), (3,) that carry a city photo's block grounds (N, 3) onto
+    their nearest zone grounds of the deck photo (identity when too few cells lie near any): the city is
+    lit otherwise than the deck was. Only cells already near a zone's ground count (the table round the
+    city must not pull the light), the offset first, then a gain where the zones spread enough."""
+    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
+    for k in range(ADAPT_ROUNDS):
+        moved = grounds * gain + offset
+        if not len(moved):
+            break
+        zone_lp, nearest = look.zone_logp(moved)
+        near = nearest <= ADAPT_NEAR
+        if near.sum() < ADAPT_MIN_CELLS:
+            break
+        src, dst = grounds[near], look.grounds[zone_lp[near].argmax(axis=1)]
+        if k > 0:
+            for ch in np.flatnonzero(CHANNELS):
+                if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
+                    slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
+                    gain[ch] = np.clip(slope, *GAIN)
+        offset = np.median(dst - src * gain, axis=0).astype(np.float32) * CHANNELS
+    return gain, offset
 
 
 def _reading(dist: dict[tuple[str | None, str | None], float]) -> CellReading:

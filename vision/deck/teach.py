@@ -30,6 +30,7 @@ from vision.deck.corrections import CardSeen, Correction, build_deck, card_label
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.outlines import CARD_PX, find_cards
 from vision.deck.taught import CARDS, MAX_SEEN, DeckError, block_features
+from vision.deck.teach_structure import cards_by_structure
 from vision.decode import decode_image
 from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points
 from vision.run import WORK_LONG_SIDE
@@ -169,11 +170,40 @@ def teach_deck(
 ) -> Teaching:
     """Learn the blocks' appearance from photos of the 18 cards face up in a grid (any order, either
     turn): one photo, or two or more for a big table, each card in one of them. ``extras`` name the
-    expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18.
+    expansion cards lying among them (their places, 0-based, and kinds): kept out of the 18. A print the
+    shipped classifier cannot name at all is named by the deck's structure
+    (:mod:`vision.deck.teach_structure`; one photo, no expansion cards).
 
     Raises :class:`~vision.deck.taught.DeckError` naming the cards that are missing, doubled or unreadable,
     and the decoding errors of a scan for a file that is not a usable photo.
     """
+    start = time.perf_counter()
+    try:
+        return _teach_found(photos, names=names, extras=extras)
+    except DeckError as refusal:
+        many = not isinstance(photos, bytes) and len(photos) != 1
+        if extras or many or not photos:
+            raise
+        photo = photos if isinstance(photos, bytes) else photos[0]
+        label = names[0] if names else "deck photo"
+        rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
+        try:
+            seen, patches, named = cards_by_structure([rgb], label, get_classifier())
+        except DeckError:
+            raise refusal from None
+    source = {"cards": len(seen), "photos": 1, "extras": 0}
+    deck = with_look(build_deck(patches, seen, source), named)
+    ask = None if named.settled else question(seen)
+    return Teaching(deck, seen, time.perf_counter() - start, [rgb], ask)
+
+
+def _teach_found(
+    photos: bytes | Sequence[bytes],
+    *,
+    names: Sequence[str] | None = None,
+    extras: Sequence[Correction] = (),
+) -> Teaching:
+    """:func:`teach_deck` with the cards found as the shipped path finds them (outlines, else a lattice)."""
     start = time.perf_counter()
     photos = [photos] if isinstance(photos, bytes) else list(photos)
     if not photos:
