@@ -26,6 +26,8 @@ from vision.lattice import NoCityFound
 
 __all__ = [
     "Light",
+    "UNKNOWN_COLOURS_ADVICE",
+    "UNKNOWN_COLOURS_MISFIT",
     "UnknownCityLook",
     "needs_deck",
     "unread_city",
@@ -95,6 +97,18 @@ UNKNOWN_LOOK_ADVICE = (
     "has not seen (other colours or art), teach it your cards with one photo of the 18 fronts face up "
     "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
     "photo from straight above, with the whole city filling most of the frame"
+)
+
+
+# The cards' zones lie this far (a*b*) or more from the colours the classifier learned (two zones at
+# least, :func:`vision.unexplained.zone_colour_misfit`): a print of other colours. Photos of the shipped
+# print measure 1–3 (rendered and the devset), random editions 25–50.
+UNKNOWN_COLOURS_MISFIT = 12.0
+UNKNOWN_COLOURS_ADVICE = (
+    "these cards' colours are not those of the print the scanner knows (the zones lie {misfit:.0f} a*b* "
+    "units from them), so a score read from them would be a guess: teach the scanner your cards with one "
+    "photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with "
+    "that deck"
 )
 
 

@@ -22,7 +22,15 @@ import numpy as np
 
 from vision.cells import Classifier, TopDown
 from vision.deck.assign import assign_cards
-from vision.deck.look import CityLook, apartness, block_crops, ground_colour, to_lab
+from vision.deck.look import (
+    CityLook,
+    apartness,
+    block_crops,
+    ground_colour,
+    ground_texture,
+    lab_distance,
+    to_lab,
+)
 from vision.deck.outlines import CARD_PX, DeckMosaic, find_cards
 from vision.deck.seen import CardSeen, place_name
 from vision.deck.structure import NoStructure, block_logp, city_look, ground_groups, name_groups, park_group
@@ -34,6 +42,7 @@ __all__ = [
     "name_by_structure",
     "question",
     "settle_cycle",
+    "shipped_colours",
     "structure_cards",
     "with_look",
 ]
@@ -42,6 +51,12 @@ __all__ = [
 # learned each zone on.
 SHIPPED_GROUNDS = {"R": (188, 144, 118), "C": (110, 147, 168), "I": (162, 157, 160), "P": (160, 194, 150)}
 PITCH = (CARD_PX[0] / 2, CARD_PX[1] / 2)
+# A print whose blocks' corner squares stray this far (median ΔE) from their ground is drawn (a flat
+# print's measure 0–1, the shipped drawings' 12 and more): only then can the classifier tell its zones.
+TEXTURED = 5.0
+# A look whose every zone's ground lies this near (weighted ΔE) the shipped one's is the shipped print's
+# colouring (a deck photo's light moves the grounds by up to ~15).
+SHIPPED_NEAR = 25.0
 
 
 @dataclass(frozen=True)
@@ -57,8 +72,9 @@ class StructureCards:
     cycle_looks: tuple[CityLook, ...] = ()
 
 
-def _measure(mosaics: Sequence[DeckMosaic]) -> tuple[np.ndarray, np.ndarray]:
-    """Every block's ground (N, 3) and its edges' apartness (N, 4), card by card (TL, TR, BL, BR)."""
+def _measure(mosaics: Sequence[DeckMosaic]) -> tuple[np.ndarray, np.ndarray, float]:
+    """Every block's ground (N, 3) and its edges' apartness (N, 4), card by card (TL, TR, BL, BR), and the
+    print's texture: the median over the blocks of how far their corner squares stray from their ground."""
     crops: list[np.ndarray] = []
     for m in mosaics:
         crops += [c for c in block_crops(m.view.image, m.block_centres(), PITCH) if c is not None]
@@ -66,7 +82,26 @@ def _measure(mosaics: Sequence[DeckMosaic]) -> tuple[np.ndarray, np.ndarray]:
         raise NoStructure("a card lies too near the photo's edge to be measured (leave table round it)")
     grounds = np.array([ground_colour(c) for c in crops], np.float32)
     apart = np.array([apartness(c, g) for c, g in zip(crops, grounds, strict=True)], np.float32)
-    return grounds, apart
+    texture = float(np.median([ground_texture(c) for c in crops]))
+    return grounds, apart, texture
+
+
+def _colour_cue(centres: np.ndarray):  # noqa: ANN202
+    """The naming cue of a flat print (no drawings for the classifier to know): only a naming that gives
+    every group nearly the shipped ground of its zone counts (a print coloured as the shipped one)."""
+    shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
+
+    def score(zone_of: str) -> float:
+        d = lab_distance(centres, shipped[["RCIP".index(z) for z in zone_of]])
+        return 0.0 if bool((d <= SHIPPED_NEAR).all()) else -1e3
+
+    return score
+
+
+def shipped_colours(look: CityLook) -> bool:
+    """Whether ``look`` colours the zones as the shipped print does (the shipped classifier reads it)."""
+    shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
+    return bool((lab_distance(look.grounds, shipped) <= SHIPPED_NEAR).all())
 
 
 def _recoloured(mosaic: DeckMosaic, groups: np.ndarray, shifts: np.ndarray) -> TopDown:
@@ -109,13 +144,14 @@ def name_by_structure(
     """The cards of ``mosaics`` (one a photo; ``places`` in their order) named by the deck's structure;
     raises :class:`~vision.deck.taught.DeckError` naming what does not fit."""
     try:
-        grounds, apart = _measure(mosaics)
+        grounds, apart, texture = _measure(mosaics)
         groups, centres = ground_groups(grounds)
     except NoStructure as exc:
         raise DeckError(f"{label}: {exc}") from None
     park, road_scale = park_group(apart, groups)
     group_logp, roads = block_logp(city_look(grounds, groups, centres, "RCIP", road_scale), grounds, apart)
-    cue = _cue(mosaics, groups, centres, classify)
+    drawn = texture >= TEXTURED
+    cue = _cue(mosaics, groups, centres, classify) if drawn else _colour_cue(centres)
     best, others, settled = name_groups(group_logp, roads, park, cue)
     cards = assign_cards(places, best.fit, best.turn, label)
     cycles = []
@@ -153,13 +189,13 @@ def settle_cycle(
 
 
 def question(cards: Sequence[CardSeen]) -> str:
-    """What to ask the player when the cycle is not settled: name one card, any card but a park's."""
+    """What to ask the player when the cycle is not settled: name one card (any), which names them all."""
     first = cards[0]
     return (
-        "the cards' colours name every park but leave residential, commercial and industrial to one of "
-        f"three namings: say which card lies at {place_name((None, first.row, first.col))} (it was taken "
-        f'for card {first.label()}) with `sprawlscan deck fix DECK "{first.row + 1}.{first.col + 1}=N"`, '
-        "or on the page's deck step"
+        "the cards' colours name every park but leave residential, commercial and industrial to one of three "
+        f"namings: say which card lies at {place_name((None, first.row, first.col))} (taken for card "
+        f"{first.label()}) with `sprawlscan deck fix DECK {first.row + 1},{first.col + 1}=N` (N the card's "
+        "number, 'r' after it when turned), or on the page's deck step; every other card follows"
     )
 
 

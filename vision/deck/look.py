@@ -44,6 +44,7 @@ __all__ = [
     "block_crops",
     "edge_colours",
     "ground_colour",
+    "ground_texture",
     "lab_distance",
     "apartness",
     "road_logp",
@@ -90,6 +91,14 @@ def ground_colour(lab: np.ndarray) -> np.ndarray:
     """The median Lab colour (3,) of the block crop ``lab``'s corner squares."""
     h, w = lab.shape[:2]
     return np.median(lab[_corners(h, w)], axis=0).astype(np.float32)
+
+
+def ground_texture(lab: np.ndarray) -> float:
+    """How far (median ΔE76) the corner squares' pixels of the block crop ``lab`` stray from their
+    median: about 0 for a flat print's block, 12 and more for a block with drawings."""
+    h, w = lab.shape[:2]
+    ground = lab[_corners(h, w)]
+    return float(np.median(np.sqrt(((ground - np.median(ground, axis=0)) ** 2).sum(axis=1))))
 
 
 def _edge_boxes(h: int, w: int, half_mm: float) -> list[tuple[int, int, int, int]]:

@@ -5,7 +5,7 @@ deck's structure (:mod:`vision.deck.by_structure`).
 A print may outline every block in a colour near the table's: the cards then fall apart into blocks or
 pieces of them, and the shipped path (which needs the classifier to read the cards) refuses the photo. Here
 each photo's cards are sought with growing bridges until one finds exactly the 18 cards (every region a
-card, none in doubt) that the structure names; their patches, outlines and the look make the deck.
+card) that the structure names; their patches, outlines and the look make the deck.
 """
 
 from __future__ import annotations
@@ -30,13 +30,14 @@ BRIDGES = (None, 3, 5, 7, 9, 11)
 
 
 def _candidates(rgb: np.ndarray) -> list[DeckMosaic]:
-    """The photo's cards found with each bridge that gives exactly the 18 cards with nothing in doubt."""
+    """The photo's cards found with each bridge that gives exactly the 18 cards, those with fewer regions
+    left in doubt first."""
     out = []
     for bridge in BRIDGES:
         mosaic = find_cards(rgb, bridge)
-        if mosaic is not None and len(mosaic.places) == len(CARDS) and mosaic.doubtful == 0:
+        if mosaic is not None and len(mosaic.places) == len(CARDS):
             out.append(mosaic)
-    return out
+    return sorted(out, key=lambda m: m.doubtful)
 
 
 def _tokens(card: CardSeen) -> tuple[str, ...]:
