@@ -123,11 +123,12 @@ def city_editions(count: int, jpeg: object) -> None:
         untaught_exact += untaught.exact and untaught.kind == "scored"
         style = f"{'textured' if edition.textured else 'flat'}{', outlined' if edition.outline_mm else ''}"
         read = "not read" if got is None else f"{got.right}/{got.cells} {got.kind}, silent {got.silent}"
-        print(f"  city edition {seed} ({style}): cards {right}/18{' asked, after one tap ' + str(after) + '/18' if asked else ''}"
-              f"{' refused: ' + why if why else ''}; city {read}; untaught {untaught.kind} "
-              f"{untaught.right}/{untaught.cells}", flush=True)  # fmt: skip
-    print(f"city editions: taught {tally['taught']}/{count} (asked {tally['asked']}, {tally['tapped']}/{count} "
-          f"after one tap), blocks {tally['right']}/{tally['cells']} "
-          f"({100 * tally['right'] / max(1, tally['cells']):.1f} %), cities exact {tally['exact']}/{count}, "
-          f"silent {tally['silent']}, untaught needs_deck {untaught_refused}/{count} (exact {untaught_exact})",
-          flush=True)  # fmt: skip
+        tapped = f" asked, after one tap {after}/18" if asked else ""
+        refused = f" refused: {why}" if why else ""
+        print(f"  city edition {seed} ({style}): cards {right}/18{tapped}{refused}; city {read}; "
+              f"untaught {untaught.kind} {untaught.right}/{untaught.cells}", flush=True)  # fmt: skip
+    share = 100 * tally["right"] / max(1, tally["cells"])
+    taught = f"{tally['taught']}/{count} (asked {tally['asked']}, {tally['tapped']}/{count} after one tap)"
+    print(f"city editions: taught {taught}, blocks {tally['right']}/{tally['cells']} ({share:.1f} %), cities "
+          f"exact {tally['exact']}/{count}, silent {tally['silent']}, untaught needs_deck "
+          f"{untaught_refused}/{count} (exact {untaught_exact})", flush=True)  # fmt: skip
