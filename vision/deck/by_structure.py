@@ -117,13 +117,13 @@ def _recoloured(mosaic: DeckMosaic, groups: np.ndarray, shifts: np.ndarray) -> T
 
 
 def _cue(mosaics: Sequence[DeckMosaic], groups: np.ndarray, centres: np.ndarray, classify: Classifier):  # noqa: ANN202
-    """The naming cue: the classifier's log-probability of each block's zone under a naming, the blocks
-    recoloured to the shipped grounds of the zones it names."""
+    """The naming cue: the classifier's mean log-probability of each road block's zone under a naming,
+    the blocks recoloured to the shipped grounds of the zones it names."""
     shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
 
     def score(zone_of: str) -> float:
         shifts = np.array([shipped["RCIP".index(z)] - centres[g] for g, z in enumerate(zone_of)], np.float32)
-        total, k = 0.0, 0
+        total, k, named = 0.0, 0, 0
         for m in mosaics:
             n = 4 * len(m.places)
             view = _recoloured(m, groups[k : k + n], shifts)
@@ -132,8 +132,9 @@ def _cue(mosaics: Sequence[DeckMosaic], groups: np.ndarray, centres: np.ndarray,
                 if zone != "P":
                     p = sum(v for (z, _), v in reading.distribution.items() if z == zone)
                     total += max(math.log(1e-4), math.log(max(p, 1e-12)))
+                    named += 1
             k += n
-        return total
+        return total / max(1, named)
 
     return score
 
