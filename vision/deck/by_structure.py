@@ -77,7 +77,7 @@ def _measure(mosaics: Sequence[DeckMosaic]) -> tuple[np.ndarray, np.ndarray, flo
     print's texture: the median over the blocks of how far their corner squares stray from their ground."""
     crops: list[np.ndarray] = []
     for m in mosaics:
-        crops += [c for c in block_crops(m.view.image, m.block_centres(), PITCH) if c is not None]
+        crops += [c for c in block_crops(m.view.balanced, m.block_centres(), PITCH) if c is not None]
     if len(crops) != 4 * sum(len(m.places) for m in mosaics):
         raise NoStructure("a card lies too near the photo's edge to be measured (leave table round it)")
     grounds = np.array([ground_colour(c) for c in crops], np.float32)

@@ -62,7 +62,7 @@ class LookClassifier:
         self._table: dict[int, np.ndarray] = {}
 
     def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
-        crops = block_crops(view.image, np.asarray(centres, float).reshape(-1, 2), pitch)
+        crops = block_crops(view.balanced, np.asarray(centres, float).reshape(-1, 2), pitch)
         grounds = [None if c is None else ground_colour(c) for c in crops]
         known = [g for g in grounds if g is not None]
         if len(known) >= ADAPT_MIN_CELLS or id(view) not in self._light:
@@ -70,7 +70,7 @@ class LookClassifier:
             self._light = {id(view): light_of(self.look, np.array(known).reshape(-1, 3))}
         gain, offset = self._light[id(view)]
         if id(view) not in self._table:
-            self._table = {id(view): view_table(view.image)}
+            self._table = {id(view): view_table(view.balanced)}
         table = self._table[id(view)]
         return [
             self._read(c, None if g is None else (g * gain + offset, g), table)
