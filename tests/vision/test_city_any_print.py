@@ -109,7 +109,8 @@ def test_a_taught_editions_city_reads_with_its_deck(flat_deck: tuple[object, dic
     photo = render_photo(SEED, edition=FLAT, wrecktar=False, poi=False, construction=0)
     result = scan_image(photo.jpeg, deck=deck)  # type: ignore[arg-type]
     score = compare_cities(parse_city(photo.truth.city), result.city)
-    assert score.right >= 0.95 * score.cells
+    # Untaught, the shipped classifier reads almost none of it (needs_deck); taught, nine in ten and more.
+    assert score.right >= 0.9 * score.cells
     assert not result.needs_deck
 
 
