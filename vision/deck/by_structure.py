@@ -14,11 +14,12 @@ is taught under the likeliest naming with the cycle left open, and the player is
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from vision.cells import Classifier, TopDown
 from vision.deck.assign import assign_cards
@@ -86,7 +87,7 @@ def _measure(mosaics: Sequence[DeckMosaic]) -> tuple[np.ndarray, np.ndarray, flo
     return grounds, apart, texture
 
 
-def _colour_cue(centres: np.ndarray):  # noqa: ANN202
+def _colour_cue(centres: np.ndarray) -> Callable[[str], float]:
     """The naming cue of a flat print (no drawings for the classifier to know): only a naming that gives
     every group nearly the shipped ground of its zone counts (a print coloured as the shipped one)."""
     shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
@@ -116,7 +117,9 @@ def _recoloured(mosaic: DeckMosaic, groups: np.ndarray, shifts: np.ndarray) -> T
     return TopDown(rgb, np.eye(3), (0, 0, rgb.shape[1], rgb.shape[0]))
 
 
-def _cue(mosaics: Sequence[DeckMosaic], groups: np.ndarray, centres: np.ndarray, classify: Classifier):  # noqa: ANN202
+def _cue(
+    mosaics: Sequence[DeckMosaic], groups: np.ndarray, centres: np.ndarray, classify: Classifier
+) -> Callable[[str], float]:
     """The naming cue: the classifier's mean log-probability of each road block's zone under a naming,
     the blocks recoloured to the shipped grounds of the zones it names."""
     shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
@@ -156,9 +159,10 @@ def name_by_structure(
     best, others, settled = name_groups(group_logp, roads, park, cue)
     cards = assign_cards(places, best.fit, best.turn, label)
     cycles = []
-    for other in others:
-        rows = other.fit.argmax(axis=1)
-        cycles.append(tuple((CARDS[j], bool(other.turn[i, j])) for i, j in enumerate(rows.tolist())))
+    for other in others:  # each other naming's own assignment, kept for the player's one correction
+        rows, cols = linear_sum_assignment(-other.fit)
+        given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
+        cycles.append(tuple((CARDS[given[i]], bool(other.turn[i, given[i]])) for i in range(len(places))))
     looks = tuple(city_look(grounds, groups, centres, n.zone_of, road_scale) for n in others)
     look = city_look(grounds, groups, centres, best.zone_of, road_scale)
     return StructureCards(cards, look, settled, tuple(cycles), looks)
@@ -166,7 +170,7 @@ def name_by_structure(
 
 def settle_cycle(
     deck: TaughtDeck, seen: list[CardSeen], place: tuple[int, int, int], card: int, rotated: bool
-):  # noqa: ANN201
+) -> tuple[list[CardSeen], TaughtDeck] | None:
     """When ``deck``'s zones' cycle is open and one of its other namings puts ``card`` (turned or not) at
     ``place``: that naming's cards (``seen`` renamed) and deck (its look, the cycle settled); else None."""
     if deck.source.get("cycle") != "open":
