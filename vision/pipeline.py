@@ -38,7 +38,7 @@ from vision.arbitrate import read_geometry
 from vision.backs import BackNumber
 from vision.cells import Classifier, Grid, get_classifier, read_lattice
 from vision.city_geometry import Geometry
-from vision.deck import TaughtDeck, use_deck
+from vision.deck import LookClassifier, TaughtDeck, use_deck
 from vision.decode import DecodedImage, decode_image
 from vision.lattice import NoCityFound
 from vision.overlay import overlay_base
@@ -48,7 +48,7 @@ from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
 from vision.run import WORK_LONG_SIDE
 from vision.stages import Stages, StageTimer, Stop
-from vision.unexplained import read_unexplained_again
+from vision.unexplained import read_unexplained_again, refuse_unknown_colours
 from vision.workers import Workers, serving
 
 __all__ = [
@@ -89,7 +89,8 @@ def scan_rgb(
     """Scan an upright RGB photo (see :func:`scan_image`)."""
     stages = Stages(StageTimer(timings), stop or Stop())
     with serving(workers) as pools:
-        return _read(photo, stages, pools, cards, overlay, classifier or shipped_classifier(), judge, deck)
+        classify = classifier or (LookClassifier(deck.look) if deck and deck.look else shipped_classifier())
+        return _read(photo, stages, pools, cards, overlay, classify, judge, deck)
 
 
 def _read(
@@ -112,7 +113,8 @@ def _read(
     backs = pools.backs.submit(_backs, geometry, readings) if cards is None else None
     geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
     photographed = readings
-    geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
+    if not isinstance(classify, LookClassifier):  # a taught print's look reads its own colours
+        geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
     readings = stages.run("refine", refine_doubtful, geometry, readings, classify)
     readings = stages.run("refine", find_lost_blocks, geometry, readings, classify)
     readings = stages.run("deck", use_deck, geometry, readings, deck)
@@ -129,6 +131,8 @@ def _read(
     if readings is not photographed:  # the colours were corrected: the first look is a second opinion
         city_cards = replace(city_cards, photographed=photographed)
     result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, stages.timer.timings)
+    if not isinstance(classify, LookClassifier):  # never a score of colours the classifier does not know
+        result = refuse_unknown_colours(result)
     return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result
 
 

@@ -15,10 +15,9 @@ from vision.city_geometry import MIN_BLOCKS, Geometry
 from vision.cut import cut_by_frame
 from vision.doubt import CellDoubt, find_doubts
 from vision.doubt_matters import doubts_that_matter, unsure_city_cards
-from vision.lattice import NoCityFound
 from vision.overlay import cell_outlines, draw_overlay
 from vision.read_cards import CityCards
-from vision.retake import ask_retake, read_light
+from vision.retake import ask_retake, needs_deck, read_light, unread_city
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 
@@ -74,6 +73,8 @@ class ScanResult:
     # Why another photo is needed and what to change, when this one cannot be read reliably
     # (vision.retake); such a result is a reading to correct by hand, not a score.
     retake: str | None = None
+    # The retake is for cards of a print the scanner does not know: teach the deck (vision.retake).
+    needs_deck: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """What was read, for the JSON outputs beside the breakdown (the CLI's and the service's)."""
@@ -86,6 +87,7 @@ class ScanResult:
             "warnings": [str(w) for w in self.warnings],
             "doubt": [d.to_json() for d in self.doubts],
             "retake": self.retake,
+            "needs_deck": self.needs_deck,
         }
 
 
@@ -98,10 +100,7 @@ def assemble_scan(
     assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks < MIN_BLOCKS:
-        raise NoCityFound(
-            f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
-            f"(a city to score has at least {MIN_BLOCKS})"
-        )
+        raise unread_city(geometry, blocks, MIN_BLOCKS)
     r0, c0 = assembled.origin
     cells = [
         CityCell(
@@ -140,6 +139,7 @@ def assemble_scan(
         doubts,
         cards,
         retake,
+        needs_deck(retake, as_cards),
     )
 
 

@@ -22,9 +22,15 @@ from vision.assemble import Assembled
 from vision.cards import CardReading
 from vision.city_geometry import Geometry
 from vision.doubt import GLARE_DOUBT, CellDoubt
+from vision.lattice import NoCityFound
 
 __all__ = [
     "Light",
+    "UNKNOWN_COLOURS_ADVICE",
+    "UNKNOWN_COLOURS_MISFIT",
+    "UnknownCityLook",
+    "needs_deck",
+    "unread_city",
     "ask_retake",
     "cell_brightness",
     "doubt_count",
@@ -95,6 +101,52 @@ UNKNOWN_LOOK_ADVICE = (
     "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
     "photo from straight above, with the whole city filling most of the frame"
 )
+
+
+# The cards' zones lie this far (a*b*) or more from the colours the classifier learned (two zones at
+# least, :func:`vision.unexplained.zone_colour_misfit`): a print of other colours. Photos of the shipped
+# print measure 1–3 (rendered and the devset), random editions 25–50.
+UNKNOWN_COLOURS_MISFIT = 12.0
+UNKNOWN_COLOURS_ADVICE = (
+    "these cards' colours are not those of the print the scanner knows (the zones lie {misfit:.0f} a*b* "
+    "units from them), so a score read from them would be a guess: teach the scanner your cards with one "
+    "photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with "
+    "that deck"
+)
+
+
+class UnknownCityLook(NoCityFound):
+    """The photo shows a grid of cards (a card region of a city's size) of which the scanner reads too few
+    blocks: cards of a print it does not know, most likely. Teaching the deck is what to do."""
+
+    code = "needs_deck"
+
+
+UNREAD_CITY_ADVICE = (
+    "no city found: the photo shows cards over {cells} cells, but only {blocks} of them read as blocks of "
+    "the print the scanner knows: if your cards are another print (other colours or art), teach it your "
+    "cards with one photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) "
+    "and scan with that deck; otherwise take another photo from straight above"
+)
+
+
+def unread_city(geometry: Geometry, blocks: int, least: int) -> NoCityFound:
+    """The refusal of a city of which only ``blocks`` (fewer than ``least``) were read: an
+    :class:`UnknownCityLook` when the card region covers ``least`` cells or more (cards the scanner cannot
+    read), else "no city found"."""
+    cells = int((geometry.occupied & geometry.visible).sum())
+    if cells >= least:
+        return UnknownCityLook(UNREAD_CITY_ADVICE.format(cells=cells, blocks=blocks))
+    return NoCityFound(
+        f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
+        f"(a city to score has at least {least})"
+    )
+
+
+def needs_deck(retake: str | None, as_cards: CardReading) -> bool:
+    """Whether a reading asking for another photo is one of a look the scanner does not know: the known
+    cards explain almost none of it (the retake then names teaching: :data:`UNKNOWN_LOOK_ADVICE`)."""
+    return retake is not None and as_cards.decoding.explained < UNKNOWN_LOOK_EXPLAINED
 
 
 def _cell_boxes(geometry: Geometry, assembled: Assembled) -> dict[tuple[int, int], tuple[int, int, int, int]]:

@@ -25,12 +25,22 @@ import numpy as np
 from scoring.city import STEP
 from vision.backs import BackNumber
 from vision.cards import Label
-from vision.cells import CellReading, Classifier, Grid, as_grid
+from vision.cells import REFERENCE_AB, CellReading, Classifier, Grid, as_grid, cell_ab
 from vision.city_geometry import Geometry
 from vision.read_cards import CityCards, stack_city
 from vision.rereads import shifted_readings
+from vision.result import ScanResult
+from vision.retake import UNKNOWN_COLOURS_ADVICE, UNKNOWN_COLOURS_MISFIT
 
-__all__ = ["SEARCH_STEP", "SEARCH_X", "SEARCH_Y", "read_unexplained_again", "unexplained_blocks"]
+__all__ = [
+    "SEARCH_STEP",
+    "SEARCH_X",
+    "SEARCH_Y",
+    "read_unexplained_again",
+    "refuse_unknown_colours",
+    "unexplained_blocks",
+    "zone_colour_misfit",
+]
 
 # The search reaches 0.3 of the pitch across (13 mm) and 0.2 along (6 mm), in steps of 0.1 pitch: wide
 # enough for the 10 mm misplaced edge cards seen on the real-art devset, on a grid as fine as the
@@ -38,6 +48,8 @@ __all__ = ["SEARCH_STEP", "SEARCH_X", "SEARCH_Y", "read_unexplained_again", "une
 SEARCH_X = 0.3
 SEARCH_Y = 0.2
 SEARCH_STEP = 0.1
+# A zone's colour is judged on at least this many of its blocks.
+MISFIT_CELLS = 3
 
 
 def unexplained_blocks(city: CityCards, readings: Grid) -> list[tuple[int, int]]:
@@ -118,3 +130,39 @@ def _unexplained(city: CityCards, readings: Grid) -> set[tuple[int, int]]:
         for rc, d in city.as_cards.decoding.cells.items()
         if d.source == "kept" or (d.source == "empty" and _plain_block(readings[rc[0]][rc[1]]))
     }
+
+
+def zone_colour_misfit(geometry: Geometry, city: CityCards) -> float:
+    """How far the photo's zones lie from the colours the classifier learned them in: for each zone read
+    on at least :data:`MISFIT_CELLS` blocks, the distance (a*b*) of its blocks' median colour from
+    :data:`~vision.cells.zone_colour.REFERENCE_AB`; the second largest of these (one zone may be off in
+    odd light, a print of other colours moves several). 0 when fewer than two zones are read so."""
+    readings = city.as_cards.readings
+    cells = [
+        (r, c)
+        for r, row in enumerate(readings)
+        for c, rd in enumerate(row)
+        if rd is not None and rd.kind == "block" and rd.zone
+    ]
+    if not cells:
+        return 0.0
+    ab = cell_ab(geometry.view.colours(), geometry.lattice, cells)
+    zones = np.array([readings[r][c].zone for r, c in cells])
+    off = [
+        float(np.hypot(*(np.median(ab[zones == z], axis=0) - REFERENCE_AB[z])))
+        for z in REFERENCE_AB
+        if (zones == z).sum() >= MISFIT_CELLS
+    ]
+    return sorted(off)[-2] if len(off) >= 2 else 0.0
+
+
+def refuse_unknown_colours(result: ScanResult) -> ScanResult:
+    """``result`` asking to teach the deck (``needs_deck``, no score) when its zones' colours are far from
+    the shipped print's (:func:`zone_colour_misfit`); as it is otherwise. For a scan by the shipped
+    classifier only: a taught print's look reads its own colours."""
+    if result.geometry is None or result.cards_read is None:
+        return result
+    misfit = zone_colour_misfit(result.geometry, result.cards_read)
+    if misfit < UNKNOWN_COLOURS_MISFIT:
+        return result
+    return replace(result, retake=UNKNOWN_COLOURS_ADVICE.format(misfit=misfit), needs_deck=True)

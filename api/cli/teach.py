@@ -38,13 +38,25 @@ def _write(path: str, data: bytes) -> None:
     os.replace(tmp, path)  # a half-written file never replaces a good one
 
 
-def _print(args: argparse.Namespace, path: str, cards: list[Any], grid: str, summary: str, game: str) -> None:
+def _print(
+    args: argparse.Namespace,
+    path: str,
+    cards: list[Any],
+    grid: str,
+    summary: str,
+    game: str,
+    ask: str | None = None,
+) -> None:
     if args.format == "json":
         out = {"deck": path, "game": game, "cards": [c.to_json() for c in cards]}
+        if ask is not None:  # a print named by its structure, its zones' cycle still open
+            out["ask"] = ask
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         print(grid)
         print(summary)
+        if ask is not None:
+            print(ask)
 
 
 def _extras(texts: list[str]) -> list[Any]:
@@ -88,7 +100,8 @@ def run_teach(args: argparse.Namespace) -> int:
     also = f" and {named} expansion card{'s' * (named > 1)}" if named else ""
     game = "Circle the Wagons cards" if teaching.deck.game == "wagons" else "Sprawlopolis cards"
     summary = f"18 {game}{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
-    _print(args, args.out, teaching.cards, teaching.describe(), summary, teaching.deck.game)
+    ask = getattr(teaching, "ask", None)
+    _print(args, args.out, teaching.cards, teaching.describe(), summary, teaching.deck.game, ask)
     return 0
 
 

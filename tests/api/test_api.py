@@ -415,6 +415,7 @@ def test_scan_city_photo_end_to_end(city_photo: bytes) -> None:
             "warnings",
             "doubt",
             "retake",
+            "needs_deck",
             "scan_id",
             "overlay",
             "timings",

@@ -1,8 +1,8 @@
-"""Any print of Circle the Wagons: taught from one deck photo, read, and never scored untaught.
+"""Any print of the cards: taught from one deck photo, read, and never scored untaught.
 
-    python tests/bench/bench_print.py [--devset DIR] [--editions 20] [--skip-devset]
+    python tests/bench/bench_print.py [--devset DIR] [--editions 20] [--city-editions 20] [--skip-devset]
 
-Two sets, each printed with its figures and a closing line:
+Three sets, each printed with its figures and a closing line:
 
 - The print-and-play development set (``../shared/devset-wagons``: 16 town photos of the publisher's
   print-and-play cards with their truth, and 3 deck photos; skipped with a note when absent; never trained
@@ -18,6 +18,12 @@ Two sets, each printed with its figures and a closing line:
   town photo of the same printed cards is read with the deck, and again without it (where it must be
   refused with ``needs_deck`` or read exactly). Line: ``editions: taught K/E, territories M/N, towns exact
   T/E, silent S, untaught refused or exact U/E``.
+
+- Random Sprawlopolis editions (``models.synth.city_edition.random_city_edition``, seeds of their own):
+  a deck photo of each teaches the scanner, a city photo of the same printed cards is read with the deck,
+  and again without it (where it must be answered ``needs_deck``); see :mod:`bench_print_city`. Line:
+  ``city editions: taught K/E (asked A, K2/E after one tap), blocks M/N, cities exact X/E, silent S,
+  untaught needs_deck U/E``.
 
 A town read is compared with the truth at the best of the four whole-town turns and every shift; a
 territory of the truth not read so (missed, or read as another) is wrong, and silent when no doubt names
@@ -39,6 +45,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from bench_print_city import city_editions  # noqa: E402
 
 from api.core import PhotoRequest, read_photo  # noqa: E402
 from api.core.decks import teach_photos  # noqa: E402
@@ -228,6 +236,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--devset", type=Path, default=DEVSET)
     parser.add_argument("--editions", type=int, default=20)
+    parser.add_argument("--city-editions", type=int, default=20)
     parser.add_argument("--skip-devset", action="store_true")
     args = parser.parse_args()
     start = time.perf_counter()
@@ -243,6 +252,8 @@ def main() -> int:
         devset_untaught(args.devset, names, truths)
     if args.editions:
         editions(args.editions)
+    if args.city_editions:
+        city_editions(args.city_editions, jpeg)
     print(f"bench_print: {time.perf_counter() - start:.0f} s")
     return 0
 

@@ -19,7 +19,7 @@ from vision.cells.crops import (
 from vision.cells.reading import CellReading, Classifier, Grid, as_grid, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import balance_whites, lattice_box
-from vision.cells.zone_colour import SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
+from vision.cells.zone_colour import REFERENCE_AB, SURE_BLOCK, cell_ab, fit_zone_map, worth_applying
 
 __all__ = [
     "CONTEXT",
@@ -32,6 +32,7 @@ __all__ = [
     "Grid",
     "MARKS",
     "ModelError",
+    "REFERENCE_AB",
     "ROADS_WITH_NONE",
     "SURE_BLOCK",
     "TopDown",

@@ -2,8 +2,10 @@
 
 ``taught`` is the deck and its file, ``outlines`` finds the cards of a deck photo, ``teach`` makes a deck
 from photos, ``corrections`` relabels it, ``draw`` pictures it for the player, ``use`` reads it alongside the
-classifier in a scan. A deck file records its game (:func:`deck_game`); the Circle the Wagons deck
-(:mod:`vision.towns.deck`) is taught and used with the names below. Other rooms use only these.
+classifier in a scan; a print the classifier does not know is taught by the deck's structure
+(``by_structure``, ``teach_structure``) and read by its look (``look``, ``look_reader``). A deck file
+records its game (:func:`deck_game`); the Circle the Wagons deck (:mod:`vision.towns.deck`) is taught and
+used with the names below. Other rooms use only these.
 """
 
 from vision.deck.assign import FITS, assign_cards
@@ -19,6 +21,7 @@ from vision.deck.corrections import (
 )
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
+from vision.deck.look_reader import LookClassifier
 from vision.deck.outlines import find_cards
 from vision.deck.seen import CardSeen
 from vision.deck.taught import (
@@ -47,6 +50,7 @@ __all__ = [
     "EXTRA_KINDS",
     "FITS",
     "GAME_NAMES",
+    "LookClassifier",
     "MAX_FILE_BYTES",
     "SLIDE",
     "TaughtDeck",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from scoring.layouts import card_blocks
+from vision.deck.by_structure import settle_cycle
 from vision.deck.seen import CardSeen, card_from_meta, describe, name_of, place_name
 from vision.deck.taught import (
     CARDS,
@@ -224,10 +225,13 @@ def relabel(deck: TaughtDeck, corrections: Iterable[Correction], name: str = "ta
         i = by_place.get((fix.photo, fix.row, fix.col))
         if i is None:
             raise DeckFixError(f"{name}: no card at {where}")
+        settled = None if fix.card is None else settle_cycle(deck, seen, seen[i].place, fix.card, fix.rotated)
+        if settled is not None:  # the player named the zones' cycle: every card follows
+            seen, deck = settled
         seen[i] = replace(
             seen[i], card=fix.card, rotated=fix.rotated and fix.card is not None, extra=fix.extra, fit=None
         )
     problems = problems_of(seen)
     if problems:
         raise DeckFixError(f"{name}: not corrected: " + "; ".join(problems) + " (each of the 18 cards once)")
-    return build_deck(deck.patches, seen, deck.source)
+    return replace(build_deck(deck.patches, seen, deck.source), look=deck.look)

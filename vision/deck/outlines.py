@@ -212,10 +212,15 @@ def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
     return index
 
 
-def find_cards(photo: np.ndarray) -> DeckMosaic | None:
-    """The cards of a deck photo (upright RGB working copy), or None when none is found."""
+def find_cards(photo: np.ndarray, bridge: int | None = None) -> DeckMosaic | None:
+    """The cards of a deck photo (upright RGB working copy), or None when none is found. With ``bridge``
+    (pixels of the small copy) the gaps that narrow are closed first and nothing else is tried: a print
+    whose blocks' outlines are the table's colour (:mod:`vision.deck.teach_structure` tries several)."""
     small, scale = small_copy(photo)
-    quads, doubtful = _cards_in(small)
+    if bridge is None:
+        quads, doubtful = _cards_in(small)
+    else:
+        quads, doubtful = _cards_of(_card_regions(small, bridge), small.shape[:2])
     if not quads:
         return None
     axis = _deck_axis(quads)

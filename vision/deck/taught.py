@@ -22,17 +22,25 @@ About 0.4 MB; files over :data:`MAX_FILE_BYTES` are refused before they are read
 
 from __future__ import annotations
 
-import io
-import json
 import math
 import re
-import zipfile
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from scoring.errors import InputError
 from scoring.layouts import LAYOUTS
+from vision.deck.archive import (
+    DECK_FORMAT,
+    DECK_GAME,
+    EXTRA_ARRAYS,
+    GAME_NAMES,
+    MAX_FILE_BYTES,
+    DeckFileError,
+    deck_game,
+    read_archive,
+    write_archive,
+)
 from vision.deck.features import (
     PATCH_SIZE,
     PROTO_SIZE,
@@ -43,9 +51,13 @@ from vision.deck.features import (
     normalise,
     sliding_windows,
 )
+from vision.deck.look import CityLook
 
 __all__ = [
     "DECK_FORMAT",
+    "EXTRA_ARRAYS",
+    "MAX_FILE_BYTES",
+    "GAME_NAMES",
     "DECK_GAME",
     "DECK_VERSION",
     "DeckError",
@@ -66,17 +78,8 @@ __all__ = [
     "centre_windows",
 ]
 
-DECK_FORMAT = "sprawlscan-deck"
-# The arrays of every deck file, and those a game may add (a Circle the Wagons deck's print look,
-# :mod:`vision.towns.deck.structure`).
-BASE_ARRAYS = ("meta", "prototypes", "patches")
-EXTRA_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "look_icon_mass", "look_aliases")
-#: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
-DECK_GAME = "sprawlopolis"
-GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
 DECK_VERSION = 2
 READS_VERSIONS = (1, 2)
-MAX_FILE_BYTES = 1_000_000
 # At most this many cards found in the deck photos are kept: the 18 and up to 6 expansion cards named.
 MAX_SEEN = 24
 # Photos, card rows and card columns are counted below this (far more than any table holds).
@@ -91,12 +94,6 @@ class DeckError(InputError):
     """A deck photo that cannot be taught: cards missing, doubled or unreadable (named in the message)."""
 
     code = "bad_deck_photo"
-
-
-class DeckFileError(InputError):
-    """A taught-deck file that is not one, or is damaged, or of a version this scanner does not read."""
-
-    code = "bad_deck_file"
 
 
 class DeckFixError(DeckError):
@@ -114,7 +111,8 @@ class TaughtDeck:
     ``extras`` are the prototypes of the blocks of the expansion cards the player named, as they lay in
     the photo, ``extra_labels`` what each teaches; ``seen`` (JSON-ready dicts, see
     :class:`vision.deck.corrections.CardSeen`) and ``patches`` (float32 (4 N, 3, PATCH_SIZE), card by card as
-    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file."""
+    they lay) are what a correction rebuilds the deck from; both empty for a deck of a version-1 file.
+    ``look``: the print's look, when named by structure (:mod:`vision.deck.by_structure`), read by."""
 
     prototypes: np.ndarray  # float32 (72, 3, h, w), each channel zero-mean, unit-norm
     # (slope, offset): a similarity s is worth slope * (s - offset) nats that the cell is that block.
@@ -126,6 +124,7 @@ class TaughtDeck:
     extra_labels: tuple[ExtraLabel, ...] = ()
     seen: tuple[dict, ...] = field(default=(), compare=False)
     patches: np.ndarray | None = field(default=None, compare=False)
+    look: CityLook | None = field(default=None, compare=False)
 
     @property
     def game(self) -> str:
@@ -136,67 +135,8 @@ class TaughtDeck:
         """The deck in the ``.deck`` file format (the extras are rebuilt from ``seen`` when read)."""
         patches = self.patches if self.patches is not None else np.zeros((0, 3, *PATCH_SIZE), np.float32)
         meta = {"game": DECK_GAME, "version": DECK_VERSION, "cards": list(CARDS)}
-        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches)
-
-
-def write_archive(
-    meta: dict,
-    prototypes: np.ndarray,
-    calibration: tuple[float, float],
-    source: dict,
-    seen: tuple[dict, ...],
-    patches: np.ndarray,
-    extra: dict[str, np.ndarray] | None = None,
-) -> bytes:
-    """A ``.deck`` file of either game (what :func:`read_archive` reads): ``meta`` (the game, its version
-    and cards) completed with the format, the prototypes' shape, ``calibration``, ``source`` and
-    ``seen``; the arrays kept as float16, with the game's ``extra`` arrays (named in
-    :data:`EXTRA_ARRAYS`) beside them."""
-    meta = {
-        "format": DECK_FORMAT,
-        **meta,
-        "shape": list(prototypes.shape),
-        "calibration": [float(v) for v in calibration],
-        "source": source,
-        "seen": list(seen),
-    }
-    out = io.BytesIO()
-    np.savez_compressed(
-        out,
-        meta=np.array(json.dumps(meta)),
-        prototypes=prototypes.astype(np.float16),
-        patches=patches.astype(np.float16),
-        **{k: v.astype(np.float16) for k, v in (extra or {}).items()},
-    )
-    return out.getvalue()
-
-
-def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:
-    """A ``.deck`` file's ``meta`` and arrays (of either game: ``meta["game"]`` says which, absent for
-    Sprawlopolis); raises :class:`DeckFileError` for a file that is not one."""
-    if len(data) > MAX_FILE_BYTES:
-        raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-            if not {"meta", "prototypes"} <= set(archive.files) <= {*BASE_ARRAYS, *EXTRA_ARRAYS}:
-                raise DeckFileError(f"{name}: not a taught deck (holds {sorted(archive.files)})")
-            meta = json.loads(str(archive["meta"]))
-            arrays = {k: archive[k] for k in archive.files if k != "meta"}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
-        if isinstance(exc, DeckFileError):
-            raise
-        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
-    if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
-        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
-    if meta.setdefault("game", DECK_GAME) not in GAME_NAMES:
-        raise DeckFileError(f"{name}: a taught deck of an unknown game {meta['game']!r}")
-    return meta, arrays
-
-
-def deck_game(data: bytes, name: str = "deck file") -> str:
-    """Which game's cards the ``.deck`` file holds (``"sprawlopolis"`` or ``"wagons"``); raises
-    :class:`DeckFileError` for a file that is not a taught deck."""
-    return str(read_archive(data, name)[0]["game"])
+        extra = self.look.to_arrays() if self.look is not None else None
+        return write_archive(meta, self.prototypes, self.calibration, self.source, self.seen, patches, extra)
 
 
 def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
@@ -227,7 +167,11 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     ):
         raise DeckFileError(f"{name}: damaged taught deck (calibration {calibration!r})")
     source = meta.get("source") if isinstance(meta.get("source"), dict) else {}
-    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source)
+    try:
+        look = CityLook.from_arrays(arrays)
+    except ValueError as exc:
+        raise DeckFileError(f"{name}: damaged taught deck ({exc})") from None
+    deck = TaughtDeck(values, (float(calibration[0]), float(calibration[1])), source, look=look)
     if meta["version"] == 1:
         return deck
     return _with_seen(deck, meta.get("seen"), patches, name)

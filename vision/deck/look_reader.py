@@ -1,0 +1,151 @@
+"""A city's cells read by a print's look learned from the deck (:class:`~vision.deck.look.CityLook`), with
+no shipped classifier: the reader of a print the scanner was never shown.
+
+Each cell's ground and edges are measured as the deck's blocks were (:mod:`vision.deck.look`): its zone is
+the one whose ground lies nearest (in units of that ground's spread), its road the piece whose two edges
+are most unlike the ground (none for a park), and whether it holds a block at all (and not the table) how
+near its ground lies to any zone's and whether nearer than to the table's colours (the view's border). It
+is a :class:`~vision.cells.Classifier`, so the whole city pipeline (lattice, rereads, the card decoding)
+reads with it unchanged.
+
+A city photo is lit otherwise than the deck photo: its grounds' lightness is first brought to the deck's
+(:func:`light_of`), by the offset (then gain) that carries the cells nearest a zone onto that zone.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from scoring.city import ROADS, block
+from vision.cells import CellReading, TopDown
+from vision.deck.look import (
+    ZONES,
+    CityLook,
+    apartness,
+    block_crops,
+    ground_colour,
+    lab_distance,
+    road_logp,
+    to_lab,
+)
+from vision.lattice import table_colours
+
+__all__ = ["LookClassifier", "block_probability", "light_of", "view_table"]
+
+# A ground this many spreads from the nearest zone's is half as likely a block's.
+GROUND_HALF = 2.5
+# The light is adapted on the cells whose ground lies within ADAPT_NEAR spreads of a zone's, when there are
+# this many (the offset in the first round, then a gain as well); the gain is fitted only where the zones'
+# grounds spread over ADAPT_SPREAD (Lab units), and kept within GAIN.
+ADAPT_MIN_CELLS = 8
+ADAPT_NEAR = 1.5
+ADAPT_SPREAD = 5.0
+GAIN = (0.8, 1.25)
+ADAPT_ROUNDS = 3
+# Only the lightness is adapted: a lamp's brightness differs most between two photos, and moving a* b* too
+# pulls a table's colour onto a zone's.
+CHANNELS = np.array([1.0, 0.0, 0.0], np.float32)
+# A table's colour spreads over this much (weighted ΔE) round its measured colours (grain, weave, light).
+TABLE_SPREAD = 8.0
+# No cue is ever certain: a cell's chance of a block stays within these.
+BLOCK_BOUNDS = (0.005, 0.995)
+
+
+class LookClassifier:
+    """Reads cells by ``look`` alone (the :class:`~vision.cells.Classifier` interface)."""
+
+    def __init__(self, look: CityLook) -> None:
+        self.look = look
+        self._light: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._table: dict[int, np.ndarray] = {}
+
+    def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
+        crops = block_crops(view.balanced, np.asarray(centres, float).reshape(-1, 2), pitch)
+        grounds = [None if c is None else ground_colour(c) for c in crops]
+        known = [g for g in grounds if g is not None]
+        if len(known) >= ADAPT_MIN_CELLS or id(view) not in self._light:
+            # One view, one light: the rereads of a few cells keep what the whole lattice said.
+            self._light = {id(view): light_of(self.look, np.array(known).reshape(-1, 3))}
+        gain, offset = self._light[id(view)]
+        if id(view) not in self._table:
+            self._table = {id(view): view_table(view.balanced)}
+        table = self._table[id(view)]
+        return [
+            self._read(c, None if g is None else (g * gain + offset, g), table)
+            for c, g in zip(crops, grounds, strict=True)
+        ]
+
+    def _read(
+        self, crop: np.ndarray | None, ground: tuple[np.ndarray, np.ndarray] | None, table: np.ndarray
+    ) -> CellReading:
+        if crop is None or ground is None:
+            return CellReading.certain(None)
+        lit, raw = ground
+        zone_lp, nearest = self.look.zone_logp(lit[None])
+        roads = road_logp(apartness(crop, raw)[None], self.look.road_scale)[0]
+        p_block = block_probability(float(nearest[0]), table, raw)
+        dist: dict[tuple[str | None, str | None], float] = {(None, None): 1.0 - p_block}
+        for k, zone in enumerate(ZONES):
+            pz = p_block * math.exp(float(zone_lp[0, k]))
+            if zone == "P":
+                dist[("P", None)] = pz
+                continue
+            for j, road in enumerate(ROADS):
+                dist[(zone, road)] = pz * math.exp(float(roads[j]))
+        return _reading(dist)
+
+
+def view_table(image: np.ndarray) -> np.ndarray:
+    """The table's Lab colours (K, 3) in a top-down view: its border band's (the city lies inside it)."""
+    lab = to_lab(image)
+    return table_colours(lab, max(4, min(lab.shape[:2]) // 25))
+
+
+def block_probability(nearest: float, table: np.ndarray, ground: np.ndarray) -> float:
+    """The chance that a cell of ``ground`` (``nearest`` spreads from the nearest zone's ground) holds a
+    block and not the table (colours ``table``): near a zone's ground, and nearer it than the table's."""
+    near_zone = math.exp(-math.log(2) * (nearest / GROUND_HALF) ** 2)
+    if len(table):
+        from_table = float(lab_distance(table, ground).min()) / TABLE_SPREAD
+        logit = 0.5 * from_table**2 - 0.5 * nearest**2
+        near_zone /= 1.0 + math.exp(-float(np.clip(logit, -30, 30)))
+    return float(np.clip(near_zone, *BLOCK_BOUNDS))
+
+
+def light_of(look: CityLook, grounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The gain and offset per Lab channel (3,), (3,) that carry a city photo's block grounds (N, 3) onto
+    their nearest zone grounds of the deck photo (identity when too few cells lie near any): the city is
+    lit otherwise than the deck was. Only cells already near a zone's ground count (the table round the
+    city must not pull the light), the offset first, then a gain where the zones spread enough."""
+    gain, offset = np.ones(3, np.float32), np.zeros(3, np.float32)
+    for k in range(ADAPT_ROUNDS):
+        moved = grounds * gain + offset
+        if not len(moved):
+            break
+        zone_lp, nearest = look.zone_logp(moved)
+        near = nearest <= ADAPT_NEAR
+        if near.sum() < ADAPT_MIN_CELLS:
+            break
+        src, dst = grounds[near], look.grounds[zone_lp[near].argmax(axis=1)]
+        if k > 0:
+            for ch in np.flatnonzero(CHANNELS):
+                if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
+                    slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
+                    gain[ch] = np.clip(slope, *GAIN)
+        offset = np.median(dst - src * gain, axis=0).astype(np.float32) * CHANNELS
+    return gain, offset
+
+
+def _reading(dist: dict[tuple[str | None, str | None], float]) -> CellReading:
+    """The reading whose answer is the distribution's most probable (zone, road)."""
+    ranked = sorted(dist.items(), key=lambda kv: -kv[1])
+    alternatives = tuple((z, r, float(p)) for (z, r), p in ranked[:3])
+    (zone, road), p = ranked[0]
+    empty = float(dist[(None, None)])
+    if zone is None:
+        return CellReading(None, None, float(p), ".", alternatives, "empty", empty_probability=empty,
+                           distribution=dist)  # fmt: skip
+    return CellReading(zone, road, float(p), block(zone, road).token(), alternatives, "block",
+                       empty_probability=empty, distribution=dist)  # fmt: skip

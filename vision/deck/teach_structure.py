@@ -1,0 +1,79 @@
+"""Teach a Sprawlopolis deck of a print the shipped classifier cannot name at all: the cards found by
+their outlines, tried with the table-coloured lines between blocks bridged more and more, and named by the
+deck's structure (:mod:`vision.deck.by_structure`).
+
+A print may outline every block in a colour near the table's: the cards then fall apart into blocks or
+pieces of them, and the shipped path (which needs the classifier to read the cards) refuses the photo. Here
+each photo's cards are sought with growing bridges until one finds exactly the 18 cards (every region a
+card) that the structure names; their patches, outlines and the look make the deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from scoring.layouts import card_blocks
+from vision.cells import Classifier
+from vision.deck.by_structure import PITCH, StructureCards, name_by_structure
+from vision.deck.features import block_features
+from vision.deck.outlines import DeckMosaic, find_cards
+from vision.deck.seen import CardSeen
+from vision.deck.taught import CARDS, DeckError
+
+__all__ = ["BRIDGES", "cards_by_structure"]
+
+# The bridges tried (pixels of the small copy, about 0.5 mm each in a deck photo): none, then wider.
+BRIDGES = (None, 3, 5, 7, 9, 11)
+
+
+def _candidates(rgb: np.ndarray) -> list[DeckMosaic]:
+    """The photo's cards found with each bridge that gives exactly the 18 cards, those with fewer regions
+    left in doubt first."""
+    out = []
+    for bridge in BRIDGES:
+        mosaic = find_cards(rgb, bridge)
+        if mosaic is not None and len(mosaic.places) == len(CARDS):
+            out.append(mosaic)
+    return sorted(out, key=lambda m: m.doubtful)
+
+
+def _tokens(card: CardSeen) -> tuple[str, ...]:
+    (tl, tr), (bl, br) = card_blocks(card.card, card.rotated)  # type: ignore[arg-type]
+    return tuple(b.token() for b in (tl, tr, bl, br))
+
+
+def cards_by_structure(
+    rgbs: Sequence[np.ndarray], label: str, classify: Classifier
+) -> tuple[list[CardSeen], np.ndarray, StructureCards]:
+    """The cards of one deck photo's working copy named by structure, with their blocks' patches (4 a
+    card, as they lay) and the naming; raises :class:`~vision.deck.taught.DeckError` when no bridge finds
+    the 18 cards the structure names."""
+    if len(rgbs) != 1:
+        raise DeckError(
+            f"{label}: a print the scanner does not know is taught from one photo of all 18 cards"
+        )
+    rgb = rgbs[0]
+    refusal = DeckError(f"{label}: the 18 cards could not be told apart (lay them face up with gaps, on a "
+                        "plain table of another colour than the cards)")  # fmt: skip
+    for mosaic in _candidates(rgb):
+        places: list[tuple[int | None, int, int]] = [(None, r, c) for r, c in mosaic.places]
+        try:
+            named = name_by_structure([mosaic], places, label, classify)
+        except DeckError as exc:
+            refusal = exc
+            continue
+        size = np.array(rgb.shape[1::-1], float)
+        seen = [
+            replace(
+                card,
+                read=_tokens(card),
+                outline=tuple((round(x, 4), round(y, 4)) for x, y in (q / size).tolist()),
+            )
+            for card, q in zip(named.cards, mosaic.corners, strict=True)
+        ]
+        patches = block_features(mosaic.view.balanced, mosaic.block_centres(), *PITCH)
+        return seen, patches, named
+    raise refusal
