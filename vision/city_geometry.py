@@ -25,12 +25,13 @@ from vision.lattice import (
     NoCityFound,
     Periods,
     Rectification,
+    border_band,
+    colour_clusters,
     fit_lattice,
     project_points,
     rectify_city,
     warp,
 )
-from vision.lattice.locate import border_band, colour_clusters
 from vision.stages import Stages
 from vision.veil import lift_veil
 
@@ -216,15 +217,6 @@ def geometry_for(
             f"(a city to score has at least {MIN_BLOCKS})"
         )
     lattice = fit.lattice.padded(1, 1, 1, 1)
-    warnings = [
-        f"the city runs off the {side} edge of the photo: blocks beyond it are missing"
-        for side in located.touches_border
-    ]
-    if not 1.2 <= rect.aspect <= 1.65:
-        warnings.append(
-            f"the blocks measure {rect.aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
-            "steep an angle (hold the phone flatter above the city)"
-        )
     view = TopDown(lift_veil(rectified, fit.lattice, fit.occupied).image, to_rectified, lattice_box(lattice))
     visible = inside_frame(lattice, np.linalg.inv(to_rectified), photo.shape)
     return Geometry(
@@ -236,9 +228,23 @@ def geometry_for(
         lattice,
         np.pad(fit.occupied, 1),
         visible,
-        tuple(warnings),
+        _warnings(located, rect.aspect),
         fine_table_colours(photo, located.mask),
     )
+
+
+def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
+    """What a person should know about the photo's geometry: a city cut by its edge, a steep angle."""
+    warnings = [
+        f"the city runs off the {side} edge of the photo: blocks beyond it are missing"
+        for side in located.touches_border
+    ]
+    if not 1.2 <= aspect <= 1.65:
+        warnings.append(
+            f"the blocks measure {aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
+            "steep an angle (hold the phone flatter above the city)"
+        )
+    return tuple(warnings)
 
 
 def fine_table_colours(photo: np.ndarray, region: np.ndarray) -> np.ndarray:

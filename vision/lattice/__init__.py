@@ -17,7 +17,15 @@ from vision.lattice.fit import (
     fit_lattice,
     occupied_cells,
 )
-from vision.lattice.locate import LOCATE_LONG_SIDE, Located, NoCityFound, locate_city, table_colours
+from vision.lattice.locate import (
+    LOCATE_LONG_SIDE,
+    Located,
+    NoCityFound,
+    border_band,
+    colour_clusters,
+    locate_city,
+    table_colours,
+)
 from vision.lattice.offsets import segment_axis
 from vision.lattice.periods import ColourJumps, folded_peak, lab_within, period_candidates, position_profile
 from vision.lattice.rectify import (
@@ -58,6 +66,8 @@ __all__ = [
     "region_cells",
     "fit_lattice",
     "locate_city",
+    "border_band",
+    "colour_clusters",
     "measure_periods",
     "project_points",
     "rectify_city",
