@@ -218,9 +218,18 @@ def _burst(url: str, requests: int = 240, parallel: int = 16) -> None:
     assert codes == {200}
 
 
+# The burst's requests score on as many threads as it sends at once (the service's default is one scoring
+# thread, 4 requests from one address: the arenas grow per busy thread).
+MANY_SCORING_THREADS = {
+    "SPRAWLSCAN_JSON_WORKERS": "16",
+    "SPRAWLSCAN_MAX_PENDING_JSON": "64",
+    "SPRAWLSCAN_MAX_CLIENT_JSON": "64",
+}
+
+
 def test_the_serving_process_limits_its_malloc_arenas_itself(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    env = {"MALLOC_ARENA_MAX": "", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db")}
+    env = {"MALLOC_ARENA_MAX": "", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db"), **MANY_SCORING_THREADS}
     with serving(log, "--log-level", "info", env=env) as (url, port):
         _burst(url)
         heaps = _glibc_heaps(_serving_pid(port))
@@ -232,7 +241,11 @@ def test_an_operators_own_arena_setting_is_left_alone(tmp_path: Path) -> None:
     # The same burst under glibc's default (8 arenas a core, set here by the operator's tunable) grows an
     # arena per busy thread: what the service's own limit prevents.
     log = tmp_path / "server.log"
-    env = {"GLIBC_TUNABLES": "glibc.malloc.arena_max=64", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db")}
+    env = {
+        "GLIBC_TUNABLES": "glibc.malloc.arena_max=64",
+        "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "m.db"),
+        **MANY_SCORING_THREADS,
+    }
     with serving(log, "--log-level", "info", env=env) as (url, port):
         _burst(url)
         heaps = _glibc_heaps(_serving_pid(port))
