@@ -173,5 +173,5 @@ def test_a_failed_scan_clears_the_last_overlay_and_says_so_near_the_upload(
     assert _inside(page, "#scan-error", "#photo-card")
     page.wait_for_function(
         """() => { const b = document.querySelector('#scan-error').getBoundingClientRect();
-             return b.top >= 0 && b.bottom <= innerHeight; }"""
+             return b.top >= -1 && b.bottom <= innerHeight + 1; }"""  # scrolling lands on fractions of a px
     )
