@@ -123,31 +123,6 @@ def _busyness(lightness: np.ndarray, win: int) -> tuple[np.ndarray, float]:
     return busy, float(table_busy)
 
 
-# The border band is judged in this many stretches a side.
-BORDER_STRETCHES = 4
-
-
-def _calm_border(busy: np.ndarray, band: int) -> np.ndarray | None:
-    """The stretches of the border band (:data:`BORDER_STRETCHES` a side) as calm as the table, (H, W)
-    bool, or None when every stretch is. The table is measured on the border band, but a city cut by the
-    frame (or a pale table whose colours the cards share) puts cards in part of it: stretches much busier
-    than the calmest quarter of them (by the card cue of :func:`_busy_above`) are cards, not table."""
-    h, w = busy.shape
-    ids = np.full((h, w), -1, np.int32)
-    n = BORDER_STRETCHES
-    for k in range(n):
-        x0, x1 = k * w // n, (k + 1) * w // n
-        y0, y1 = band + k * (h - 2 * band) // n, band + (k + 1) * (h - 2 * band) // n
-        ids[:band, x0:x1], ids[h - band :, x0:x1] = k, n + k
-        ids[y0:y1, :band], ids[y0:y1, w - band :] = 2 * n + k, 3 * n + k
-    levels = np.array([float(busy[ids == i].mean()) for i in range(4 * n)])
-    quiet = float(np.percentile(levels, 25))
-    card = levels - quiet > max(12.0, 1.5 * quiet + 6.0)
-    if not card.any():
-        return None
-    return np.isin(ids, np.flatnonzero(~card))
-
-
 def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
     """Where ``busy`` stands clearly above the table's own level (bool)."""
     return (busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)
@@ -164,20 +139,13 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     band = max(4, min(h, w) // 25)
     win = max(5, (min(h, w) // 40) | 1)
     busy, table_busy = _busyness(raw_lab[:, :, 0], win)
-    calm = _calm_border(busy, band)
-    if calm is None:
-        table = table_colours(raw_lab, band)
-    else:  # the city runs into part of the border: the table is what the rest of it shows
-        table = colour_clusters(raw_lab[calm], 3, 0.15)
-        table_busy = float(np.median(busy[calm]))
+    table = table_colours(raw_lab, band)
     table_rgb = cv2.cvtColor(np.clip(table + 0.5, 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2RGB)[0]
     even = even_light(rgb, light_field(rgb, table_rgb, ~_busy_above(busy, table_busy)))
     lab = raw_lab
     if even is not rgb:  # a shadow or a lamp's fall-off to lift: the cues on the evenly lit copy
         lab = cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
         busy, table_busy = _busyness(lab[:, :, 0], win)
-        if calm is not None:
-            table_busy = float(np.median(busy[calm]))
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
     colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
