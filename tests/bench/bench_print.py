@@ -21,7 +21,7 @@ Three sets, each printed with its figures and a closing line:
 
 - Random Sprawlopolis editions (``models.synth.city_edition.random_city_edition``, seeds of their own):
   a deck photo of each teaches the scanner, a city photo of the same printed cards is read with the deck,
-  and again without it (where it must be answered ``needs_deck``); see :mod:`bench_print_city`. Line:
+  and again without it (where it must be answered ``needs_deck``); see :mod:`print_city`. Line:
   ``city editions: taught K/E (asked A, K2/E after one tap), blocks M/N, cities exact X/E, silent S,
   untaught needs_deck U/E``.
 
@@ -46,7 +46,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench_print_city import city_editions  # noqa: E402
+from print_city import city_editions  # noqa: E402
 
 from api.core import PhotoRequest, read_photo  # noqa: E402
 from api.core.decks import teach_photos  # noqa: E402
