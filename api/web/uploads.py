@@ -27,6 +27,21 @@ SUPPORTED_TYPES = "JPEG, PNG, WebP or HEIC"
 MAX_BOUNDARY = 200  # RFC 2046 allows 70 characters; python-multipart refuses more than 256
 
 
+def form_schema(image: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The OpenAPI ``requestBody`` of a multipart upload (for a route's ``openapi_extra``: the body is
+    parsed as a stream, not by FastAPI): a required binary ``image`` described by ``image``, and the text
+    ``fields``, each with its description ("" for none)."""
+    texts = {
+        name: {"type": "string", **({"description": said} if said else {})} for name, said in fields.items()
+    }
+    schema = {
+        "type": "object",
+        "required": ["image"],
+        "properties": {"image": {"type": "string", "format": "binary", "description": image}, **texts},
+    }
+    return {"requestBody": {"required": True, "content": {"multipart/form-data": {"schema": schema}}}}
+
+
 class UploadTooLarge(ServiceError):
     """The request body (an upload, a deck's corrections) or the image part is bigger than the service
     accepts."""

@@ -23,7 +23,7 @@ from PIL import Image, UnidentifiedImageError
 
 from api.core import ServiceError
 from api.web.admission import Admission
-from api.web.uploads import read_upload
+from api.web.uploads import form_schema, read_upload
 from vision.decode import MAX_JPEG_MARKERS, MAX_JPEG_SCANS, ImageTooComplex, NotAnImage
 from vision.jpeg_markers import jpeg_layout
 
@@ -41,27 +41,10 @@ CLIENT_FRAMES = 2
 FRAME_WORKERS = 2
 GAMES = ("sprawlopolis", "wagons")
 
-FRAME_FORM = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["image"],
-                    "properties": {
-                        "image": {
-                            "type": "string",
-                            "format": "binary",
-                            "description": f"JPEG or PNG frame, long side at most {MAX_FRAME_SIDE} px",
-                        },
-                        "game": {"type": "string", "description": "sprawlopolis (default) or wagons"},
-                    },
-                }
-            }
-        },
-    }
-}
+FRAME_FORM = form_schema(
+    f"JPEG or PNG frame, long side at most {MAX_FRAME_SIDE} px",
+    {"game": "sprawlopolis (default) or wagons"},
+)
 
 
 class FrameTooLarge(ServiceError):

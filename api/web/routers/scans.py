@@ -34,7 +34,7 @@ from api.web.deps import (
 )
 from api.web.error_handlers import ClientGone, ScanNotFound
 from api.web.kept_photo import without_location
-from api.web.uploads import read_upload, sniff_image_type
+from api.web.uploads import form_schema, read_upload, sniff_image_type
 from vision.stages import ScanCancelled, Stop
 
 __all__ = ["SCANS_PATH", "router", "stored"]
@@ -43,42 +43,18 @@ SCANS_PATH = "/api/v1/scans"
 router = APIRouter(prefix=SCANS_PATH, tags=["scan"])
 
 # The upload's form, for the OpenAPI page (the body is parsed as a stream, not by FastAPI).
-SCAN_FORM = {
-    "requestBody": {
-        "required": True,
-        "content": {
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "required": ["image"],
-                    "properties": {
-                        "image": {
-                            "type": "string",
-                            "format": "binary",
-                            "description": "JPEG, PNG, WebP or HEIC photo of the city",
-                        },
-                        "cards": {"type": "string", "description": "Scoring cards, e.g. '8 7 17'"},
-                        "expansions": {"type": "string", "description": "e.g. 'wrecktar beaches'"},
-                        "variant": {"type": "string"},
-                        "options": {"type": "string", "description": "JSON object of options"},
-                        "keep_photo": {
-                            "type": "string",
-                            "description": "1: keep the photo too (JPEG, PNG, WebP; without its metadata)",
-                        },
-                        "game": {
-                            "type": "string",
-                            "description": "sprawlopolis or wagons (default: the scanner tells)",
-                        },
-                        "goals": {
-                            "type": "string",
-                            "description": "Circle the Wagons goal cards, e.g. 'cool-water badlands'",
-                        },
-                    },
-                }
-            }
-        },
-    }
-}
+SCAN_FORM = form_schema(
+    "JPEG, PNG, WebP or HEIC photo of the city",
+    {
+        "cards": "Scoring cards, e.g. '8 7 17'",
+        "expansions": "e.g. 'wrecktar beaches'",
+        "variant": "",
+        "options": "JSON object of options",
+        "keep_photo": "1: keep the photo too (JPEG, PNG, WebP; without its metadata)",
+        "game": "sprawlopolis or wagons (default: the scanner tells)",
+        "goals": "Circle the Wagons goal cards, e.g. 'cool-water badlands'",
+    },
+)
 
 
 @router.post(
