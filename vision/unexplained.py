@@ -50,6 +50,12 @@ SEARCH_Y = 0.2
 SEARCH_STEP = 0.1
 # A zone's colour is judged on at least this many of its blocks.
 MISFIT_CELLS = 3
+# A colour cast (the photo's white balance, a tinted lamp) moves every zone's colour alike; a print of other
+# colours moves them apart. Zones whose shifts lie within this (a*b*) of their common shift are a cast, and
+# the misfit is what is left once that shift is taken out: rendered cities on a pale wood table in cool
+# light are shifted 19-22 as a whole and 2.6-4.0 about it; the devset's zones 0.5-3.5 about theirs; every
+# random edition the colours tell apart 8.7 or more.
+CAST_SPREAD = 6.0
 
 
 def unexplained_blocks(city: CityCards, readings: Grid) -> list[tuple[int, int]]:
@@ -136,7 +142,9 @@ def zone_colour_misfit(geometry: Geometry, city: CityCards) -> float:
     """How far the photo's zones lie from the colours the classifier learned them in: for each zone read
     on at least :data:`MISFIT_CELLS` blocks, the distance (a*b*) of its blocks' median colour from
     :data:`~vision.cells.zone_colour.REFERENCE_AB`; the second largest of these (one zone may be off in
-    odd light, a print of other colours moves several). 0 when fewer than two zones are read so."""
+    odd light, a print of other colours moves several), or, where the zones are shifted alike (a colour
+    cast: :data:`CAST_SPREAD`), the second largest distance from their common shift. 0 when fewer than two
+    zones are read so."""
     readings = city.as_cards.readings
     cells = [
         (r, c)
@@ -148,12 +156,19 @@ def zone_colour_misfit(geometry: Geometry, city: CityCards) -> float:
         return 0.0
     ab = cell_ab(geometry.view.colours(), geometry.lattice, cells)
     zones = np.array([readings[r][c].zone for r, c in cells])
-    off = [
-        float(np.hypot(*(np.median(ab[zones == z], axis=0) - REFERENCE_AB[z])))
-        for z in REFERENCE_AB
-        if (zones == z).sum() >= MISFIT_CELLS
-    ]
-    return sorted(off)[-2] if len(off) >= 2 else 0.0
+    shifts = np.array(
+        [
+            np.median(ab[zones == z], axis=0) - np.array(REFERENCE_AB[z])
+            for z in REFERENCE_AB
+            if (zones == z).sum() >= MISFIT_CELLS
+        ]
+    )
+    if len(shifts) < 2:
+        return 0.0
+    off = float(np.sort(np.hypot(shifts[:, 0], shifts[:, 1]))[-2])
+    about = shifts - np.median(shifts, axis=0)
+    spread = float(np.sort(np.hypot(about[:, 0], about[:, 1]))[-2])
+    return off if spread >= CAST_SPREAD else spread
 
 
 def refuse_unknown_colours(result: ScanResult) -> ScanResult:

@@ -17,7 +17,8 @@ from vision.cells import CellReading
 from vision.doubt import CellDoubt
 from vision.evaluate import compare_cities
 from vision.pipeline import ScanResult, scan_image
-from vision.retake import Light, ask_retake, doubt_count
+from vision.retake import UNKNOWN_COLOURS_MISFIT, Light, ask_retake, doubt_count
+from vision.unexplained import zone_colour_misfit
 
 # A city with a hole in it: 11 blocks, one cell of table inside and two at its corners.
 HOLED = "R:EW  C:EW  I:EW  .\nP     .     C:NS  R:NS\n.     I:EW  P     R:EW\n"
@@ -97,3 +98,12 @@ def test_the_squares_of_a_check_cloth_beside_a_city_are_not_grown_into_it() -> N
     result = scan_image(photo.jpeg)
     assert result.retake is None
     assert compare_cities(parse_city(photo.truth.city), result.city).exact
+
+
+def test_a_city_of_the_shipped_print_in_a_colour_cast_is_scored_not_sent_to_teaching() -> None:
+    seed = 80_003_007  # pale wood in a cool light: every zone 22 a*b* off as a whole, 2.6 about the cast
+    photo = render_photo(seed, **room_conditions("pale_wood", seed, 3000))
+    result = scan_image(photo.jpeg)
+    assert not result.needs_deck and result.retake is None
+    assert compare_cities(parse_city(photo.truth.city), result.city).exact
+    assert zone_colour_misfit(result.geometry, result.cards_read) < UNKNOWN_COLOURS_MISFIT
