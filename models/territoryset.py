@@ -33,7 +33,7 @@ from models.synth.wagons.look import sample_look
 from models.synth.wagons.town import simulate_town
 from vision.cells import extract_crops
 from vision.lattice import PX_PER_MM
-from vision.towns.territories import CONTEXT, CROP_H, CROP_W, ICON_CLASSES, TERRAIN_CLASSES
+from vision.towns import CONTEXT, CROP_H, CROP_W, ICON_CLASSES, TERRAIN_CLASSES
 
 # Bump when the way crops are made changes, so stale caches are not reused.
 DATA_VERSION = 1

@@ -25,7 +25,7 @@ from models.export import export_onnx
 from models.net import trunk
 from models.territoryset import KINDS, NO_ICON, TABLE, TerritorySet, load_or_build
 from models.train import seed_everything
-from vision.towns.territories import CONTEXT, CROP_H, CROP_W, ICON_CLASSES, TERRAIN_CLASSES
+from vision.towns import CONTEXT, CROP_H, CROP_W, ICON_CLASSES, TERRAIN_CLASSES
 
 HERE = Path(__file__).resolve().parent
 DATA_DIR = HERE.parent / "data"
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     # The held-out figures through the runtime reader itself (onnxruntime, both ways round).
-    from vision.towns.territories import TerritoryClassifier
+    from vision.towns import TerritoryClassifier
 
     clf = TerritoryClassifier(onnx_path, meta_path, threads=args.threads)
     meta["held_out"] = {

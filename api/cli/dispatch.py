@@ -12,11 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from api.cli import cards, games, scan, score, serve, synth, teach
-from api.core import flag_words, version
+from api.core import version
+from games import flag_words
 from scoring.errors import InputError
 from vision.workers import Workers
 
@@ -30,7 +32,18 @@ BROKEN_PIPE = 141
 SUBCOMMANDS = (score, scan, cards, synth, serve, games, teach)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, wrapped between words only: a name such as ``boom-or-bust`` stays whole."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # argparse's usage errors: status 2, one line plus usage
         self.print_usage(sys.stderr)
         self.exit(2, f"sprawlscan: error: {message}\n")

@@ -18,6 +18,7 @@ from typing import Any
 from api.cli.argtypes import whole
 from api.core import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
 from api.storage import DeviceStore
+from games import game_named
 from scoring.errors import InputError
 from scoring.numbers import JSONError, load_json
 
@@ -174,11 +175,9 @@ def run_stats(args: argparse.Namespace) -> int:
     if not stats["sections"]:
         print("no saved games")
         return 0
-    from scoring.cards import CARD_NAMES
-    from scoring.wagons import GOALS
-
     for section in stats["sections"]:
-        heading = "Circle the Wagons (goal cards)" if section["game"] == "wagons" else "Sprawlopolis"
+        game = game_named(section["game"])
+        heading = game.stats_heading or game.title
         rows = [("scoring cards", "games", "won", "mean", "best", "worst")]
         for label, line in [("all", section["overall"])] + [
             (" ".join(str(c) for c in combo["cards"]) or "(none)", combo) for combo in section["combinations"]
@@ -187,8 +186,7 @@ def run_stats(args: argparse.Namespace) -> int:
         print(f"{heading}\n{_table(rows, numeric={1, 2, 3, 4, 5})}\n")
         cards = [("card", "name", "games", "won")]
         for c in section["cards"]:
-            name = CARD_NAMES.get(c["card"], "") if isinstance(c["card"], int) else GOALS.get(c["card"], "")
-            cards.append((str(c["card"]), name, str(c["games"]), str(c["won"])))
+            cards.append((str(c["card"]), game.card_name(c["card"]), str(c["games"]), str(c["won"])))
         print(f"{_table(cards, numeric={2, 3})}\n")
     return 0
 

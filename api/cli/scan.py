@@ -1,21 +1,17 @@
-"""``sprawlscan scan PHOTO``: read a Sprawlopolis city or a Circle the Wagons town from a photo and score it.
+"""``sprawlscan scan PHOTO``: read the cards of a finished game from a photo and score them.
 
-Which game the photo shows is the scanner's call (``--game`` names it); a town is scored with the goal cards
-of ``--goals`` (without them, without goal cards: the breakdown says so) and printed as a town
-(:mod:`api.cli.town_scan`; ``--overlay`` draws it as a city's). What follows is about a city.
+Which game the photo shows is the scanner's call (``--game`` names it); the choices each game takes (its
+scoring or goal cards, its expansions…) are flags that every registered game adds (:mod:`api.cli.choices`).
+``--format text`` prints the grid read, the breakdown table and under it the cells in doubt (warnings,
+about what is not one cell, go to standard error), ``json`` the breakdown JSON plus ``cells``, ``doubt``
+and ``warnings``, ``city`` only the grid read in its text format. ``--overlay OUT.png`` also writes a
+picture of what was read; ``--deck DECK`` reads it with a taught deck (``sprawlscan teach``; one of each
+game may be given, and the photo's own game's is used). Bad input (not a photo, no cards in it, unknown
+card numbers) exits with status 2 and one line naming the problem.
 
-``--expansion NAME`` names expansions in play (as for ``score``). ``--format text`` prints the score
-breakdown table and under it the cells in doubt (warnings, about what is not one cell, go to standard error),
-``json`` the breakdown JSON plus ``cells`` and ``warnings``, ``city`` only the recognised city in the city
-text format. ``--overlay OUT.png`` also writes a picture of what was read; ``--deck DECK`` reads it with a
-taught deck (``sprawlscan teach``; given twice, a Sprawlopolis and a Circle the Wagons deck, the one of the
-photo's game). Bad input (not a photo, no city
-in it, unknown card numbers) exits with status 2 and one line naming the problem.
-
-A photo that cannot be read reliably (glare, a shadow, a lattice in doubt: ``retake`` in the JSON) is not
-scored: the reading is printed (``text`` and ``city``: the city read and its doubtful cells; ``json``: the
-JSON, with a null total), then ``sprawlscan: retake: <why and what to change>`` on standard error, and the
-exit status is 2.
+A photo that cannot be read reliably (glare, a shadow, a lattice in doubt, a print the scanner does not
+know: ``retake`` in the JSON) is not scored: the reading is printed (with a null total in the JSON), then
+``sprawlscan: retake: <why and what to change>`` on standard error, and the exit status is 2.
 """
 
 from __future__ import annotations
@@ -25,26 +21,27 @@ import json
 import sys
 from typing import Any
 
-from api.cli.argtypes import add_game_choices
-from api.cli.doubts import doubt_text
-from api.cli.inputs import check_cards_option, in_file
-from api.core import GAMES, PhotoRequest, ScoreOptions, score_scan, score_town_scan
+import cv2
+
+from api.cli.choices import add_choices, add_game, request_of
+from api.cli.inputs import in_file
+from games import ScoredPhoto, deck_games, load_any_deck, scan_photo
 from scoring.errors import InputError
-from scoring.wagons import GOALS
+from vision.cells import ModelError
+from vision.deck import MAX_FILE_BYTES as MAX_DECK_BYTES
+from vision.decode import MAX_FILE_BYTES
 
 
-def _read(path: str) -> bytes:
-    from vision.decode import MAX_FILE_BYTES
-
+def read_photo_file(path: str) -> bytes:
+    """The bytes of the photo at ``path`` (``-``: standard input), at most one byte past what the decoder
+    takes (anything longer is refused by it, unread)."""
     if path == "-":
         return sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     with open(path, "rb") as fh:
-        return fh.read(MAX_FILE_BYTES + 1)  # anything longer is refused by the decoder, unread
+        return fh.read(MAX_FILE_BYTES + 1)
 
 
 def _write_overlay(path: str, rgb: Any) -> None:
-    import cv2
-
     ext = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if ext not in ("png", "jpg", "jpeg", "webp"):
         raise InputError(f"--overlay: cannot write {path!r}: use a .png, .jpg or .webp file name")
@@ -52,79 +49,32 @@ def _write_overlay(path: str, rgb: Any) -> None:
         raise OSError(f"could not write the overlay to {path}")
 
 
-def _decks(paths: list[str]) -> list[Any]:
+def read_decks(paths: list[str]) -> list[Any]:
     """The taught decks in ``paths`` (``sprawlscan teach``), at most one a game; a bad file, or two of one
     game, is an InputError naming them."""
-    from api.core import deck_games, load_any_deck
-    from vision.deck import MAX_FILE_BYTES
-
     decks = []
     for path in paths:
         with open(path, "rb") as fh:
-            decks.append(load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path))
+            decks.append(load_any_deck(fh.read(MAX_DECK_BYTES + 1), name=path))
     return list(deck_games(decks, paths).values())
 
 
-def _request(args: argparse.Namespace) -> PhotoRequest:
-    given = {"--cards": args.cards, "--expansion": args.expansion}
-    request = PhotoRequest(args.game, tuple(args.goals or ()), tuple(k for k, v in given.items() if v))
-    request.check()
-    return request
-
-
-def run_scan(args: argparse.Namespace) -> int:
-    from api.cli.town_scan import print_town
-    from api.core import read_photo
-    from vision.cells import ModelError
-
-    request = _request(args)
-    name = "standard input" if args.photo == "-" else args.photo
-    cards = tuple(args.cards) if args.cards else None
-    expansions = tuple(dict.fromkeys(e.lower() for e in args.expansion or ()))
-    if expansions:  # refuse bad expansion names and card numbers before spending time on the photo
-        from scoring.expansions import select
-
-        select(expansions)
-    check_cards_option(args.cards, list(expansions), {})
-    deck = _decks(args.deck or [])
-    data = _read(args.photo)
+def scan_file(args: argparse.Namespace, command: str, *, overlay: bool = False) -> ScoredPhoto:
+    """The photo ``args.city`` (or ``args.photo``) read and scored as the flags of ``command`` ask, along
+    the one path of every interface (:func:`games.scan_photo`)."""
+    request = request_of(args, command)
+    path = getattr(args, "photo", None) or args.city
+    name = "standard input" if path == "-" else path
+    decks = read_decks(getattr(args, "deck", None) or [])
+    data = read_photo_file(path)
     try:
-        result = read_photo(
-            data,
-            request,
-            cards=cards,
-            overlay=args.overlay is not None,
-            deck=deck,
-            classifier=args.classifier,
-        )
+        return scan_photo(data, request, decks=decks, overlay=overlay, classifier=args.classifier)
     except InputError as exc:
         raise in_file(name, exc) from None
-    except ModelError as exc:
-        print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
-        return 1
-    if not hasattr(result, "city"):  # a Circle the Wagons town (vision.towns.scan.TownScan)
-        if args.overlay is not None and result.overlay is not None:
-            _write_overlay(args.overlay, result.overlay)
-        return print_town(score_town_scan(result, deck=deck), args)
-    scored = score_scan(result, ScoreOptions(cards, expansions or None))
-    if args.overlay is not None and result.overlay is not None:
-        _write_overlay(args.overlay, result.overlay)
-    city_text = scored.breakdown.city  # the city scored, in the city format (cards and expansions too)
-    if args.format == "city":
-        sys.stdout.write(city_text)
-    elif args.format == "json":
-        sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
-        if scored.retake is None:
-            return 0
-    elif scored.retake is not None:  # the reading, to check by hand; no total from this photo
-        sys.stdout.write("The city read (not scored):\n" + city_text)
-        sys.stdout.write(doubt_text(scored.doubt))
-    else:
-        from scoring.report import render_text
 
-        text = render_text(scored.breakdown)
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        sys.stdout.write(doubt_text(scored.doubt, scored.breakdown.total))
+
+def tell_scan(scored: ScoredPhoto) -> int:
+    """The warnings and the retake on standard error; the exit status (2 for a retake)."""
     for warning in scored.warnings:
         print(f"sprawlscan: warning: {warning}", file=sys.stderr)
     if scored.retake is not None:
@@ -133,35 +83,40 @@ def run_scan(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_scan(args: argparse.Namespace) -> int:
+    try:
+        scored = scan_file(args, "scan", overlay=args.overlay is not None)
+    except ModelError as exc:
+        print(f"sprawlscan: error: the photo scanner cannot run: {exc}", file=sys.stderr)
+        return 1
+    if args.overlay is not None and scored.overlay is not None:
+        _write_overlay(args.overlay, scored.overlay)
+    if args.format == "city":
+        sys.stdout.write(scored.text)
+    elif args.format == "json":
+        sys.stdout.write(json.dumps(scored.to_json(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(scored.render_text())
+    return tell_scan(scored)
+
+
 def register(subparsers: Any) -> None:
     """Add the ``scan`` subcommand to the ``sprawlscan`` dispatcher."""
     scan = subparsers.add_parser(
         "scan",
-        help="read a city or a town from a photo and score it",
-        description="Read a Sprawlopolis city or a Circle the Wagons town from a photo (JPEG, PNG, WebP or "
-        "HEIC) and score it. The scanner tells which game the photo shows (--game names it).",
+        help="read the cards of a game from a photo and score them",
+        description="Read the cards of a finished game from a photo (JPEG, PNG, WebP or HEIC) and score "
+        "them. The scanner tells which game the photo shows (--game names it).",
     )
-    scan.add_argument(
-        "photo", metavar="PHOTO", help="photo of the finished city or town, or - for standard input"
-    )
-    scan.add_argument(
-        "--game", choices=GAMES, help="the game photographed (default: the scanner tells from the photo)"
-    )
-    add_game_choices(
-        scan, "Sprawlopolis: the scoring cards in play, e.g. 8 7 17", "Sprawlopolis: expansion(s) in play"
-    )
-    scan.add_argument(
-        "--goals",
-        nargs="+",
-        metavar="ID",
-        help="Circle the Wagons: the goal cards in play (without them a town is scored without goal cards). "
-        f"Goal ids: {', '.join(GOALS)}",
-    )
+    scan.add_argument("photo", metavar="PHOTO", help="photo of the finished game, or - for standard input")
+    add_game(scan, "the game photographed (default: the scanner tells from the photo)")
+    add_choices(scan, "scan")
     scan.add_argument(
         "--format",
         choices=("text", "json", "city"),
         default="text",
-        help="text: the breakdown table; json: breakdown, cells and warnings; city: only the city read",
+        help="text: the grid read, the breakdown table and the cells in doubt; json: breakdown, cells, "
+        "doubt and warnings; city: only the grid read, in its text format",
     )
     scan.add_argument("--overlay", metavar="OUT.png", help="also write a picture of what was read")
     scan.add_argument(

@@ -27,7 +27,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from api.cli.argtypes import whole
+from games import game_named, game_names
 from scoring.errors import InputError
 
 DESCRIPTION = """\
@@ -107,23 +110,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument(
         "--game",
-        choices=("sprawlopolis", "wagons"),
-        default="sprawlopolis",
-        help="the game photographed: Sprawlopolis cities (default) or Circle the Wagons towns",
+        choices=game_names(),
+        default=game_names()[0],
+        help=f"the game photographed (default: {game_names()[0]})",
     )
     p.set_defaults(func=run)
-
-
-def _renderer(game: str, overrides: dict[str, Any]) -> Any:
-    """The photo renderer of ``game``: seed → ``SynthPhoto``, with the overrides applied."""
-    if game == "wagons":
-        from models.synth.wagons.photo import render_town_photo
-
-        return lambda seed: render_town_photo(seed, **overrides)
-    from models.synth.scene import render_photo  # heavy imports only when the command runs
-
-    overrides.setdefault("scoring_cards", True)  # a scan of the photo reads them, as of a real game
-    return lambda seed: render_photo(seed, **overrides)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,12 +123,12 @@ def run(args: argparse.Namespace) -> int:
     overrides = dict(parse_setting(s) for s in args.set)
     if args.long_side is not None:
         overrides["long_side"] = args.long_side
-    render = _renderer(args.game, overrides)
+    game = game_named(args.game)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for k in range(10 if args.count is None else args.count):
         try:
-            photo = render(args.seed + k)
+            photo = game.render_photo(args.seed + k, overrides)
         except (ValueError, TypeError) as exc:
             raise SynthOptionError(str(exc)) from None
         stem = out / f"photo-{k:04d}"
@@ -153,19 +144,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_deck(args: argparse.Namespace) -> int:
-    """``synth --deck``: deck photos (``models.synth.deck.render_deck``) and their truth."""
-    import cv2
-
-    from models.synth.deck import render_deck
-    from models.synth.wagons.deck import render_wagons_deck
-
+    """``synth --deck``: deck photos of the game's 18 cards and their truth."""
     if args.set or args.heic:
         raise SynthOptionError(f"--deck cannot be used with {'--set' if args.set else '--heic'}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for k in range(1 if args.count is None else args.count):
         seed = args.seed + k
-        rgb, truth = render_wagons_deck(seed) if args.game == "wagons" else render_deck(seed)
+        rgb, truth = game_named(args.game).render_deck_photo(seed)
         if args.long_side is not None:
             rgb, truth = _resized(rgb, truth, args.long_side)
         ok, jpeg = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 88])
@@ -180,8 +166,6 @@ def run_deck(args: argparse.Namespace) -> int:
 
 def _resized(rgb: Any, truth: dict[str, Any], long_side: int) -> tuple[Any, dict[str, Any]]:
     """The deck photo shrunk or grown to ``long_side`` px along its long side, its truth's size with it."""
-    import cv2
-
     h, w = rgb.shape[:2]
     k = long_side / max(h, w)
     size = (max(1, round(w * k)), max(1, round(h * k)))

@@ -28,7 +28,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cv2
+
+from games import game_named, game_names, load_any_deck, teach_photos
 from scoring.errors import InputError
+from vision.deck import MAX_FILE_BYTES as MAX_DECK_BYTES
+from vision.deck import card_from_meta, describe
+from vision.decode import MAX_FILE_BYTES
+from vision.result import OVERLAY_LONG_SIDE
 
 
 def _write(path: str, data: bytes) -> None:
@@ -59,14 +66,9 @@ def _print(
             print(ask)
 
 
-def _extras(texts: list[str]) -> list[Any]:
-    from vision.deck import EXTRA_KINDS, parse_correction
-
-    extras = [parse_correction(t) for t in texts]
-    for text, extra in zip(texts, extras, strict=True):
-        if extra.extra is None:
-            raise InputError(f"--extra {text!r}: name an expansion card ({', '.join(EXTRA_KINDS)})")
-    return extras
+def _extras(texts: list[str]) -> list[tuple[str, str]]:
+    """The ``--extra`` cards, each named in an error by its flag."""
+    return [(f"--extra {text!r}", text) for text in texts]
 
 
 def overlay_paths(path: str, photos: int) -> list[str]:
@@ -76,12 +78,6 @@ def overlay_paths(path: str, photos: int) -> list[str]:
 
 
 def run_teach(args: argparse.Namespace) -> int:
-    import cv2
-
-    from api.core import teach_photos
-    from vision.decode import MAX_FILE_BYTES
-    from vision.result import OVERLAY_LONG_SIDE
-
     extras = _extras(args.extra)
     photos = []
     for path in args.photos:
@@ -98,7 +94,7 @@ def run_teach(args: argparse.Namespace) -> int:
             _write(path, buf.tobytes())
     named = sum(c.extra is not None for c in teaching.cards)
     also = f" and {named} expansion card{'s' * (named > 1)}" if named else ""
-    game = "Circle the Wagons cards" if teaching.deck.game == "wagons" else "Sprawlopolis cards"
+    game = f"{game_named(teaching.deck.game).title} cards"
     summary = f"18 {game}{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
     ask = getattr(teaching, "ask", None)
     _print(args, args.out, teaching.cards, teaching.describe(), summary, teaching.deck.game, ask)
@@ -106,28 +102,18 @@ def run_teach(args: argparse.Namespace) -> int:
 
 
 def _read_deck(path: str) -> Any:
-    from api.core import load_any_deck
-    from vision.deck import MAX_FILE_BYTES
-
     with open(path, "rb") as fh:
-        return load_any_deck(fh.read(MAX_FILE_BYTES + 1), name=path)
+        return load_any_deck(fh.read(MAX_DECK_BYTES + 1), name=path)
 
 
 def _relabel(deck: Any, fixes: list[str], name: str) -> Any:
     """``deck`` corrected as ``fixes`` say, by its game's rules (a Circle the Wagons deck's cards are 0–17,
     and a place may be said to hold no card: ``none``)."""
-    if deck.game == "wagons":
-        from vision.towns.deck import parse_town_fix, relabel_town_deck
-
-        return relabel_town_deck(deck, [parse_town_fix(t) for t in fixes], name=name)
-    from vision.deck import parse_correction, relabel
-
-    return relabel(deck, [parse_correction(t) for t in fixes], name=name)
+    game = game_named(deck.game)
+    return game.relabel_deck(deck, [game.deck_fix(t) for t in fixes], name)
 
 
 def run_deck(args: argparse.Namespace) -> int:
-    from vision.deck import card_from_meta, describe
-
     deck = _read_deck(args.deck)
     if args.action == "fix":
         if not args.fixes:
@@ -163,7 +149,7 @@ def register(subparsers: Any) -> None:
     )
     teach.add_argument(
         "--game",
-        choices=("sprawlopolis", "wagons"),
+        choices=game_names(),
         default=None,
         help="the game of the cards photographed (default: told from the photo)",
     )

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from api.core.errors import ServiceError
 from api.core.schemas import ScoreRequest
 from api.core.scoring import score_request
+from games import Game, GameOptionError, game_named, game_names
 from scoring.errors import InputError
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32,128}")
@@ -128,13 +129,7 @@ class GamePatch(BaseModel):
 def scored_record(body: GameIn) -> dict[str, Any]:
     """The row to store for a game: the request's city scored by the engine, and the request's extras."""
     breakdown = score_request(body)
-    if breakdown["game"] == "wagons":
-        cards: list[Any] = list(breakdown.get("goals") or [])
-        result = breakdown.get("result")
-        won = None if result is None else result == "win"
-    else:
-        cards = list(breakdown.get("cards") or [])
-        won = breakdown.get("won")
+    cards, won = game_named(breakdown["game"]).played_with(breakdown)
     record: dict[str, Any] = {
         "game": breakdown["game"],
         "combo": " ".join(sorted((str(c) for c in cards), key=lambda c: (len(c), c))),
@@ -231,11 +226,20 @@ def _game_in(item: Any) -> GameIn:
         )
         if item.get(k) is not None
     }
-    if item.get("game", "sprawlopolis") == "sprawlopolis" and item.get("cards"):
-        fields["cards"] = item["cards"]  # Circle the Wagons keeps its goal cards in the options
+    if item.get("cards") and _game_of(item).owns("cards"):
+        fields["cards"] = item["cards"]  # a game whose cards are not a choice keeps them in the options
     try:
         return GameIn(**fields)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err.get("loc", ())) or "game"
         raise BadImport(f"{where}: {str(err.get('msg', 'invalid')).removeprefix('Value error, ')}") from None
+
+
+def _game_of(item: dict[str, Any]) -> Game:
+    """The game an exported item names (the first registered when it names none); an unknown one is a
+    :class:`BadImport`."""
+    try:
+        return game_named(str(item.get("game") or game_names()[0]))
+    except GameOptionError as exc:
+        raise BadImport(f"game: {exc}") from None

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
+from games import GameOptionError, game_named, game_names
 from scoring.tally import MAX_TALLY_CHARS
-
-Game = Literal["sprawlopolis", "wagons"]
 
 # Bounds keep a single request cheap: a real city is at most a few dozen cells across.
 MAX_CITY_CHARS = 20_000
@@ -25,7 +24,11 @@ class CityRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: Game = Field("sprawlopolis", description="Which game the grid belongs to.")
+    game: str = Field(
+        game_names()[0],
+        max_length=40,
+        description=f"Which game the grid belongs to: {', '.join(game_names())}.",
+    )
     city: str | None = Field(
         None,
         max_length=MAX_CITY_CHARS,
@@ -53,6 +56,14 @@ class CityRequest(BaseModel):
         description="Further scoring inputs the engine asks for (e.g. a construction-zone penalty; for "
         "Circle the Wagons the goal cards, scenario and opponent pile).",
     )
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, value: str) -> str:
+        try:
+            return game_named(value).name
+        except GameOptionError as exc:
+            raise ValueError(str(exc)) from None
 
     def has_city(self) -> bool:
         return self.city is not None or self.rows is not None

@@ -1,6 +1,6 @@
-"""Scoring a city typed or sent as rows, as the service's ``/score`` and ``/check`` and a saved game do,
-free of HTTP. Every bad input raises an :class:`~scoring.errors.InputError` subclass, which the service turns
-into a 4xx JSON error.
+"""Scoring a grid typed or sent as rows, as the service's ``/score`` and ``/check`` and a saved game do,
+free of HTTP, for whichever game the request names (:mod:`games`). Every bad input raises an
+:class:`~scoring.errors.InputError` subclass, which the service turns into a 4xx JSON error.
 """
 
 from __future__ import annotations
@@ -8,58 +8,44 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api.core.flags import breakdown_in_flag_words
 from api.core.schemas import CheckRequest, CityRequest
-from api.core.score_options import ScoreOptions
+from games import GameRequest
 from scoring.breakdown import Breakdown
-from scoring.city import City, city_from_rows
-from scoring.city_text import parse_city
+from scoring.tally import parse_tally
 
-__all__ = ["breakdown_of", "check_request", "city_of", "score_request"]
+__all__ = ["breakdown_of", "check_request", "given_choices", "score_request"]
 
-
-def city_of(body: CityRequest, text: str | None = None) -> City:
-    """The Sprawlopolis city of a request: ``text`` when given (a stored scan), else ``city`` or ``rows``."""
-    if text is None:
-        text = body.city
-    if text is not None:
-        return parse_city(text)
-    return city_from_rows(body.rows or [])
+# The request's own fields that carry a game's choices (the rest of them travel in ``options``).
+CHOICE_FIELDS = ("cards", "expansions", "variant", "options")
 
 
-def breakdown_of(city: City, opts: ScoreOptions) -> Breakdown:
-    """The breakdown of a Sprawlopolis ``city`` scored as ``opts`` asks, its advice in flag words."""
-    from scoring.engine import score_city
+def given_choices(body: CityRequest) -> dict[str, Any]:
+    """The choices a request gives, by key, as the games read them (empty ones left out)."""
+    given = {name: getattr(body, name) for name in CHOICE_FIELDS}
+    return {k: v for k, v in given.items() if v is not None and v != {} and v != []}
 
-    opts.check(city)
-    breakdown = score_city(city, opts.cards, opts.expansions, variant=opts.variant, options=opts.options)
-    return breakdown_in_flag_words(breakdown)
+
+def breakdown_of(body: CityRequest, text: str | None = None) -> Breakdown:
+    """The breakdown of the request's grid (``text`` when given: a stored scan's), scored by its game with
+    its choices."""
+    request = GameRequest(body.game, given_choices(body))
+    choices = request.check()[request.named().name]
+    game = request.named()
+    source = text if text is not None else body.city
+    if source is not None:
+        return game.score_text(source, choices)
+    return game.score_rows(body.rows or [], choices)
 
 
 def score_request(body: CityRequest) -> dict[str, Any]:
-    """``POST /api/v1/score``: the JSON breakdown of the request's city (or town)."""
-    if body.game == "wagons":
-        return _town(body).to_json()
-    return breakdown_of(city_of(body), ScoreOptions.from_request(body)).to_json()
-
-
-def _town(body: CityRequest, text: str | None = None) -> Breakdown:
-    from api.core.wagons_request import town_request_breakdown
-
-    return breakdown_in_flag_words(town_request_breakdown(body, text))
+    """``POST /api/v1/score``: the JSON breakdown of the request's grid."""
+    return breakdown_of(body).to_json()
 
 
 def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]:
-    """``POST /api/v1/check``: compare the tally with the breakdown of the city (or the stored scan's)."""
-    from scoring.tally import check_tally, parse_tally
-
+    """``POST /api/v1/check``: compare the tally with the breakdown of the grid (or the stored scan's)."""
     text = body.tally if isinstance(body.tally, str) else json.dumps(body.tally)
     lines = parse_tally(text)
-    if body.game == "wagons":
-        # The Wagons checker also sends "opponent …" lines to the opponent's breakdown.
-        from scoring.wagons.check import check_town_tally
-
-        town = _town(body, stored_city)
-        return {**check_town_tally(town, lines).to_json(), "breakdown": town.to_json()}
-    breakdown = breakdown_of(city_of(body, stored_city), ScoreOptions.from_request(body))
-    return {**check_tally(breakdown, lines).to_json(), "breakdown": breakdown.to_json()}
+    breakdown = breakdown_of(body, stored_city)
+    verdict = GameRequest(body.game).named().check_tally(breakdown, lines)
+    return {**verdict.to_json(), "breakdown": breakdown.to_json()}

@@ -26,7 +26,7 @@ class StoredDeck:
     deck: bytes
     cards: list[dict[str, Any]]
     created: datetime
-    game: str = "sprawlopolis"
+    game: str
 
     def summary(self) -> dict[str, Any]:
         """What the page lists of a kept deck: its game, when it was taught and its size."""
@@ -42,9 +42,7 @@ class DeckStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def put(
-        self, owner: str, deck: bytes, cards: list[dict[str, Any]], game: str = "sprawlopolis"
-    ) -> StoredDeck:
+    def put(self, owner: str, deck: bytes, cards: list[dict[str, Any]], game: str) -> StoredDeck:
         """Keep ``deck`` as the owner's taught deck of ``game``, replacing any earlier one of that game (in
         one transaction); the other game's deck stays."""
         stamp = now()

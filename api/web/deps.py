@@ -20,6 +20,7 @@ from api.storage import DeckStore, DeviceStore, GameStore, ScanStore, WriteCheck
 from api.web.admission import Admission, JsonWork
 from api.web.scanning import ScanWorkers
 from api.web.settings import Settings
+from games import load_any_deck
 
 __all__ = [
     "AdmissionDep",
@@ -168,17 +169,13 @@ def optional_device(devices: DeviceStoreDep, authorization: Auth = None) -> str 
 OptionalDeviceDep = Annotated[str | None, Depends(optional_device)]
 
 
-def taught_deck(decks: DeckStoreDep, owner: OptionalDeviceDep) -> Any:
+def taught_deck(decks: DeckStoreDep, owner: OptionalDeviceDep) -> list[Any]:
     """The taught decks of the device that sent a scan (one per game; the scan uses the one of the game it
-    reads), or ``None`` (no token, or no deck taught)."""
+    reads): none without a token or a deck taught."""
     if owner is None:
-        return None
+        return []
     kept = decks.kept(owner)
-    if not kept:
-        return None
-    from api.core import load_any_deck
-
     return [load_any_deck(d.deck, name=f"the device's taught {d.game} deck") for d in kept]
 
 
-TaughtDeckDep = Annotated[Any, Depends(taught_deck)]
+TaughtDeckDep = Annotated[list[Any], Depends(taught_deck)]

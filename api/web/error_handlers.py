@@ -16,11 +16,12 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from api.core import ServiceError, flag_words
+from api.core import ServiceError
 from api.web.admission import ClientBusy, ServiceBusy
 from api.web.excerpts import bounded, excerpt
 from api.web.guards import RequestTimeout, error_response
 from api.web.scanning import ScannerUnavailable
+from games import flag_words
 from scoring.errors import InputError
 from vision.deck import DeckError
 from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage

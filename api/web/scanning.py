@@ -1,14 +1,14 @@
 """A photo scan as the service runs it: on a worker thread, at most ``scan_workers`` at a time, with the
 scanner's thread pools owned by the app, a deadline, and the overlay encoded for the page.
 
-The city is read and scored along the one path the command line takes too (:func:`api.core.score_scan`);
+The photo is read and scored along the one path the command line takes too (:func:`games.scan_photo`);
 the service adds the overlay JPEG, the stage timings and whether a taught deck read it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -16,16 +16,11 @@ import anyio
 import cv2
 import numpy as np
 
-from api.core import (
-    PhotoRequest,
-    ScoreOptions,
-    ServiceError,
-    deck_for,
-    read_photo,
-    score_scan,
-    score_town_scan,
-)
+from api.core import ServiceError
 from api.web.allocator import give_back_freed
+from games import GameRequest, scan_photo
+from vision.cells import ModelError, get_classifier
+from vision.decode import fit_long_side
 from vision.stages import ScanPastDeadline, Stop
 from vision.workers import Workers
 
@@ -96,9 +91,6 @@ class ScanWorkers:
 
 def scanner_available() -> bool:
     """Whether photos can be scanned in this process: the scanner's cell model loads."""
-    import vision.pipeline  # noqa: F401  (the scanner itself, loaded once per process)
-    from vision.cells import get_classifier
-
     try:
         get_classifier()  # cached: loads the ONNX session once per process, then costs nothing
     except (RuntimeError, OSError):
@@ -117,51 +109,33 @@ def warm_up() -> None:
 
 def scan_and_score(
     data: bytes,
-    opts: ScoreOptions,
+    request: GameRequest,
     overlay_long_side: int,
     *,
     stop: Stop | None = None,
-    deck: Any = None,
+    decks: Sequence[Any] = (),
     deadline_s: float = SCAN_DEADLINE_S,
-    request: PhotoRequest | None = None,
 ) -> Scanned:
-    """Read the city in photo ``data``, apply the requested cards/expansions, score it, encode the overlay.
-    A photo of a Circle the Wagons town (the scanner's call, or ``request.game``) is read and scored with
-    ``request.goals`` instead (:mod:`api.core.town_scan`), its overlay drawn as a city's.
+    """Read the game in photo ``data`` (the scanner's call, or ``request.game``), score it with the
+    request's choices and encode the overlay.
 
-    Raises the scanner's :class:`~scoring.errors.InputError` subclasses for bad photos (not an image,
-    truncated, too large, no city found) and the engine's for bad cards or expansions;
-    :class:`~vision.stages.ScanCancelled` at the first stage boundary after ``stop`` is cancelled, and
-    :class:`ScanTooSlow` at the first one after ``deadline_s`` seconds from now. ``deck`` holds the device's
-    taught decks (one per game, :mod:`vision.deck`): the one of the photo's game is read alongside the
-    shipped model.
+    Raises the scanner's and the games' :class:`~scoring.errors.InputError` subclasses for bad photos (not
+    an image, truncated, too large, no cards found) and bad choices; :class:`~vision.stages.ScanCancelled`
+    at the first stage boundary after ``stop`` is cancelled, and :class:`ScanTooSlow` at the first one
+    after ``deadline_s`` seconds from now. ``decks`` are the device's taught decks (one per game): the one
+    of the photo's game is read alongside the shipped model.
     """
-    from vision.cells import ModelError
-    from vision.towns.scan import TownScan
-
-    cards = list(opts.cards) if opts.cards else None
     stop = (stop or Stop()).within(deadline_s)  # the deadline runs from here, on the worker thread
-    timings: dict[str, float] = {}
     try:
-        scan = read_photo(data, request or PhotoRequest(), cards=cards, overlay=True, deck=deck, stop=stop,
-                          timings=timings)  # fmt: skip
+        scored = scan_photo(data, request, decks=decks, overlay=True, stop=stop)
     except ModelError as exc:  # the shipped cell model is missing or broken: a server fault
         raise ScannerUnavailable(f"the photo scanner cannot run: {exc}") from exc
     except ScanPastDeadline as exc:
         raise ScanTooSlow(f"{exc} (try again, or with a smaller photo)") from None
-    if isinstance(scan, TownScan):
-        town = score_town_scan(scan, deck=deck)
-        used = deck_for(deck, "wagons") is not None
-        result = {**town.to_json(), "taught_deck": used, "timings": _rounded(timings)}
-        picture = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
-        return Scanned(result, scan.text, picture)
-    scored = score_scan(scan, opts)
-    # The same shape as `sprawlscan scan --format json`.
-    result = scored.to_json()
-    result["taught_deck"] = deck_for(deck, "sprawlopolis") is not None
-    result["timings"] = _rounded(scan.timings)
-    overlay = encode_jpeg(scan.overlay, overlay_long_side) if scan.overlay is not None else None
-    return Scanned(result, scored.breakdown.city, overlay)
+    # The same shape as `sprawlscan scan --format json`, with whether a taught deck read it and the timings.
+    result = {**scored.to_json(), "taught_deck": scored.taught, "timings": _rounded(scored.timings)}
+    picture = encode_jpeg(scored.overlay, overlay_long_side) if scored.overlay is not None else None
+    return Scanned(result, scored.text, picture)
 
 
 def _rounded(timings: dict[str, float]) -> dict[str, float]:
@@ -170,8 +144,6 @@ def _rounded(timings: dict[str, float]) -> dict[str, float]:
 
 def encode_jpeg(rgb: np.ndarray, long_side: int, quality: int = 85) -> bytes:
     """Encode an RGB uint8 image as JPEG, shrunk so its longer side is at most ``long_side`` pixels."""
-    from vision.decode import fit_long_side
-
     rgb, _ = fit_long_side(rgb, long_side)
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:

@@ -539,7 +539,7 @@ def test_wagons_errors(client: TestClient) -> None:
     resp = client.post("/api/v1/score", json={"game": "wagons", "city": "D/w  X/q\n"})
     assert_error(resp, 400, "malformed_town", "line 1")
     resp = client.post("/api/v1/score", json={"game": "wagons", "city": TOWN, "cards": [3]})
-    assert_error(resp, 400, "conflicting_input", "cards")
+    assert_error(resp, 400, "wrong_game_option", "cards is a Sprawlopolis option")
     resp = client.post(
         "/api/v1/score", json={"game": "wagons", "city": TOWN, "options": {"goals": "no-such-goal"}}
     )

@@ -280,7 +280,7 @@ def test_a_client_leaving_mid_upload_is_one_line_not_a_traceback(caplog: pytest.
 def test_a_scan_whose_client_left_stops_at_the_next_stage(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import vision.pipeline
+    import games.sprawlopolis.game
     from api.storage.engine import connect, migrate
 
     db = tmp_path / "api.db"
@@ -294,7 +294,7 @@ def test_a_scan_whose_client_left_stops_at_the_next_stage(
             stop.check(stage)  # where the pipeline asks, at each stage's end
         raise AssertionError("the scan ran to its end")
 
-    monkeypatch.setattr(vision.pipeline, "scan_rgb", fake_scan)  # the photo is decoded, then scanned
+    monkeypatch.setattr(games.sprawlopolis.game, "scan_rgb", fake_scan)  # the photo is decoded, then scanned
     app = create_app(replace(QUICK, database_path=str(db)))
     part = b'--b\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\n'
     body = part + png_bytes(160, 120) + b"\r\n--b--\r\n"

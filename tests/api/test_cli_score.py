@@ -5,15 +5,18 @@ from __future__ import annotations
 import io
 import json
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
+import games.sprawlopolis.game as sprawlopolis_game
 from api.cli.inputs import is_photo
 from scoring.city_text import parse_city
 from tests.conftest import Cli
+from vision.result import ScanResult
 
 CITY = """cards: 1 3 6
 R:EW  R:EW  P
@@ -171,11 +174,14 @@ def test_bad_option_and_expansion_exit_2(cli: Cli, city_file: Path) -> None:
     assert code == 2 and "not supported" in err and err.count("\n") == 1
 
 
-def test_photo_given_to_score_points_to_scan(cli: Cli, tmp_path: Path) -> None:
+def test_a_broken_photo_given_to_score_is_scanned_and_refused_in_one_line_naming_it(
+    cli: Cli, tmp_path: Path
+) -> None:
     path = tmp_path / "game.jpg"
     path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 32)
-    code, _, err = cli("score", str(path))
-    assert code == 2 and "sprawlscan scan" in err
+    code, out, err = cli("score", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"sprawlscan: error: {path}")
 
 
 @pytest.mark.parametrize(
@@ -214,42 +220,45 @@ def test_check_malformed_tally_exit_2(cli: Cli, city_file: Path, tmp_path: Path)
     assert f"{tally}: tally line 2, column 7" in err
 
 
-def test_check_reads_a_photo_with_the_scanner(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def _png(tmp_path: Path) -> Path:
+    ok, data = cv2.imencode(".png", np.full((480, 640, 3), 200, np.uint8))
+    assert ok
+    photo = tmp_path / "table.png"
+    photo.write_bytes(data.tobytes())
+    return photo
+
+
+@pytest.fixture
+def scanned_city(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The city scan stands in as one that reads ``CITY`` from any photo; what it was asked is recorded."""
     seen: dict[str, Any] = {}
 
-    def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
-        seen["data"], seen["cards"], seen["classifier"] = data, cards, classifier
-        return types.SimpleNamespace(city=parse_city(CITY), retake=None)
+    def scan_rgb(rgb: np.ndarray, *, cards: Any = None, classifier: Any = None, **_: Any) -> ScanResult:
+        seen.update(shape=rgb.shape, cards=cards, classifier=classifier)
+        return ScanResult(parse_city(CITY), [], [], {}, None)
 
-    fake = types.ModuleType("vision.pipeline")
-    fake.scan_image = scan_image  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.pipeline", fake)
-    photo = tmp_path / "table.png"
-    photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
+    monkeypatch.setattr(sprawlopolis_game, "scan_rgb", scan_rgb)
+    return seen
+
+
+def test_check_reads_a_photo_along_the_scan_path(
+    cli: Cli, scanned_city: dict[str, Any], tmp_path: Path
+) -> None:
     tally = tmp_path / "t.json"
     tally.write_text('{"residential": 2}')
-    code, out, _ = cli("check", str(photo), "--tally", str(tally), "--cards", "3", "6", "1")
+    args = ("--tally", str(tally), "--cards", "3", "6", "1", "--game", "sprawlopolis")
+    code, out, _ = cli("check", str(_png(tmp_path)), *args)
     assert code == 0 and "agree: [Largest residential group]" in out
-    assert seen == {"data": b"\x89PNG\r\n\x1a\nfake", "cards": (3, 6, 1), "classifier": None}
+    assert scanned_city == {"shape": (480, 640, 3), "cards": (3, 6, 1), "classifier": None}
 
 
 def test_a_photo_without_wrecktar_gets_advice_for_a_photo_not_for_a_typed_file(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    cli: Cli, scanned_city: dict[str, Any], tmp_path: Path
 ) -> None:
-    def scan_image(data: bytes, cards: Any = None, classifier: Any = None) -> Any:
-        return types.SimpleNamespace(city=parse_city(CITY), retake=None)
-
-    fake = types.ModuleType("vision.pipeline")
-    fake.scan_image = scan_image  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vision.pipeline", fake)
-    photo = tmp_path / "table.png"
-    photo.write_bytes(b"\x89PNG\r\n\x1a\nfake")
     tally = tmp_path / "t.txt"
     tally.write_text("residential 2\n")
     wrecktar = ["--tally", str(tally), "--expansion", "wrecktar", "--format", "json"]
-    code, out, _ = cli("check", str(photo), *wrecktar)
+    code, out, _ = cli("check", str(_png(tmp_path)), *wrecktar, "--game", "sprawlopolis")
     notes = " ".join(json.loads(out)["breakdown"]["notes"])
     assert code == 0 and "the scanner did not find Wrecktar in the photo" in notes
     assert "four 'W' cells" not in notes

@@ -1,11 +1,11 @@
 """The engine names options and values, never a command-line flag; the command line and the service put
-its advice in flag words at their edge (api/core/flags.py), the same words as before the split."""
+its advice in flag words at their edge (games/flags.py), the same words as before the split."""
 
 from __future__ import annotations
 
 import pytest
 
-from api.core.flags import breakdown_in_flag_words, flag_words
+from games.flags import breakdown_in_flag_words, flag_words
 from scoring.city_text import parse_city
 from scoring.engine import score_city
 from scoring.errors import InputError

@@ -142,7 +142,7 @@ def test_cards_explain_themselves_and_no_command_line_words(session: Session) ->
 
 def _engine_advice() -> list[str]:
     """Every line and note in which the engine (or the scanner) gives advice, as the service sends it."""
-    from api.core.flags import breakdown_in_flag_words
+    from games.flags import breakdown_in_flag_words
     from scoring.city_text import parse_city
     from scoring.engine import score_city
 

@@ -31,13 +31,13 @@ def test_a_deck_is_kept_per_owner_and_game_replaced_and_removed(store: DeckStore
     assert "decks" in inspect(store.engine).get_table_names()
     cards = [{"photo": 0, "row": 0, "col": 0, "card": 7, "rotated": True}]
     assert store.get("a" * 64, "sprawlopolis") is None and store.kept("a" * 64) == []
-    first = store.put("a" * 64, b"\x00deck one\xff", cards)
+    first = store.put("a" * 64, b"\x00deck one\xff", cards, game="sprawlopolis")
     got = store.get("a" * 64, "sprawlopolis")
     assert got is not None and got.deck == b"\x00deck one\xff" and got.cards == cards
     assert got.created == first.created and got.to_json()["bytes"] == len(b"\x00deck one\xff")
     assert got.to_json()["game"] == "sprawlopolis"
     assert store.get("b" * 64, "sprawlopolis") is None  # another device sees nothing
-    store.put("a" * 64, b"deck two", [])
+    store.put("a" * 64, b"deck two", [], game="sprawlopolis")
     again = store.get("a" * 64, "sprawlopolis")
     assert again is not None and again.deck == b"deck two" and again.cards == []
     assert not store.delete("b" * 64, "sprawlopolis")
@@ -47,7 +47,7 @@ def test_a_deck_is_kept_per_owner_and_game_replaced_and_removed(store: DeckStore
 
 
 def test_both_games_decks_are_kept_side_by_side_and_forgetting_one_keeps_the_other(store: DeckStore) -> None:
-    store.put("a" * 64, b"sprawl", [{"card": 1}])
+    store.put("a" * 64, b"sprawl", [{"card": 1}], game="sprawlopolis")
     store.put("a" * 64, b"wagons", [{"card": 0}], game="wagons")
     assert [d.game for d in store.kept("a" * 64)] == ["wagons", "sprawlopolis"]  # the newest first
     store.put("a" * 64, b"wagons again", [], game="wagons")  # a new teaching replaces its own game only

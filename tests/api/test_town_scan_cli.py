@@ -105,7 +105,7 @@ def test_an_unknown_goal_card_is_refused_in_one_line(cli: Cli, photo_path: str) 
 def test_goal_cards_with_a_sprawlopolis_photo_are_refused_and_the_city_scan_is_unchanged(cli: Cli) -> None:
     demo = str(Path(__file__).parents[2] / "samples" / "demo.jpg")
     code, _, err = cli("scan", demo, "--game", "sprawlopolis", "--goals", "badlands")
-    assert code == 2 and "goal cards are Circle the Wagons options" in err
+    assert code == 2 and "--goals is a Circle the Wagons option, but this is a Sprawlopolis city" in err
     code, out, err = cli("scan", demo, "--format", "json")
     assert code == 0, err
     assert json.loads(out)["game"] == "sprawlopolis"

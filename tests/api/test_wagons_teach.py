@@ -66,7 +66,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def test_teach_tells_a_wagons_deck_photo_and_saves_a_deck_that_records_its_game(
     cli: Cli, files: dict[str, Path], tmp_path: Path
 ) -> None:
-    from api.core import load_any_deck
+    from games import load_any_deck
 
     out = tmp_path / "mine.deck"
     code, printed, err = cli("teach", str(files["deck"]), "--out", str(out), "--format", "json")

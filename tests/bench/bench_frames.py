@@ -29,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from games import game_named  # noqa: E402
 from models.synth.scene import render_photo  # noqa: E402
 from models.synth.wagons.photo import render_town_photo  # noqa: E402
 from vision.frames import check_frame  # noqa: E402
@@ -64,7 +65,7 @@ def frames(cities: int, towns: int, tables: int) -> list[tuple[str, str, np.ndar
 def timed(frame: np.ndarray, game: str) -> tuple[float, float, bool]:
     """One check of ``frame``: (wall-clock ms, CPU ms of the process, whether cards were found)."""
     start, cpu = time.perf_counter(), time.process_time()
-    found = check_frame(frame, game).found
+    found = check_frame(frame, game_named(game).frame_cards()).found
     return 1000 * (time.perf_counter() - start), 1000 * (time.process_time() - cpu), found
 
 

@@ -39,7 +39,7 @@ OPEN = {
 _CHILD = r"""
 import json, sys, time
 from pathlib import Path
-from api.core.score_options import ScoreOptions
+from games import GameRequest
 from api.web.error_handlers import http_status
 from api.web.scanning import scan_and_score, warm_up
 from models.synth.scene import render_photo
@@ -51,12 +51,12 @@ def peak_mib():
             return int(line.split()[1]) / 1024
 
 warm_up()
-scan_and_score(render_photo(11).jpeg, ScoreOptions(), 1600)
+scan_and_score(render_photo(11).jpeg, GameRequest(), 1600)
 data = Path(sys.argv[1]).read_bytes()
 Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from the RSS now
 base, cpu = peak_mib(), time.process_time()
 try:
-    scanned = scan_and_score(data, ScoreOptions(), 1600, deadline_s=3600.0)  # its whole cost, not cut
+    scanned = scan_and_score(data, GameRequest(), 1600, deadline_s=3600.0)  # its whole cost, not cut
     answer = "200 " + scanned.result.get("game", "sprawlopolis")
 except InputError as exc:
     answer = f"{http_status(exc)} {exc.code}"

@@ -8,7 +8,7 @@ Three sets, each printed with its figures and a closing line:
   print-and-play cards with their truth, and 3 deck photos; skipped with a note when absent; never trained
   on). Each deck photo in turn teaches the scanner (``sprawlscan teach``'s path, the game told from the
   photo), its cards are compared with the photo's truth, and every town is scanned with that deck through the
-  scan of the CLI and the service (``api.core.read_photo``, the game told from the photo). Then every town
+  scan of the CLI and the service (``games.scan_photo``, the game told from the photo). Then every town
   is scanned with no deck: each must be read exactly or answered with a retake naming teaching
   (``needs_deck``), never a total from a wrong reading. Lines: ``print-and-play taught deckNN: cards K/18,
   territories M/N, towns exact T/16, silent S, retakes R`` and ``print-and-play untaught: exact E, needs_deck
@@ -48,8 +48,11 @@ sys.path.insert(0, str(ROOT))
 
 from print_city import city_editions  # noqa: E402
 
-from api.core import PhotoRequest, read_photo  # noqa: E402
-from api.core.decks import teach_photos  # noqa: E402
+from games import (  # noqa: E402
+    GameRequest,
+    scan_photo,
+    teach_photos,  # noqa: E402
+)
 from models.synth.wagons.deck import render_wagons_deck  # noqa: E402
 from models.synth.wagons.edition import PRINT_AND_PLAY, random_edition  # noqa: E402
 from models.synth.wagons.photo import render_town_photo  # noqa: E402
@@ -134,7 +137,7 @@ def jpeg(rgb: np.ndarray) -> bytes:
 def scan(photo: bytes, deck: object) -> TownScan | str:
     """The town read from ``photo`` as the CLI and the service read it, or the refusal's code."""
     try:
-        result = read_photo(photo, PhotoRequest(), deck=deck)
+        result = scan_photo(photo, GameRequest(), decks=[deck] if deck is not None else []).scan
     except InputError as exc:
         return exc.code
     return result if isinstance(result, TownScan) else "read as a city"

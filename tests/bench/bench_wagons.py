@@ -21,13 +21,13 @@ player's cards, in a photo of their own, the art drawn away from the classifier'
 ``vision.towns.deck.taught_reader``; prints ``wagons taught deck: territories M/N, towns exact K/T``
 (refused towns count as for the line above).
 
-Game detection (``vision.towns.detect.which_game``, and the scan of the CLI and the service,
-``api.core.town_scan.read_photo``, which takes a shortcut for a city its cards explain): the Sprawlopolis
-devset (``../shared/devset``, skipped with a note when absent), Sprawlopolis renders
-(``models.synth.scene.render_photo``, seeds from :data:`CITY_SEED_BASE`) and the first town renders,
-``min(20, --photos)`` renders of each game; prints the scan's mistakes and ``game detection: mistakes X of
-N`` (the rule's). Last, the rulebook's example town (``samples/wagons-rulebook.town``)
-photographed in :data:`RULEBOOK_PHOTOS` prints and conditions: the same town and 20 points in each.
+Game detection (the scan of the CLI and the service, :func:`games.scan_photo`, which asks the games in
+turn and stops at a city its cards explain): the Sprawlopolis devset (``../shared/devset``, skipped with a
+note when absent), Sprawlopolis renders (``models.synth.scene.render_photo``, seeds from
+:data:`CITY_SEED_BASE`) and the first town renders, ``min(20, --photos)`` renders of each game; prints
+each mistake and ``game detection: mistakes X of N``. Last, the rulebook's example town
+(``samples/wagons-rulebook.town``) photographed in :data:`RULEBOOK_PHOTOS` prints and conditions: the
+same town and 20 points in each.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from games import GameRequest, scan_photo  # noqa: E402
 from models.synth.scene import render_photo  # noqa: E402
 from models.synth.wagons.photo import render_given_town, render_town_photo  # noqa: E402
 from scoring.city import cell_name  # noqa: E402
@@ -51,9 +52,8 @@ from scoring.errors import InputError  # noqa: E402
 from scoring.wagons import Town, parse_town  # noqa: E402
 from vision.decode import decode_image  # noqa: E402
 from vision.run import WORK_LONG_SIDE  # noqa: E402
+from vision.towns import scan_town, shipped_reader  # noqa: E402
 from vision.towns.deck import taught_reader, teach_town_deck  # noqa: E402
-from vision.towns.detect import which_game  # noqa: E402
-from vision.towns.scan import scan_town, shipped_reader  # noqa: E402
 
 SEED_BASE = 9_500_000  # training: town seeds 3 000 000..3 000 400; held out: 8 000 000..8 000 060
 CITY_SEED_BASE = 50_000_000  # Sprawlopolis renders never trained on (bench_accuracy.py's evaluation seeds)
@@ -244,23 +244,18 @@ def report_towns(t: Tally) -> None:
     print(f"wagons: territories {m}/{n}, towns exact {t.exact}/{t.towns}")
 
 
-def _scanned_game(jpeg: bytes) -> str | None:
-    """The game the scan of the CLI and the service reads ``jpeg`` as (``api.core.town_scan.read_photo``:
-    the city scan first, the town's evidence only where the city's cards explain too little); None when
-    it refuses the photo."""
-    from api.core.town_scan import PhotoRequest
-    from api.core.town_scan import read_photo as scan_photo
-    from vision.result import ScanResult
-
+def _scanned_game(jpeg: bytes) -> tuple[str | None, str]:
+    """The game the scan of the CLI and the service reads ``jpeg`` as (None when it refuses the photo), and
+    its refusal."""
     try:
-        result = scan_photo(jpeg, PhotoRequest())
-    except InputError:
-        return None
-    return "sprawlopolis" if isinstance(result, ScanResult) else "wagons"
+        return scan_photo(jpeg, GameRequest()).game, ""
+    except InputError as exc:
+        return None, str(exc)
 
 
 def bench_games(town_jpegs: list[bytes], devset: Path) -> tuple[int, int]:
-    """Mistakes of ``which_game`` on the devset, Sprawlopolis renders and town renders: (mistakes, photos)."""
+    """Mistakes of game detection on the devset, Sprawlopolis renders and town renders: (mistakes,
+    photos)."""
     jobs: list[tuple[str, str, bytes]] = []
     if devset.is_dir():
         jobs += [(p.stem, "sprawlopolis", p.read_bytes()) for p in sorted(devset.glob("comp*.jpg"))]
@@ -270,19 +265,14 @@ def bench_games(town_jpegs: list[bytes], devset: Path) -> tuple[int, int]:
     seeds = range(CITY_SEED_BASE, CITY_SEED_BASE + n)
     jobs += [(f"city seed {s}", "sprawlopolis", render_photo(s).jpeg) for s in seeds]
     jobs += [(f"town render {k}", "wagons", jpeg) for k, jpeg in enumerate(town_jpegs)]
-    mistakes = confused = scanned = 0
+    mistakes = confused = 0
     for name, game, jpeg in jobs:
-        verdict = which_game(read_photo(jpeg))
-        if verdict.game != game:
-            mistakes += 1
-            confused += verdict.game is not None
-            print(f"  {name}: read as {verdict.game or 'no game'}, is {game}: {verdict.why}", flush=True)
-        said = _scanned_game(jpeg)
+        said, why = _scanned_game(jpeg)
         if said != game:
-            scanned += 1
-            print(f"  {name}: scanned as {said or 'nothing'}, is {game}", flush=True)
-    print(f"  of the mistakes, one game read as the other: {confused} (the rest: no game named)")
-    print(f"  the scan itself (sprawlscan scan, POST /api/v1/scans): mistakes {scanned} of {len(jobs)}")
+            mistakes += 1
+            confused += said is not None
+            print(f"  {name}: scanned as {said or 'nothing'}, is {game} {why}", flush=True)
+    print(f"  of the mistakes, one game read as the other: {confused} (the rest: refused)")
     print(f"game detection: mistakes {mistakes} of {len(jobs)}")
     return mistakes, len(jobs)
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from api.core import PhotoRequest, read_photo
-from api.core.decks import teach_photos
+from games import GameRequest, scan_photo, teach_photos
 from models.synth.city_edition import random_city_edition
 from models.synth.deck import render_deck
 from models.synth.scene import render_photo
@@ -49,7 +48,7 @@ class CityRead:
 def read_city(jpeg: bytes, truth_text: str, deck: object) -> CityRead:
     truth = parse_city(truth_text)
     try:
-        result = read_photo(jpeg, PhotoRequest(), deck=deck)
+        result = scan_photo(jpeg, GameRequest(), decks=[deck] if deck is not None else []).scan
     except InputError as exc:
         score = compare_cities(truth, None)
         return CityRead(0, score.cells, False, 0, exc.code)

@@ -58,8 +58,8 @@ def test_tally_about_an_absent_opponent_is_refused() -> None:
 
 
 def test_web_request_model_for_a_town() -> None:
+    from api.core import score_request as score_town_request
     from api.core.schemas import ScoreRequest
-    from api.core.wagons_request import score_town_request
 
     body = ScoreRequest(
         game="wagons",
@@ -71,19 +71,15 @@ def test_web_request_model_for_a_town() -> None:
 
 
 def test_web_request_breakdown_can_be_checked_with_opponent_lines() -> None:
-    from types import SimpleNamespace
+    from api.core import breakdown_of
+    from api.core.schemas import ScoreRequest
 
-    from api.core.wagons_request import town_request_breakdown
-
-    body = SimpleNamespace(
-        city=None,
+    body = ScoreRequest(
+        game="wagons",
         rows=[["W/w", "W/c", "W/c"], ["W/w", "W/c", "P/c"]],
-        cards=None,
-        expansions=None,
-        variant=None,
         options={"goals": "the-herd, cool-water", "opponent-town": [["D/c", "D/c"]]},
     )
-    b = town_request_breakdown(body)
+    b = breakdown_of(body)
     result = check_town_tally(b, parse_tally("water 5\nplains 1\nherd 8\ncool water 6\nopponent 2\n"))
     assert result.player.agrees
     # The opponent's town: Desert 2, The Herd 4 (two Cows side by side), Cool Water 0.

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.core.wagons_request import score_town_request
+from api.core import score_request as score_town_request
+from api.core.schemas import ScoreRequest
+from games import GameOptionError
 from scoring.errors import InputError
 from scoring.wagons import (
     GOAL_CARDS,
@@ -194,24 +195,21 @@ def test_json_breakdown_carries_provenance_opponent_and_outcome() -> None:
 
 
 def test_web_request_entry_reads_options() -> None:
-    body = SimpleNamespace(
-        city=None,
+    body = ScoreRequest(
+        game="wagons",
         rows=[["P/c", "P/c"]],
-        cards=None,
-        expansions=None,
-        variant=None,
         options={"scenario": "Cattle Drive", "opponent_pile": "cow=5 plains=4"},
     )
     data = score_town_request(body)
     assert data["opponent"]["total"] == 23
-    body.options = {"goals": ["cool-water"], "opponent-town": "D/w\n"}
-    body.city = "W/w\n"
+    body = ScoreRequest(
+        game="wagons", city="W/w\n", options={"goals": ["cool-water"], "opponent-town": "D/w\n"}
+    )
     assert score_town_request(body)["opponent"]["total"] == 1
-    body.cards = [1, 2, 3]
-    with pytest.raises(ConflictError, match="'cards' is a Sprawlopolis field"):
+    body = ScoreRequest(game="wagons", city="W/w\n", cards=[1, 2, 3])
+    with pytest.raises(GameOptionError, match="cards is a Sprawlopolis option"):
         score_town_request(body)
-    body.cards = None
-    body.options = {"expansions": "x"}
+    body = ScoreRequest(game="wagons", city="W/w\n", options={"expansions": "x"})
     with pytest.raises(UnknownNameError, match="unknown option 'expansions'"):
         score_town_request(body)
 

@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api.core import ScoreOptions
 from api.web import scanning
+from games import GameRequest
 from tests.conftest import Cli, assert_error
 from vision.decode import (
     MAX_JPEG_MARKERS,
@@ -238,6 +238,6 @@ def test_an_unknown_option_is_refused_before_the_scan(
 
 def test_a_scan_past_its_deadline_stops_at_the_end_of_the_stage_it_is_in() -> None:
     with pytest.raises(scanning.ScanTooSlow, match="after its 'decode' stage: it ran past its 0 s deadline"):
-        scanning.scan_and_score(jpeg(640, 480), ScoreOptions(), 1600, deadline_s=0.0)
+        scanning.scan_and_score(jpeg(640, 480), GameRequest(), 1600, deadline_s=0.0)
     Stop(deadline_s=60.0).check("decode")  # well within its deadline: carries on
     assert scanning.ScanTooSlow.status == 503

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from api.core.scan_score import score_scan
-from api.core.score_options import ScoreOptions
+from games import GameRequest
+from games.sprawlopolis import ScoreOptions, score_scan
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
@@ -107,7 +107,9 @@ def test_the_cli_and_the_service_give_the_same_json_for_one_photo_and_one_set_of
         "scan", str(photo), "--cards", "7", "12", "13", "--expansion", "poi", "--format", "json"
     )
     assert code == 0
-    served = scan_and_score(photo.read_bytes(), ScoreOptions((7, 12, 13), ("poi",)), 800).result
+    served = scan_and_score(
+        photo.read_bytes(), GameRequest(given={"cards": [7, 12, 13], "expansions": ["poi"]}), 800
+    ).result
     for key in ("timings", "taught_deck"):
         served.pop(key)
     for cell in served["cells"]:

@@ -4,9 +4,8 @@ the CLI's lines)."""
 
 from __future__ import annotations
 
-from api.cli.doubts import doubt_text
-from api.core.scan_score import score_scan
-from api.core.score_options import ScoreOptions
+from games.doubt_text import doubt_text
+from games.sprawlopolis import ScoreOptions, score_scan
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city

@@ -7,8 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from games import game_named
 from models.synth.scene import render_photo
-from vision.frames import FRAME_LONG_SIDE, HINT_WORDS, FrameMeasures, check_frame, hints_for
+from vision.frames import FRAME_LONG_SIDE, HINT_WORDS, FrameCheck, FrameMeasures, hints_for
+from vision.frames import check_frame as check_game_frame
 
 CLEAN = FrameMeasures(
     span=0.8, glare=0.0, shadow=0.1, table_shadow=0.0, blur=0.2, tilt=8.0, aspect=1.4, cut=()
@@ -21,6 +23,11 @@ def frame() -> np.ndarray:
     return render_photo(
         5, long_side=960, orientation="landscape", partial=False, fill=0.8, glare=0.0, tilt=6.0
     ).image
+
+
+def check_frame(frame: np.ndarray) -> FrameCheck:
+    """The frame checked for a Sprawlopolis city."""
+    return check_game_frame(frame, game_named("sprawlopolis").frame_cards())
 
 
 def test_a_sharp_frame_of_a_whole_city_from_above_is_ready(frame: np.ndarray) -> None:

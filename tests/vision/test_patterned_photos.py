@@ -13,7 +13,7 @@ import pytest
 import vision.city_geometry
 import vision.towns.geometry
 import vision.towns.scan_support as support
-from api.core import PhotoRequest, read_photo
+from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
 from tests.pathological import PHOTOS, jpeg, mosaic
 from vision.city_geometry import small_copy
@@ -30,7 +30,7 @@ from vision.lattice import (
 )
 from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, check_region, region_cells
 from vision.pipeline import WORK_LONG_SIDE, scan_image
-from vision.towns.detect import town_evidence
+from vision.towns import town_game_evidence
 from vision.towns.geometry import MAX_TOWN_CELLS
 from vision.towns.scan import shipped_reader
 
@@ -104,7 +104,7 @@ def test_the_service_path_refuses_the_mosaic_without_looking_for_a_town(
     town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyCards):
-        read_photo(mosaic_jpeg, PhotoRequest(), timings=timings)
+        scan_photo(mosaic_jpeg, GameRequest(), timings=timings)
     assert "game" not in timings and town_fits == []
 
 
@@ -114,7 +114,7 @@ def test_a_mosaic_named_a_town_is_refused_before_any_town_lattice_is_fitted(
     town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyCards):
-        read_photo(mosaic_jpeg, PhotoRequest(game="wagons"), timings=timings)
+        scan_photo(mosaic_jpeg, GameRequest(game="wagons"), timings=timings)
     assert town_fits == [] and "town" not in timings
 
 
@@ -140,6 +140,6 @@ def test_a_town_lattice_of_more_cells_than_18_cards_show_is_never_read(
 
     monkeypatch.setattr(support, "read_and_decode", recorded)
     panel = decode_image(jpeg(PHOTOS["framed tiles"]()), long_side=WORK_LONG_SIDE).rgb
-    evidence = town_evidence(panel, shipped_reader())
+    evidence = town_game_evidence(panel, shipped_reader())
     assert evidence.explained < 0.5  # no town in a panel of tiles
     assert all(cells <= MAX_TOWN_CELLS for cells in read)

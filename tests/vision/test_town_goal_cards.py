@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from api.core.town_scan import PhotoRequest, read_photo
+from games import GameRequest, scan_photo
 from tests.conftest import Cli
 from tests.vision.goal_card_pictures import beside, cards_on, goal_card, in_a_row, table
 from vision.towns.goals import read_goal_cards
@@ -142,13 +142,13 @@ def test_a_town_scan_scores_the_goal_cards_read_from_the_photo_and_the_goals_giv
     photo = town_with_cards(("Cool Water", "Badlands", "Gold Country"), (0.0, 88.0, 181.0))
     ok, jpeg = cv2.imencode(".jpg", cv2.cvtColor(photo, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
-    read = read_photo(jpeg.tobytes(), PhotoRequest())
+    read = scan_photo(jpeg.tobytes(), GameRequest()).scan
     assert isinstance(read, TownScan)
     assert read.goals_source == "read"
     assert set(read.goals) == {"cool-water", "badlands", "gold-country"}
     keys = {item.key for item in read.breakdown().items}
     assert {"goal:cool-water", "goal:badlands", "goal:gold-country"} <= keys
-    given = read_photo(jpeg.tobytes(), PhotoRequest(goals=("the-herd",)))
+    given = scan_photo(jpeg.tobytes(), GameRequest(given={"goals": ["the-herd"]})).scan
     assert isinstance(given, TownScan)
     assert given.goals_source == "given" and given.goals == ("the-herd",)
     assert {i.key for i in given.breakdown().items if i.key.startswith("goal:")} == {"goal:the-herd"}

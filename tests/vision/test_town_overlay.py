@@ -18,7 +18,7 @@ from vision.towns.overlay import TERRAIN_RGB, draw_town_overlay, town_labels
 from vision.towns.scan import TownScan
 
 B3 = (2, 1)  # the rulebook town's B3 (M/f), marked doubtful by hand below
-DOUBT = CellDoubt("B3", "M/f", (("M/w", None),), "read otherwise by the territory reader", 0.5)
+DOUBT = CellDoubt("B3", "M/f", (("M/w", None),), "read otherwise by the territory reader", 0.5, 2, 1)
 
 
 def cell_quads(scan: TownScan, shape: tuple[int, ...]) -> dict[tuple[int, int], np.ndarray]:

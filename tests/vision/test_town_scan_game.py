@@ -1,28 +1,44 @@
-"""Telling a Sprawlopolis city from a Circle the Wagons town (vision.towns.detect): on hand-made evidence,
+"""Telling a Sprawlopolis city from a Circle the Wagons town (games.telling, with each game's evidence): on
+hand-made evidence,
 on rendered photos read by the shipped Sprawlopolis classifier and the town stand-ins, and with both shipped
 classifiers; the rulebook's example town read by the shipped territory classifier (the benchmark,
 tests/bench/bench_wagons.py, measures many more photos)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from games import Evidence, Photo, Sprawlopolis, Wagons
+from games.telling import CLEAR_BY, MIN_EXPLAINED, Verdict, decide
 from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_given_town, render_town_photo
 from scoring.wagons import parse_town
 from tests.vision.test_town_scan_standin import ColourGuessReader, TruthReader
 from vision.decode import decode_image
 from vision.run import WORK_LONG_SIDE
-from vision.towns.detect import CLEAR_BY, MIN_EXPLAINED, GameEvidence, decide, which_game
-from vision.towns.scan import scan_town
+from vision.stages import Stages, StageTimer, Stop
+from vision.towns import scan_town
 from vision.towns.scan_support import Reader
 
 
-def evidence(city: float, town: float) -> tuple[GameEvidence, ...]:
-    return GameEvidence("sprawlopolis", city, 40), GameEvidence("wagons", town, 30)
+def evidence(city: float, town: float) -> tuple[Evidence, ...]:
+    return Evidence("sprawlopolis", city, 40), Evidence("wagons", town, 30)
+
+
+def which_game(
+    rgb: np.ndarray, reader: Reader | None = None, town_reader: Callable[[], Reader] | None = None
+) -> Verdict:
+    """Both games' evidence of ``rgb`` (the town read by ``reader``, or the reader ``town_reader`` gives)
+    and the verdict on it, as game telling decides."""
+    photo = Photo(rgb, Stages(StageTimer(), Stop()))
+    wagons = Wagons(town_reader or ((lambda: reader) if reader is not None else Wagons().reader))
+    games = (Sprawlopolis(), wagons)
+    return decide([g.evidence(photo, g.choices({}), None) for g in games])
 
 
 def test_the_game_whose_cards_explain_the_photo_clearly_better_is_named() -> None:
@@ -37,7 +53,7 @@ def test_a_photo_neither_games_cards_explain_is_no_game() -> None:
 
 def test_a_photo_both_games_cards_explain_alike_is_no_game() -> None:
     verdict = decide(evidence(0.9, 0.9 - CLEAR_BY / 2))
-    assert verdict.game is None and "both" in verdict.why
+    assert verdict.game is None and "more than one game" in verdict.why
 
 
 @cache

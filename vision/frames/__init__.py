@@ -5,7 +5,24 @@ words); ``measures`` takes the light, sharpness and angle on the cards found. Ot
 names below.
 """
 
-from vision.frames.check import FRAME_LONG_SIDE, HINT_WORDS, FrameCheck, check_frame, hints_for
+from vision.frames.check import (
+    FRAME_LONG_SIDE,
+    HINT_WORDS,
+    FrameCards,
+    FrameCheck,
+    check_frame,
+    find_city_cards,
+    hints_for,
+)
 from vision.frames.measures import FrameMeasures
 
-__all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "FrameMeasures", "check_frame", "hints_for"]
+__all__ = [
+    "FRAME_LONG_SIDE",
+    "HINT_WORDS",
+    "FrameCards",
+    "FrameCheck",
+    "FrameMeasures",
+    "check_frame",
+    "find_city_cards",
+    "hints_for",
+]

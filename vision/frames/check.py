@@ -1,18 +1,18 @@
 """The check of one live preview frame: is there a city (or a town), where, and will a photo now be read?
 
-The scan's geometry runs on a small copy of the frame (:data:`FRAME_LONG_SIDE` px): the cards are located
-and their line families found (:func:`vision.lattice.locate_city`, :func:`vision.towns.geometry.locate_town`
-for a town), the cell periods measured and the view rectified (:func:`vision.lattice.rectify_city`), which
-gives the outline (the card region's extent along the grid's two axes, as four corners in the frame) and
-the cells' measured aspect. The light, sharpness and angle (:mod:`vision.frames.measures`) then say what
-to change; a frame with nothing to change is ``ready``. Nothing is classified: the check answers in tens of
-milliseconds (``make bench``: tests/bench/bench_frames.py), so a preview can be checked several times a
-second. The game is the caller's (the page's tab): both games' cards share one geometry, and telling
-them apart takes the cell readers.
+The scan's geometry runs on a small copy of the frame (:data:`FRAME_LONG_SIDE` px): the cards are located and
+their line families found, as the game's scan finds them (:class:`FrameCards`), the cell periods measured and
+the view rectified (:func:`vision.lattice.rectify_city`), which gives the outline (the card region's extent
+along the grid's two axes, as four corners in the frame) and the cells' measured aspect. The light, sharpness
+and angle (:mod:`vision.frames.measures`) then say what to change; a frame with nothing to change is
+``ready``. Nothing is classified: the check answers in tens of milliseconds (``make bench``:
+tests/bench/bench_frames.py), so a preview can be checked several times a second. The game is the caller's
+(the page's tab): the games' cards share one geometry, and telling them apart takes the cell readers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -21,8 +21,6 @@ import numpy as np
 from vision.decode import fit_long_side
 from vision.frames.measures import FrameMeasures, measure_frame
 from vision.lattice import (
-    BLOCK_H_MM,
-    BLOCK_W_MM,
     Located,
     NoCityFound,
     Periods,
@@ -32,7 +30,6 @@ from vision.lattice import (
     project_points,
     rectify_city,
 )
-from vision.towns.geometry import CELL_MM, locate_town
 
 __all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "check_frame", "hints_for"]
 
@@ -129,21 +126,28 @@ def _outline(homography: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return project_points(np.linalg.inv(homography), box)
 
 
-def _find(small: np.ndarray, game: str) -> tuple[Located, Periods | None]:
-    """The cards located in ``small`` (for a town, with their periods, as the town scan measures them)."""
-    if game == "wagons":
-        _, located, periods = locate_town(small)
-        return located, periods
+@dataclass(frozen=True)
+class FrameCards:
+    """How one game's cards are found in a frame, as its scan finds them: ``find`` locates them (with their
+    periods when it measures them its own way, else ``None``) and ``cell_mm`` is one lattice cell's size
+    (width, height) in millimetres; ``game`` names the game in the answer."""
+
+    game: str
+    find: Callable[[np.ndarray], tuple[Located, Periods | None]]
+    cell_mm: tuple[float, float]
+
+
+def find_city_cards(small: np.ndarray) -> tuple[Located, Periods | None]:
+    """The card region as the city scan locates it (its periods measured by the frame check)."""
     return locate_city(small), None
 
 
 def _fit(
-    small: np.ndarray, located: Located, periods: Periods | None, game: str
+    small: np.ndarray, located: Located, periods: Periods | None, cards: FrameCards
 ) -> tuple[Periods, Rectification]:
     """The cells' periods and the rectification to the top-down view."""
     periods = measure_periods(located, small) if periods is None else periods
-    cell = CELL_MM if game == "wagons" else (BLOCK_W_MM, BLOCK_H_MM)
-    return periods, rectify_city(located, small, periods=periods, cell_mm=cell)
+    return periods, rectify_city(located, small, periods=periods, cell_mm=cards.cell_mm)
 
 
 def _span(located: Located, shape: tuple[int, ...]) -> float:
@@ -152,22 +156,22 @@ def _span(located: Located, shape: tuple[int, ...]) -> float:
     return max(bw / shape[1], bh / shape[0])
 
 
-def check_frame(rgb: np.ndarray, game: str = "sprawlopolis") -> FrameCheck:
-    """Check the upright RGB preview ``rgb`` for ``game`` (``sprawlopolis`` or ``wagons``). Cards found
+def check_frame(rgb: np.ndarray, cards: FrameCards) -> FrameCheck:
+    """Check the upright RGB preview ``rgb`` for a game's ``cards``. Cards found
     whose grid cannot be measured are too small in the frame when they span less than
     :data:`CLOSER_SPAN` of it (``closer``), else no grid (``find_cards``)."""
     small, _ = fit_long_side(rgb, FRAME_LONG_SIDE)
     h, w = small.shape[:2]
     try:
-        located, periods = _find(small, game)
+        located, periods = cards.find(small)
     except NoCityFound:
-        return FrameCheck(False, game, (), ("find_cards",))
+        return FrameCheck(False, cards.game, (), ("find_cards",))
     try:
-        periods, rect = _fit(small, located, periods, game)
+        periods, rect = _fit(small, located, periods, cards)
         corners = _outline(rect.homography, located.mask)
     except NoCityFound:
         far = _span(located, small.shape) < CLOSER_SPAN
-        return FrameCheck(False, game, (), ("closer",) if far else ("find_cards",))
+        return FrameCheck(False, cards.game, (), ("closer",) if far else ("find_cards",))
     outline = tuple((float(np.clip(x / w, 0, 1)), float(np.clip(y / h, 0, 1))) for x, y in corners)
     measures = measure_frame(small, located, float(min(periods.best)), rect.aspect)
-    return FrameCheck(True, game, outline, hints_for(measures), measures)
+    return FrameCheck(True, cards.game, outline, hints_for(measures), measures)

@@ -26,13 +26,16 @@ READ_AS_LAND = 0.3
 class CellDoubt:
     """A town cell (``cell``, ``A1`` the town's top-left) whose reading could reasonably be otherwise:
     what it reads (``reading``, a token), the other readings with the total the town would score with
-    each (``alternatives``: (token, total), total ``None`` when that town cannot be scored) and ``why``."""
+    each (``alternatives``: (token, total), total ``None`` when that town cannot be scored) and ``why``;
+    ``row`` and ``col`` place the cell in the town (0-based from its top-left)."""
 
     cell: str
     reading: str
     alternatives: tuple[tuple[str, int | None], ...]
     why: str
     margin: float
+    row: int
+    col: int
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -135,5 +138,5 @@ def _named(
                 warnings.append(f"a territory ({others[0]}) may lie {where}, read as table")
             continue
         alternatives = tuple((t, _total(town, tr, tc, t, goals)) for t in others)
-        doubts.append(CellDoubt(cell_name(tr, tc), reading, alternatives, why, margin))
+        doubts.append(CellDoubt(cell_name(tr, tc), reading, alternatives, why, margin, tr, tc))
     return tuple(doubts), tuple(warnings)

@@ -302,3 +302,10 @@ def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
             "too steep an angle (hold the phone flatter above the town)"
         )
     return tuple(warnings)
+
+
+def find_town_cards(small: np.ndarray) -> tuple[Located, Periods]:
+    """The largest group of cards in the small copy ``small`` and their periods, as the town scan locates
+    and measures them (for the live camera's frame check)."""
+    _, located, periods = locate_town(small)
+    return located, periods

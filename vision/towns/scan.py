@@ -26,11 +26,11 @@ from scoring.breakdown import Breakdown
 from scoring.wagons import Town, parse_town, score_town
 from vision.lattice import NoCityFound
 from vision.overlay import lattice_outlines
-from vision.towns.decode import DOUBT_MARGIN, TownDecoding
+from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
 from vision.towns.doubt import CellDoubt, read_land_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
-from vision.towns.text import decoded_town, town_text
+from vision.towns.text import NoTerritory, decoded_town, town_text
 
 __all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
 
@@ -160,11 +160,18 @@ def look_fit(reading: Reading) -> float:
     return right / max(1, total)
 
 
-def _read_region(photo_rgb: np.ndarray, read: Reader, ring: int, region: int) -> Reading:
+def _read_region(
+    photo_rgb: np.ndarray, read: Reader, ring: int, region: int, found: Reading | None = None
+) -> Reading:
     """The town read in the group of cards ``region`` (0 the largest, 1 the next), or in the other group
-    when the first reads poorly as a town and the other better (the goal cards may be the larger group)."""
+    when the first reads poorly as a town and the other better (the goal cards may be the larger group).
+    ``found`` is the lattice of ``region`` read already (by game telling), decoded now with margins."""
     first, second = (region, 1 - region) if region in (0, 1) else (0, 1)
-    reading = _orientation(best_lattice(photo_rgb, locate_town(photo_rgb, first), read, ring=ring), read)
+    if found is None:
+        found = best_lattice(photo_rgb, locate_town(photo_rgb, first), read, ring=ring)
+    else:
+        found = Reading(found.geometry, found.readings, decode_town(found.readings))
+    reading = _orientation(found, read)
     if look_fit(reading) >= MIN_LOOK_FIT:
         return reading
     try:
@@ -197,6 +204,7 @@ def scan_town(
     reader: Reader | None = None,
     taught: bool = False,
     region: int = 0,
+    reading: Reading | None = None,
 ) -> TownScan:
     """Read the Circle the Wagons town in an upright RGB photo and make it ready to score.
 
@@ -204,19 +212,19 @@ def scan_town(
     raises :class:`~scoring.wagons.town.TownFormatError`); ``reader`` reads the territories (default:
     :func:`shipped_reader`), ``taught`` whether it reads with a taught deck; ``region`` the group of cards
     read first (0 the largest, 1 the next: where game detection found the town), the other read too when
-    the first reads poorly. A reading that fits the
+    the first reads poorly; ``reading`` the lattice of that region read already, with this reader and
+    ring (game telling's: :func:`vision.towns.detect.town_evidence`), read on rather than found again.
+    A reading that fits the
     cards poorly (:func:`look_fit` under :data:`MIN_LOOK_FIT`) carries a ``retake`` naming teaching and
     is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
-    reading = _read_region(photo_rgb, read, WIDE_RING if taught else RING, region)
+    reading = _read_region(photo_rgb, read, WIDE_RING if taught else RING, region, reading)
     decoding = reading.decoding
     try:
         text = town_text(decoding, goals)
         _, origin = decoded_town(decoding)
-    except ValueError as exc:
-        if not str(exc).startswith("the decoded grid holds no territory"):
-            raise
+    except NoTerritory:
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
     doubt, doubt_warnings = _doubts(reading, origin, goals, taught)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)

@@ -9,19 +9,23 @@ from scoring.wagons.town import Town, format_town
 from scoring.wagons.town_text import parse_town
 from vision.towns.decode import TownDecoding
 
-__all__ = ["decoded_town", "town_text"]
+__all__ = ["NoTerritory", "decoded_town", "town_text"]
+
+
+class NoTerritory(ValueError):
+    """The decoded grid holds no territory: there is no town to write."""
 
 
 def decoded_town(decoding: TownDecoding) -> tuple[Town, tuple[int, int]]:
     """The decoded cells trimmed to the town's extent (rows and columns holding a territory; cells no
     card explains keep their reading), and the lattice cell (row, col) of the town's top-left cell: a
-    lattice cell (r, c) is the town's (r - row, c - col). Raises ValueError when no cell holds a
+    lattice cell (r, c) is the town's (r - row, c - col). Raises :class:`NoTerritory` when no cell holds a
     territory."""
     occupied = [
         (r, c) for r, row in enumerate(decoding.cells) for c, cell in enumerate(row) if cell.territory
     ]
     if not occupied:
-        raise ValueError("the decoded grid holds no territory: there is no town to write")
+        raise NoTerritory("the decoded grid holds no territory: there is no town to write")
     r0, r1 = min(r for r, _ in occupied), max(r for r, _ in occupied)
     c0, c1 = min(c for _, c in occupied), max(c for _, c in occupied)
     grid = tuple(tuple(cell.territory for cell in row[c0 : c1 + 1]) for row in decoding.cells[r0 : r1 + 1])

@@ -26,9 +26,11 @@ from fastapi import APIRouter, Request, Response
 
 from api.core import ServiceError
 from api.web.deps import AdmissionDep, DeckStoreDep, DeviceDep, ScanWorkersDep, SettingsDep
-from api.web.scanning import ScannerUnavailable, encode_jpeg
+from api.web.scanning import encode_jpeg
 from api.web.uploads import UploadTooLarge, read_upload
+from games import Game, GameOptionError, game_named, game_names, load_any_deck, teach_photos
 from scoring.numbers import JSONError, load_json
+from vision.deck import card_from_meta, describe
 
 __all__ = ["DECK_PATH", "BadDeckRequest", "DeckNotFound", "router"]
 
@@ -53,29 +55,16 @@ class BadDeckRequest(ServiceError):
     status = 422
 
 
-GAMES = ("sprawlopolis", "wagons")
-_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
-
-
-def _corrections(
-    items: object, where: str, *, extras_only: bool = False, game: str = "sprawlopolis"
-) -> list[Any]:
-    """The corrections in a JSON list for a deck of ``game`` (``extras_only``: each must name an expansion
-    card)."""
-    from vision.deck import correction_from_json
-    from vision.towns.deck import town_fix_from_json
-
+def _corrections(items: object, where: str, game: Game) -> list[Any]:
+    """The corrections in a JSON list for a deck of ``game``."""
     if not isinstance(items, list) or len(items) > MAX_CORRECTIONS:
         raise BadDeckRequest(f"{where} must be a list of at most {MAX_CORRECTIONS} corrections")
-    read = town_fix_from_json if game == "wagons" else correction_from_json
-    out = [read(item, f"{where}[{k}]") for k, item in enumerate(items)]
-    for k, fix in enumerate(out):
-        if extras_only and fix.extra is None:
-            raise BadDeckRequest(f"{where}[{k}]: name an expansion card (extra), not a card number")
-    return out
+    return [game.deck_fix_from_json(item, f"{where}[{k}]") for k, item in enumerate(items)]
 
 
-def _extras_field(text: str | None) -> list[Any]:
+def _extras_field(text: str | None) -> list[tuple[str, object]]:
+    """The other cards lying in the deck photo (a JSON list), each with where it is in the field, for the
+    deck's game to read (:func:`games.teach_photos`)."""
     if not text:
         return []
     try:
@@ -84,7 +73,9 @@ def _extras_field(text: str | None) -> list[Any]:
         raise BadDeckRequest(f"the field 'extras' is not usable JSON: {exc}") from None
     except ValueError:
         raise BadDeckRequest("the field 'extras' is not JSON (a list of {photo, row, col, extra})") from None
-    return _corrections(items, "extras", extras_only=True)
+    if not isinstance(items, list) or len(items) > MAX_CORRECTIONS:
+        raise BadDeckRequest(f"extras must be a list of at most {MAX_CORRECTIONS} corrections")
+    return [(f"extras[{k}]", item) for k, item in enumerate(items)]
 
 
 async def _fix_body(request: Request) -> list[Any]:
@@ -114,9 +105,14 @@ async def _fix_body(request: Request) -> list[Any]:
 
 
 def _game(game: str | None) -> str | None:
-    if game is not None and game not in GAMES:
-        raise BadDeckRequest(f"game: {game!r} is not a game with a deck (sprawlopolis or wagons)")
-    return game
+    if game is None:
+        return None
+    try:
+        return game_named(game).name
+    except GameOptionError:
+        raise BadDeckRequest(
+            f"game: {game[:40]!r} is not a game with a deck ({' or '.join(game_names())})"
+        ) from None
 
 
 def _kept(store: Any, owner: str, game: str | None, *, only: bool) -> Any:
@@ -126,17 +122,16 @@ def _kept(store: Any, owner: str, game: str | None, *, only: bool) -> Any:
         stored = store.get(owner, game)
         if stored is None:
             raise DeckNotFound(
-                f"this device keeps no {_NAMES[game]} deck (POST a photo of the deck to teach one)"
+                f"this device keeps no {game_named(game).title} deck (POST a photo of the deck to teach one)"
             )
         return stored
     kept = store.kept(owner)
     if not kept:
         raise DeckNotFound("this device has no taught deck (POST a photo of the deck to teach one)")
     if only and len(kept) > 1:
-        raise BadDeckRequest(
-            "game: this device keeps a Sprawlopolis and a Circle the Wagons deck; say which "
-            "(?game=sprawlopolis or ?game=wagons)"
-        )
+        titles = " and ".join(f"a {game_named(d.game).title}" for d in kept)
+        choices = " or ".join(f"?game={d.game}" for d in kept)
+        raise BadDeckRequest(f"game: this device keeps {titles} deck; say which ({choices})")
     return kept[0]
 
 
@@ -187,7 +182,7 @@ async def fix_deck(
     422 names a place with no card, or a card the corrections leave doubled or missing."""
     items = await _fix_body(request)
     stored = await anyio.to_thread.run_sync(partial(_kept, store, owner, _game(game), only=True))
-    fixes = _corrections(items, "corrections", game=stored.game)
+    fixes = _corrections(items, "corrections", game_named(stored.game))
     deck, cards, grid = await workers.run(_relabel, stored.deck, fixes)
     kept = await anyio.to_thread.run_sync(store.put, owner, deck, cards, stored.game)
     return {**await anyio.to_thread.run_sync(_answer, kept, store, owner), "grid": grid}
@@ -209,13 +204,7 @@ def delete_deck(owner: DeviceDep, store: DeckStoreDep, game: str | None = None) 
     return Response(status_code=204)
 
 
-def _teach(photos: list[bytes], extras: list[Any], game: str | None) -> Any:
-    try:
-        import vision.deck  # noqa: F401  (the scanner is in this build)
-    except ImportError as exc:
-        raise ScannerUnavailable("the photo scanner is not available in this build") from exc
-    from api.core import teach_photos
-
+def _teach(photos: list[bytes], extras: list[tuple[str, object]], game: str | None) -> Any:
     names = ["deck photo"] if len(photos) == 1 else [f"deck photo {k + 1}" for k in range(len(photos))]
     return teach_photos(photos, names=names, game=game, extras=extras)
 
@@ -231,12 +220,8 @@ def _overlays(teaching: Any, long_side: int) -> list[str]:
 
 def _relabel(data: bytes, fixes: list[Any]) -> tuple[bytes, list[dict[str, Any]], str]:
     """The stored deck corrected by its game's rules: its file, its cards and their grid."""
-    from api.core import load_any_deck
-    from vision.deck import card_from_meta, describe, relabel
-    from vision.towns.deck import relabel_town_deck
-
     name = "the device's taught deck"
     deck = load_any_deck(data, name)
-    deck = (relabel_town_deck if deck.game == "wagons" else relabel)(deck, fixes, name=name)
+    deck = game_named(deck.game).relabel_deck(deck, fixes, name)
     cards = [card_from_meta(m) for m in deck.seen]
     return deck.to_bytes(), [c.to_json() for c in cards], describe(cards)

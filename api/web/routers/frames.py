@@ -24,7 +24,9 @@ from PIL import Image, UnidentifiedImageError
 from api.core import ServiceError
 from api.web.admission import Admission
 from api.web.uploads import form_schema, read_upload
+from games import Game, GameOptionError, game_named, game_names, registered
 from vision.decode import MAX_JPEG_MARKERS, MAX_JPEG_SCANS, ImageTooComplex, NotAnImage
+from vision.frames import check_frame
 from vision.jpeg_markers import jpeg_layout
 
 __all__ = ["FRAMES_PATH", "FrameTooLarge", "UnsupportedFrame", "router"]
@@ -39,11 +41,9 @@ MAX_FRAME_BYTES = 2_000_000
 FRAME_SLOTS = 8
 CLIENT_FRAMES = 2
 FRAME_WORKERS = 2
-GAMES = ("sprawlopolis", "wagons")
-
 FRAME_FORM = form_schema(
     f"JPEG or PNG frame, long side at most {MAX_FRAME_SIDE} px",
-    {"game": "sprawlopolis (default) or wagons"},
+    {"game": f"{' or '.join(game_names())} (default: {game_names()[0]})"},
 )
 
 
@@ -62,7 +62,7 @@ class UnsupportedFrame(ServiceError):
 
 
 class BadFrameGame(ServiceError):
-    """A frame check for a game that is neither ``sprawlopolis`` nor ``wagons``."""
+    """A frame check for a game no one registered."""
 
     code = "wrong_game_option"
 
@@ -113,14 +113,20 @@ def decode_frame(data: bytes) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
-def check(data: bytes, game: str) -> dict[str, Any]:
-    """The frame check's answer for the frame ``data`` (on a worker thread)."""
-    from vision.frames import check_frame
-
+def check(data: bytes, game: Game) -> dict[str, Any]:
+    """The frame check's answer for the frame ``data`` of ``game``'s cards (on a worker thread)."""
     start = time.perf_counter()
-    result = check_frame(decode_frame(data), game).to_json()
+    result = check_frame(decode_frame(data), game.frame_cards()).to_json()
     result["ms"] = round(1000 * (time.perf_counter() - start), 1)
     return result
+
+
+def _game(name: str) -> Game:
+    """The game a frame is checked for (the first registered when none is named)."""
+    try:
+        return game_named(name) if name.strip() else registered()[0]
+    except GameOptionError as exc:
+        raise BadFrameGame(str(exc)) from None
 
 
 @router.post("", response_class=JSONResponse, openapi_extra=FRAME_FORM)
@@ -131,9 +137,7 @@ async def check_frame_upload(request: Request) -> JSONResponse:
     gate = FrameGate.of(request)
     async with gate.admission.of(request) as take:
         form = await read_upload(request, take, max_body_bytes=MAX_FRAME_BYTES, max_parts=3)
-        game = form.fields.get("game", "").strip().lower() or "sprawlopolis"
-        if game not in GAMES:
-            raise BadFrameGame(f"game must be sprawlopolis or wagons, got {game[:40]!r}")
+        game = _game(form.fields.get("game", ""))
         data = form.image
         del form
         result = await anyio.to_thread.run_sync(check, data, game, limiter=gate.limiter)

@@ -20,7 +20,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from api.core import PhotoRequest, ScanOut, ScoreOptions
+from api.core import ScanOut
 from api.storage import ScanStore, StoredScan, writing
 from api.web import scanning
 from api.web.deps import (
@@ -35,6 +35,7 @@ from api.web.deps import (
 from api.web.error_handlers import ClientGone, ScanNotFound
 from api.web.kept_photo import without_location
 from api.web.uploads import form_schema, read_upload, sniff_image_type
+from games import GameRequest, game_names, options_for
 from vision.stages import ScanCancelled, Stop
 
 __all__ = ["SCANS_PATH", "router", "stored"]
@@ -43,16 +44,18 @@ SCANS_PATH = "/api/v1/scans"
 router = APIRouter(prefix=SCANS_PATH, tags=["scan"])
 
 # The upload's form, for the OpenAPI page (the body is parsed as a stream, not by FastAPI).
+# The form's own fields; every other one is a game's choice (games.options_for), or refused.
+SERVICE_FIELDS = ("game", "keep_photo")
 SCAN_FORM = form_schema(
-    "JPEG, PNG, WebP or HEIC photo of the city",
+    "JPEG, PNG, WebP or HEIC photo of the cards",
     {
-        "cards": "Scoring cards, e.g. '8 7 17'",
-        "expansions": "e.g. 'wrecktar beaches'",
-        "variant": "",
-        "options": "JSON object of options",
         "keep_photo": "1: keep the photo too (JPEG, PNG, WebP; without its metadata)",
-        "game": "sprawlopolis or wagons (default: the scanner tells)",
-        "goals": "Circle the Wagons goal cards, e.g. 'cool-water badlands'",
+        "game": f"{' or '.join(game_names())} (default: the scanner tells)",
+        **{
+            takers[0][1].key: "; ".join(f"{game.title}: {spec.help}" for game, spec in takers)
+            for command in ("scan", "score")
+            for takers in options_for(command)
+        },
     },
 )
 
@@ -73,8 +76,8 @@ async def create_scan(
     deck: TaughtDeckDep,
     owner: OptionalDeviceDep,
 ) -> JSONResponse:
-    """Read a city (or a Circle the Wagons town: ``game`` and ``goals``) from an uploaded photo and score
-    it. The upload is streamed with a size limit; the
+    """Read the cards of any game (the scanner tells which, or ``game`` names it) from an uploaded photo
+    and score them with the game's choices. The upload is streamed with a size limit; the
     result (and its overlay image) stays available under ``scan_id`` for a while. A device that taught its
     deck (``POST /api/v1/deck``) has its scans read with it. A scan sent with a device token is that
     device's: only that token reads it back."""
@@ -83,19 +86,12 @@ async def create_scan(
             # A scan is stored (its follow-ups read it back): refused before the work if it could not be.
             await anyio.to_thread.run_sync(writable.require, "the scan")
             form = await read_upload(request, take, max_body_bytes=settings.max_upload_bytes)
-            opts = ScoreOptions.from_form(form.fields)
-            opts.check()
             request_game = photo_request(form.fields)
             # The photo itself is kept only when the user asks (keep_photo=1), without its metadata.
             keep = form.fields.get("keep_photo", "").strip().lower() in ("1", "true", "yes", "on")
             photo = _kept_photo(form.image) if keep else None
             run = partial(
-                scanning.scan_and_score,
-                form.image,
-                opts,
-                settings.overlay_long_side,
-                deck=deck,
-                request=request_game,
+                scanning.scan_and_score, form.image, request_game, settings.overlay_long_side, decks=deck
             )
             del form  # the worker holds the only reference to the photo bytes from here on
             scanned = await scan_while_connected(request, run, workers)
@@ -148,15 +144,12 @@ def get_photo(scan_id: str, store: ScanStoreDep, owner: OptionalDeviceDep) -> Re
     return Response(item.photo, media_type=item.photo_type, headers={"Cache-Control": "private"})
 
 
-def photo_request(fields: Mapping[str, str]) -> PhotoRequest:
-    """The game and goal cards of a scan form (``game``, ``goals``: ids split at commas or spaces), with the
-    Sprawlopolis fields given, checked before the photo is read."""
-    from scoring.wagons.names import split_names
-
+def photo_request(fields: Mapping[str, str]) -> GameRequest:
+    """The game (``game``) and the choices of a scan form, checked before the photo is read: every field
+    that some game takes as a choice (:func:`games.options_for`), the empty ones left out."""
     game = fields.get("game", "").strip().lower() or None
-    goals = tuple(split_names(fields.get("goals", "")))
-    given = tuple(f for f in ("cards", "expansions", "variant", "options") if fields.get(f, "").strip())
-    request = PhotoRequest(game, goals, given)
+    given = {k: v for k, v in fields.items() if k not in SERVICE_FIELDS and v.strip()}
+    request = GameRequest(game, given)
     request.check()
     return request
 

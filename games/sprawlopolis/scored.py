@@ -12,16 +12,22 @@ and the doubt's alternatives carry no total, since any figure read off such a ph
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from api.core.flags import breakdown_in_flag_words
-from api.core.score_options import ScoreOptions
+import numpy as np
+
+from games.doubt_text import doubt_text
+from games.flags import breakdown_in_flag_words
+from games.interface import ScoredPhoto
+from games.sprawlopolis.options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, cell_names, parse_cell
 from scoring.engine import score_city
 from scoring.errors import InputError
 from scoring.expansions import select
+from scoring.expansions.wrecktar import NO_CELLS_NOTE
+from scoring.report import render_text
 from vision.result import ScanResult
 
 __all__ = ["PHOTO_WRECKTAR_NOTE", "ScoredScan", "photo_notes", "score_scan"]
@@ -44,23 +50,48 @@ PHOTO_WRECKTAR_NOTE = (
 def photo_notes(breakdown: Breakdown) -> Breakdown:
     """``breakdown`` of a city read from a photo: advice that speaks of typed cells becomes advice for a
     photo (the player cannot type into a photo)."""
-    from scoring.expansions.wrecktar import NO_CELLS_NOTE
-
     notes = tuple(PHOTO_WRECKTAR_NOTE if n == NO_CELLS_NOTE else n for n in breakdown.notes)
     return replace(breakdown, notes=notes)
 
 
 @dataclass(frozen=True)
-class ScoredScan:
+class ScoredScan(ScoredPhoto):
+    """A city read from a photo and scored: the ``scan``, its ``breakdown`` with the player's choices, the
+    ``warnings`` and the ``doubt`` (each alternative with the total it would score); ``taught`` whether a
+    taught deck read it."""
+
     scan: ScanResult
     breakdown: Breakdown
     warnings: tuple[str, ...]
     doubt: tuple[dict[str, Any], ...]
+    taught: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    game = "sprawlopolis"
 
     @property
     def retake(self) -> str | None:
         """Why another photo is needed and what to change, when the scan asks for one."""
         return self.scan.retake
+
+    @property
+    def needs_deck(self) -> bool:
+        return self.scan.needs_deck
+
+    @property
+    def text(self) -> str:
+        """The city scored, in the city format (its cards and expansions too)."""
+        return self.breakdown.city
+
+    @property
+    def overlay(self) -> np.ndarray | None:
+        return self.scan.overlay
+
+    def render_text(self) -> str:
+        if self.retake is not None:  # the reading, to check by hand; no total from this photo
+            return "The city read (not scored):\n" + self.text + doubt_text(self.doubt)
+        table = render_text(self.breakdown)
+        table = table if table.endswith("\n") else table + "\n"
+        return table + doubt_text(self.doubt, self.breakdown.total)
 
     def to_json(self) -> dict[str, Any]:
         out = self.breakdown.to_json()
@@ -133,9 +164,11 @@ def _changes(read: Breakdown, other: Breakdown) -> list[dict[str, Any]]:
     ]
 
 
-def score_scan(scan: ScanResult, opts: ScoreOptions) -> ScoredScan:
-    """Score ``scan``'s city with the player's ``opts``, with each doubtful cell's alternative totals."""
+def score_scan(scan: ScanResult, opts: ScoreOptions, *, taught: bool = False) -> ScoredScan:
+    """Score ``scan``'s city with the player's ``opts``, with each doubtful cell's alternative totals;
+    ``taught`` says a taught deck read it."""
     city, warnings = _city(scan, opts)
     read = _score(city, opts)
     breakdown = photo_notes(breakdown_in_flag_words(read))
-    return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), _doubt(scan, city, opts, read))
+    doubt = _doubt(scan, city, opts, read)
+    return ScoredScan(scan, breakdown, (*map(str, scan.warnings), *warnings), doubt, taught)

@@ -26,7 +26,7 @@ def doubt_text(doubt: Sequence[dict[str, Any]], total: int | None = None) -> str
 
 def _if(alternative: dict[str, Any], total: int | None) -> str:
     """What the city would score if the cell were ``alternative``: its total, or where the total is the
-    same, the lines that would change (``changes`` of :func:`api.core.scan_score.score_scan`)."""
+    same, the lines that would change (``changes`` of :func:`games.sprawlopolis.score_scan`)."""
     label, other = alternative["label"], alternative["total"]
     changes = alternative.get("changes") or []
     if other != total or not changes:
