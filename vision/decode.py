@@ -101,7 +101,7 @@ class DecodedImage:
 def _register_heif() -> None:
     global _heif_registered
     if not _heif_registered:
-        import pillow_heif
+        import pillow_heif  # registers the HEIC opener with Pillow: only once a HEIC photo comes
 
         pillow_heif.register_heif_opener()
         _heif_registered = True

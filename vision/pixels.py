@@ -126,7 +126,7 @@ def codec_pixels(img: Image.Image, data: bytes, original: tuple[int, int]) -> tu
         if pixels is not None and pixels.dtype == np.uint8:
             return pixels, True
     if img.format == "HEIF":
-        import pillow_heif
+        import pillow_heif  # HEIC only (see vision.decode._register_heif)
 
         try:
             heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)

@@ -126,20 +126,20 @@ def assemble_scan(
     sure_city = cards.from_city if (cards.certainty >= CITY_SURE and scoring.cards) or agreed else None
     retake = ask_retake(light, assembled, as_cards, found, cut_by_frame(geometry, assembled))
     return ScanResult(
-        assembled.city,
-        cells,
-        warnings,
-        timings,
-        None,
-        placements,
-        sure_city,
-        scoring,
-        geometry,
-        assembled,
-        doubts,
-        cards,
-        retake,
-        needs_deck(retake, as_cards),
+        city=assembled.city,
+        cells=cells,
+        warnings=warnings,
+        timings=timings,
+        overlay=None,
+        placements=placements,
+        cards_from_city=sure_city,
+        scoring_cards=scoring,
+        geometry=geometry,
+        assembled=assembled,
+        doubts=doubts,
+        cards_read=cards,
+        retake=retake,
+        needs_deck=needs_deck(retake, as_cards),
     )
 
 

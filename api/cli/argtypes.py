@@ -20,19 +20,3 @@ def whole(what: str, lo: int = 0, hi: int = 999_999_999) -> Callable[[str], int]
 
     parse.__name__ = what  # argparse names the type in its messages
     return parse
-
-
-EXPANSION_NAMES = "poi, construction, wrecktar, beaches, beach:peninsula, interstate, roadwork"
-
-
-def add_game_choices(parser: argparse.ArgumentParser, cards_help: str, expansion_help: str) -> None:
-    """``--cards N…`` and ``--expansion NAME…``, as ``scan``, ``score`` and ``check`` take them;
-    ``expansion_help`` is followed by the expansion names."""
-    parser.add_argument("--cards", nargs="+", type=whole("card number"), metavar="N", help=cards_help)
-    parser.add_argument(
-        "--expansion",
-        action="extend",
-        nargs="+",
-        metavar="NAME",
-        help=f"{expansion_help} ({EXPANSION_NAMES})",
-    )

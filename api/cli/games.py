@@ -15,9 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
 from api.cli.argtypes import whole
 from api.core import MAX_IMPORT_GAMES, BadImport, export_document, import_records, owner_of_token
-from api.storage import DeviceStore
+from api.storage import DatabaseUnavailable, DeviceStore, GameStore, database_url, open_database, sqlite_file
 from games import game_named
 from scoring.errors import InputError
 from scoring.numbers import JSONError, load_json
@@ -64,10 +66,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _store(args: argparse.Namespace, *, write: bool = False) -> Any:
     """The games in the database ``--database`` names (migrated to the current schema); a database that
     cannot be opened is one line naming it (password hidden) and why (``write``: for an import)."""
-    from sqlalchemy.engine import make_url
-
-    from api.storage import DatabaseUnavailable, GameStore, database_url, open_database
-
     given = args.database or ""
     url = database_url(
         given if "://" in given else os.environ.get("SPRAWLSCAN_DATABASE_URL", ""),
@@ -85,8 +83,6 @@ def _require_folder(url: str, shown: str, *, write: bool) -> None:
     """Refuse a SQLite database whose folder is missing: a typo in ``--database`` would otherwise become
     new folders and an empty database, listed as "0 of 0 games". Only an import (``write``) into the
     per-user database makes its folder, as the service does."""
-    from api.storage import database_url, sqlite_file
-
     file = sqlite_file(url)
     folder = Path(file).parent if file else None
     if folder is not None and not folder.is_dir() and not (write and url == database_url()):

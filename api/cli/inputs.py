@@ -10,7 +10,7 @@ from scoring.errors import InputError
 from scoring.tally import TallyLine, parse_tally
 
 if TYPE_CHECKING:
-    from scoring.city import City
+    pass
 
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
 
@@ -81,19 +81,3 @@ def read_tally(path: str) -> list[TallyLine]:
         return parse_tally(read_input(path, MAX_TEXT_BYTES))
     except InputError as exc:
         raise in_file(name, exc) from None
-
-
-def check_cards_option(
-    cards: list[int] | None, expansions: list[str] | None, options: dict[str, str], city: City | None = None
-) -> None:
-    """Refuse ``--cards`` that are not one game's scoring cards (three; two in competitive Interstate)."""
-    if not cards:
-        return
-    from scoring.card_set import cards_expected, check_game_cards
-
-    try:
-        check_game_cards(cards, cards_expected(expansions, options, city))
-    except InputError as exc:
-        error = InputError(f"--cards: {exc}")
-        error.code = exc.code
-        raise error from None

@@ -45,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
     starts, in one line (exit 2)."""
     import logging
 
-    import uvicorn
+    import uvicorn  # the web stack loads for `serve` only, not for every command
 
-    from api.web import Settings, SettingsError, limit_arenas, server_options
+    from api.web import Settings, SettingsError, limit_arenas, server_options  # (the same)
 
     try:
         settings = Settings.from_env()

@@ -74,7 +74,7 @@ def connect(url: str) -> Engine:
 
 def migrate(engine: Engine) -> None:
     """Apply the pending migrations (from an empty database: all of them), one process at a time."""
-    from alembic import command
+    from alembic import command  # loaded only when a database is migrated (start-up, `games`)
     from alembic.config import Config
 
     config = Config()
@@ -158,7 +158,7 @@ def _migration_lock(engine: Engine) -> Iterator[None]:
     if not database:
         yield
         return
-    import fcntl
+    import fcntl  # POSIX only: a lock file elsewhere would need another lock
 
     with open(f"{database}.migrate-lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -16,6 +16,7 @@ import games.sprawlopolis.game as sprawlopolis_game
 from api.cli.inputs import is_photo
 from scoring.city_text import parse_city
 from tests.conftest import Cli
+from vision.doubt import CellDoubt
 from vision.result import ScanResult
 
 CITY = """cards: 1 3 6
@@ -266,3 +267,31 @@ def test_a_photo_without_wrecktar_gets_advice_for_a_photo_not_for_a_typed_file(
     typed.write_text(CITY)
     _, out, _ = cli("check", str(typed), *wrecktar)
     assert "four 'W' cells" in " ".join(json.loads(out)["breakdown"]["notes"])  # a typed file can be marked
+
+
+def test_check_of_a_photo_tells_the_same_doubt_and_warnings_as_scan(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 36: `check PHOTO` goes the one path of `scan`, so a cell in doubt and a warning are told by both
+    (before, check scored the city read and said nothing of either)."""
+    city = parse_city(CITY)
+    doubt = CellDoubt(0, 2, "P", ("C",), "read with 40% confidence", ("classifier",))
+
+    def scan_rgb(rgb: np.ndarray, **_: Any) -> ScanResult:
+        return ScanResult(city, [], ["the light is uneven"], {}, None, doubts=(doubt,))
+
+    monkeypatch.setattr(sprawlopolis_game, "scan_rgb", scan_rgb)
+    photo, tally = _png(tmp_path), tmp_path / "t.txt"
+    tally.write_text("residential 2\n")
+    args = ("--cards", "3", "6", "1", "--game", "sprawlopolis", "--format", "json")
+    code, scanned, scan_err = cli("scan", str(photo), *args)
+    assert code == 0
+    code, checked, check_err = cli("check", str(photo), "--tally", str(tally), *args)
+    assert code == 0 and check_err == scan_err == "sprawlscan: warning: the light is uneven\n"
+    scanned_json, checked_json = json.loads(scanned), json.loads(checked)
+    assert checked_json["doubt"] == scanned_json["doubt"] and [d["cell"] for d in checked_json["doubt"]] == [
+        "C1"
+    ]
+    assert checked_json["breakdown"]["total"] == scanned_json["total"]
+    code, text, _ = cli("check", str(photo), "--tally", str(tally), *args[:-2])
+    assert code == 0 and "C1 read as P: if it is C the total is" in text

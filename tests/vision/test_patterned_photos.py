@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import vision.city_geometry
+import vision.towns.arbitrate as support
 import vision.towns.geometry
-import vision.towns.scan_support as support
 from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
 from tests.pathological import PHOTOS, jpeg, mosaic

@@ -13,6 +13,7 @@ import pytest
 
 from tests.vision.test_town_deck import TOWN_SEED, right, taught, town
 from vision.deck import DeckFileError, DeckFixError, card_from_meta
+from vision.towns.arbitrate import Reader
 from vision.towns.deck import (
     TownFix,
     load_town_deck,
@@ -22,7 +23,6 @@ from vision.towns.deck import (
     town_fix_from_json,
 )
 from vision.towns.scan import TownScan, scan_town, shipped_reader
-from vision.towns.scan_support import Reader
 
 
 def test_a_correction_is_read_as_the_player_counts_with_none_for_not_a_card() -> None:

@@ -1,5 +1,5 @@
 """The fallback period pairs of a town whose edges repeat too weakly to be measured
-(vision.towns.scan_support.extent_pitches), on a hand-made card region."""
+(vision.towns.arbitrate.extent_pitches), on a hand-made card region."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from vision.lattice import Located, Periods
 from vision.lattice.rectify import plausible_aspect
-from vision.towns.scan_support import MAX_EXTENT_CELLS, extent_pitches
+from vision.towns.arbitrate import MAX_EXTENT_CELLS, extent_pitches
 
 
 def region(width: int, height: int) -> tuple[np.ndarray, Located, Periods]:

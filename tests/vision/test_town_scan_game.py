@@ -23,7 +23,7 @@ from vision.decode import decode_image
 from vision.run import WORK_LONG_SIDE
 from vision.stages import Stages, StageTimer, Stop
 from vision.towns import scan_town
-from vision.towns.scan_support import Reader
+from vision.towns.arbitrate import Reader
 
 
 def evidence(city: float, town: float) -> tuple[Evidence, ...]:

@@ -34,6 +34,7 @@ from vision.deck.taught import (
     is_place_index,
     sliding_windows,
 )
+from vision.deck.use import MAX_LLR, similarities_of, template_labels
 
 __all__ = [
     "EXTRA_KINDS",
@@ -164,8 +165,6 @@ def _calibration(
     """How much a similarity is worth: the deck's blocks compared with the prototypes of the blocks with
     another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
     chance), and the slope makes a perfect match worth :data:`vision.deck.use.MAX_LLR` nats."""
-    from vision.deck.use import MAX_LLR, similarities_of, template_labels
-
     labels = template_labels()
     sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
     seen = [label for card in cards for label in card_labels(card.card, card.rotated)]  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.lattice import NoCityFound
+from vision.towns.arbitrate import Reader, Reading, best_lattice
 from vision.towns.geometry import RING, locate_town
-from vision.towns.scan_support import Reader, Reading, best_lattice
 
 __all__ = ["EXPLAINED_ENOUGH", "TownEvidence", "town_game_evidence"]
 

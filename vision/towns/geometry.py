@@ -10,6 +10,7 @@ the icons upright is left to the reading (:meth:`TownGeometry.turned` gives the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -122,7 +123,16 @@ class TownGeometry:
         )
 
 
-def locate_town(photo: np.ndarray, rank: int = 0) -> tuple[np.ndarray, Located, Periods]:
+class FoundCards(NamedTuple):
+    """A group of cards found in a photo: the ``small`` copy they were found on, the card region
+    (``located``) and the cells' ``periods``."""
+
+    small: np.ndarray
+    located: Located
+    periods: Periods
+
+
+def locate_town(photo: np.ndarray, rank: int = 0) -> FoundCards:
     """The small copy of ``photo``, the cards found on it (in its ``rank``-th largest card-like region)
     and their periods (:mod:`vision.lattice`)."""
     small, _ = small_copy(photo)
@@ -137,7 +147,7 @@ def locate_town(photo: np.ndarray, rank: int = 0) -> tuple[np.ndarray, Located, 
         better = strip.ranked and min(strip.strength) > min(periods.strength)
         periods = strip if better or not periods.ranked else periods
     _refuse_pattern(located, small, periods)
-    return small, located, periods
+    return FoundCards(small, located, periods)
 
 
 def _refuse_pattern(located: Located, small: np.ndarray, periods: Periods) -> None:
@@ -199,7 +209,7 @@ def _drawn_pitch(lattice: Lattice, occupied: np.ndarray) -> tuple[float, float]:
 
 def town_geometry(
     photo: np.ndarray,
-    found: tuple[np.ndarray, Located, Periods] | None = None,
+    found: FoundCards | None = None,
     pitches: tuple[float, float] | None = None,
     *,
     follow: bool = False,
@@ -213,7 +223,7 @@ def town_geometry(
     Without ``follow`` the lattice is uniform; with it each row and column follows the colour-jump
     boundaries and each cell the card edges near it (as a city's does), which absorbs what perspective
     the rectification left but on some towns is pulled off by the icons' pale ovals: the scan tries both
-    (:func:`vision.towns.scan_support.best_lattice`). With ``remeasure`` the cell periods are measured
+    (:func:`vision.towns.arbitrate.best_lattice`). With ``remeasure`` the cell periods are measured
     again in the first view (:func:`vision.towns.remeasure.view_periods`) and, where they differ from
     the nominal cell by more than :data:`REMEASURE_ABOVE`, the view is warped again at the cards' size
     and the lattice fitted there. The lattice covers the card region grown by ``ring`` cells.

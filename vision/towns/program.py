@@ -46,7 +46,7 @@ __all__ = ["ANCHOR", "HOLE_COST", "PLACEMENT_COST", "SELECT_PLACEMENT_COST", "SU
 # explain misreads by cards that are not there. A card showing one cell is then found where the
 # classifier gave that territory at least e^1 times the table's probability (HOLE_COST counts too).
 PLACEMENT_COST = 3.0
-#: The placement cost when the decoding only ranks lattices (vision.towns.scan_support): cheaper cards also
+#: The placement cost when the decoding only ranks lattices (vision.towns.arbitrate): cheaper cards also
 #: explain a lattice of half cells (two lattice cells to a territory), which then shows more territories;
 #: at 5 such lattices stay unexplained (2 of 59 rendered towns were read on one at 3).
 SELECT_PLACEMENT_COST = 5.0

@@ -11,7 +11,7 @@ alone does not say; the players lay most cards one way, so the turn in which mos
 unturned is kept (the photo's own up breaks a tie). When the first turn has most cards turned, the view
 turned by 180° is read too, and kept unless the reader explains it clearly worse. When the card decoding
 leaves too much of the card region unexplained the other period hypotheses are tried
-(:func:`vision.towns.scan_support.best_lattice`).
+(:func:`vision.towns.arbitrate.best_lattice`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from scoring.breakdown import Breakdown
 from scoring.wagons import Town, parse_town, score_town
 from vision.lattice import NoCityFound
 from vision.overlay import lattice_outlines
+from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
 from vision.towns.doubt import CellDoubt, read_land_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
-from vision.towns.scan_support import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.text import NoTerritory, decoded_town, town_text
 
 __all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]

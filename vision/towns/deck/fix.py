@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from vision.deck import CardSeen, DeckFixError, card_from_meta, json_place, text_place
 from vision.towns.deck.taught import CARDS, TownDeck
+from vision.towns.deck.teach import build_town_deck
 
 __all__ = [
     "NOT_A_CARD",
@@ -110,8 +111,6 @@ def relabel_town_deck(deck: TownDeck, fixes: Iterable[TownFix], name: str = "tau
     """``deck`` with the places of ``fixes`` taken for what the player said, rebuilt from its patches.
     Raises :class:`~vision.deck.DeckFixError` for a version-1 deck (no patches kept), a place with no card,
     and a result with one of the 18 cards twice or missing (naming them)."""
-    from vision.towns.deck.teach import build_town_deck
-
     if deck.patches is None or not deck.seen:
         raise DeckFixError(
             f"{name}: taught before corrections were kept (teach the deck again to correct it)"

@@ -48,10 +48,10 @@ from vision.deck import (
     write_archive,
 )
 from vision.lattice import Lattice
+from vision.towns.arbitrate import Reader
 from vision.towns.deck.look_reader import read_by_look
 from vision.towns.deck.seen import seen_problem
 from vision.towns.deck.structure import PrintLook
-from vision.towns.scan_support import Reader
 
 __all__ = [
     "CARDS",

@@ -26,6 +26,7 @@ from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centr
 from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.run import WORK_LONG_SIDE
+from vision.towns.arbitrate import Reader
 from vision.towns.deck.grid import completed, places_of, portrait
 from vision.towns.deck.look import territory_looks
 from vision.towns.deck.structure import (
@@ -45,7 +46,6 @@ from vision.towns.deck.taught import (
     territory_patches,
 )
 from vision.towns.geometry import CELL_MM
-from vision.towns.scan_support import Reader
 
 __all__ = ["DeckCards", "read_deck_photo", "teach_town_deck", "wagons_share"]
 

@@ -36,7 +36,7 @@ def _columns(with_game: bool) -> list[sa.Column]:
 
 def file_game(data: bytes) -> str:
     """The game a ``.deck`` file records (``meta.game``; none, or no readable meta: Sprawlopolis)."""
-    import numpy as np
+    import numpy as np  # only this migration reads deck files: the others need no numpy
 
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as archive:

@@ -22,15 +22,13 @@ import numpy as np
 from vision.lattice import (
     MIN_PERIOD_STRENGTH,
     Lattice,
-    Located,
     NoCityFound,
-    Periods,
     plausible_aspect,
     project_points,
 )
 from vision.towns.decode import TownDecoding, decode_town
 from vision.towns.evidence import TownEvidenceError
-from vision.towns.geometry import RING, TownGeometry, town_geometry
+from vision.towns.geometry import RING, FoundCards, TownGeometry, town_geometry
 from vision.towns.program import PLACEMENT_COST, SELECT_PLACEMENT_COST
 
 __all__ = [
@@ -107,7 +105,7 @@ def read_and_decode(
 
 def _best_of(
     photo: np.ndarray,
-    found: tuple[np.ndarray, Located, Periods],
+    found: FoundCards,
     hypotheses: Sequence[tuple[tuple[float, float], bool]],
     reader: Reader,
     ring: int = RING,
@@ -128,7 +126,7 @@ def _best_of(
     return best, refusal
 
 
-def extent_pitches(found: tuple[np.ndarray, Located, Periods]) -> list[tuple[float, float]]:
+def extent_pitches(found: FoundCards) -> list[tuple[float, float]]:
     """Pairs of periods (px, py) along the frame's axes that divide the card region's extent into whole
     numbers of cells (up to :data:`MAX_EXTENT_CELLS` each way) in a plausible aspect, fewest cells first:
     a town of a few cards shows too few edges for its periods to be measured, but its outline is a
@@ -153,7 +151,7 @@ def extent_pitches(found: tuple[np.ndarray, Located, Periods]) -> list[tuple[flo
 
 def best_lattice(
     photo: np.ndarray,
-    found: tuple[np.ndarray, Located, Periods],
+    found: FoundCards,
     reader: Reader,
     *,
     margins: bool = True,
@@ -166,11 +164,11 @@ def best_lattice(
     only when the cards explain it and it nets at least as many territories (:attr:`Reading.net`). Raises
     :class:`NoCityFound` when no hypothesis gives a town. Each lattice covers the card region grown by
     ``ring`` cells."""
-    periods = found[2]
+    periods = found.periods
     tried = periods.hypotheses(MAX_HYPOTHESES)
     best, refusal = _best_of(photo, found, [(p, f) for p in tried for f in (False, True)], reader, ring)
     if best is None or not best.rank[0]:
-        loose = (found[0], found[1], replace(periods, strength=(1.0, 1.0)))
+        loose = found._replace(periods=replace(periods, strength=(1.0, 1.0)))
         more = [p for p in extent_pitches(found) if all(_apart(p, q) for q in tried)]
         weak = tried if min(periods.strength) < MIN_PERIOD_STRENGTH else []
         other, _ = _best_of(photo, loose, [(p, False) for p in [*weak, *more]], reader, ring)
