@@ -16,7 +16,7 @@ from models.synth.wagons.photo import render_given_town, render_town_photo
 from models.synth.wagons.town import TownPlay, visible_town
 from scoring.placement import Placement
 from scoring.wagons import Town, parse_town
-from tests.vision.test_town_scan_standin import REACH, TruthReader
+from tests.vision.town_standins import REACH, TruthReader
 from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, NoCityFound, project_points
 from vision.run import WORK_LONG_SIDE

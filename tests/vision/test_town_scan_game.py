@@ -18,7 +18,7 @@ from games.telling import CLEAR_BY, MIN_EXPLAINED, Verdict, decide
 from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_given_town, render_town_photo
 from scoring.wagons import parse_town
-from tests.vision.test_town_scan_standin import ColourGuessReader, TruthReader
+from tests.vision.town_standins import ColourGuessReader, TruthReader
 from vision.decode import decode_image
 from vision.run import WORK_LONG_SIDE
 from vision.stages import Stages, StageTimer, Stop
@@ -48,7 +48,7 @@ def test_the_game_whose_cards_explain_the_photo_clearly_better_is_named() -> Non
 
 def test_a_photo_neither_games_cards_explain_is_no_game() -> None:
     verdict = decide(evidence(MIN_EXPLAINED - 0.05, 0.2))
-    assert verdict.game is None and verdict.why.startswith("neither")
+    assert verdict.game is None and verdict.why.startswith("no game")
 
 
 def test_a_photo_both_games_cards_explain_alike_is_no_game() -> None:
