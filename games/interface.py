@@ -36,6 +36,7 @@ __all__ = [
     "OptionSpec",
     "Photo",
     "ScoredPhoto",
+    "ScoredReading",
 ]
 
 
@@ -132,6 +133,27 @@ class ScoredPhoto(ABC):
     def render_text(self) -> str:
         """What ``sprawlscan scan`` prints on standard output: the grid read, the table and the doubt (or,
         with a retake, the reading not scored)."""
+
+
+class ScoredReading(ScoredPhoto):
+    """A :class:`ScoredPhoto` whose ``scan`` (the game's reading of the photo) says whether to take the
+    photo again (``retake``, ``needs_deck``) and carries the picture of what was read (``overlay``)."""
+
+    scan: Any
+
+    @property
+    def retake(self) -> str | None:  # type: ignore[override]
+        """Why another photo is needed and what to change, when the scan asks for one."""
+        return self.scan.retake  # type: ignore[no-any-return]
+
+    @property
+    def needs_deck(self) -> bool:  # type: ignore[override]
+        """The retake is for cards of a print the scanner does not know: teach the deck."""
+        return bool(self.scan.needs_deck)
+
+    @property
+    def overlay(self) -> np.ndarray | None:  # type: ignore[override]
+        return self.scan.overlay  # type: ignore[no-any-return]
 
 
 class Game(ABC):

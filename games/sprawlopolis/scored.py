@@ -15,11 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import numpy as np
-
 from games.doubt_text import doubt_text
 from games.flags import breakdown_in_flag_words
-from games.interface import ScoredPhoto
+from games.interface import ScoredReading
 from games.sprawlopolis.options import ScoreOptions
 from scoring.breakdown import Breakdown
 from scoring.city import City, cell_names, parse_cell
@@ -55,7 +53,7 @@ def photo_notes(breakdown: Breakdown) -> Breakdown:
 
 
 @dataclass(frozen=True)
-class ScoredScan(ScoredPhoto):
+class ScoredScan(ScoredReading):
     """A city read from a photo and scored: the ``scan``, its ``breakdown`` with the player's choices, the
     ``warnings`` and the ``doubt`` (each alternative with the total it would score); ``taught`` whether a
     taught deck read it."""
@@ -69,22 +67,9 @@ class ScoredScan(ScoredPhoto):
     game = "sprawlopolis"
 
     @property
-    def retake(self) -> str | None:
-        """Why another photo is needed and what to change, when the scan asks for one."""
-        return self.scan.retake
-
-    @property
-    def needs_deck(self) -> bool:
-        return self.scan.needs_deck
-
-    @property
     def text(self) -> str:
         """The city scored, in the city format (its cards and expansions too)."""
         return self.breakdown.city
-
-    @property
-    def overlay(self) -> np.ndarray | None:
-        return self.scan.overlay
 
     def render_text(self) -> str:
         if self.retake is not None:  # the reading, to check by hand; no total from this photo

@@ -9,11 +9,9 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from games.doubt_text import doubt_text
 from games.flags import breakdown_in_flag_words
-from games.interface import Photo, ScoredPhoto
+from games.interface import Photo, ScoredReading
 from games.wagons.text import goals_line, render_town
 from scoring.breakdown import Breakdown
 from vision.result import OVERLAY_LONG_SIDE
@@ -35,7 +33,7 @@ NO_GOALS_NOTE = (
 
 
 @dataclass(frozen=True)
-class ScoredTown(ScoredPhoto):
+class ScoredTown(ScoredReading):
     """A town read from a photo and scored with its goal cards: ``breakdown`` (noting when there were
     none), ``warnings`` and ``doubt`` (each with the cell's ``row`` and ``col`` in the town, as the page
     takes them, and each alternative's total); ``taught`` whether a taught deck read it."""
@@ -49,21 +47,8 @@ class ScoredTown(ScoredPhoto):
     game = "wagons"
 
     @property
-    def retake(self) -> str | None:
-        """Why the town is not scored and what to do (the reader does not know the look of these cards)."""
-        return self.scan.retake
-
-    @property
-    def needs_deck(self) -> bool:
-        return self.scan.needs_deck
-
-    @property
     def text(self) -> str:
         return self.scan.text
-
-    @property
-    def overlay(self) -> np.ndarray | None:
-        return self.scan.overlay
 
     def to_json(self) -> dict[str, Any]:
         out = {**self.scan.to_json(), **self.breakdown.to_json(), "game": self.game, "city": self.scan.text}
