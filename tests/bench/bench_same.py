@@ -40,11 +40,13 @@ import numpy as np
 from scoring.city import format_city
 from vision.pipeline import WORK_LONG_SIDE, scan_rgb
 from api.web.scanning import scan_and_score
-try:  # the tree after issue 36
+try:  # the trees since vision's rooms (issue 36)
     from vision.photo import decode_image
-    from games import GameRequest as Request
-except ImportError:  # before it
+except ImportError:
     from vision.decode import decode_image
+try:  # the trees since the game registry (issue 36)
+    from games import GameRequest as Request
+except ImportError:
     from api.core import ScoreOptions as Request
 
 
