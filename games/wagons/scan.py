@@ -51,9 +51,8 @@ class ScoredTown(ScoredReading):
         return self.scan.text
 
     def to_json(self) -> dict[str, Any]:
-        out = {**self.scan.to_json(), **self.breakdown.to_json(), "game": self.game, "city": self.scan.text}
+        out = {**self.breakdown.to_json(), **self.scan.reading_json(), "game": self.game}
         out.update(warnings=list(self.warnings), doubt=list(self.doubt))
-        out.update(retake=self.scan.retake, needs_deck=self.scan.needs_deck)
         if (
             self.retake is not None
         ):  # the reading stays, to see; no score from a look the reader does not know

@@ -101,9 +101,18 @@ class TownScan:
         return lattice_outlines(g.to_view, g.photo.shape, g.lattice, self.origin, shape)
 
     def to_json(self) -> dict[str, object]:
-        """The JSON breakdown (``interfaces.md``) with the scan's ``cells`` (each with its ``outline`` in the
-        photo, as a city scan's), ``doubt`` and ``warnings``."""
+        """The JSON breakdown (``interfaces.md``) with what was read (:meth:`reading_json`)."""
         out = self.breakdown().to_json()
+        if (
+            self.retake is not None
+        ):  # the reading stays, to see; no score from a look the reader does not know
+            out.update(items=[], total=None)
+        return {**out, **self.reading_json()}
+
+    def reading_json(self) -> dict[str, object]:
+        """What was read, for beside a breakdown: the scan's ``cells`` (each with its ``outline`` in the
+        photo, as a city scan's), ``doubt``, ``warnings``, the town text (``city``), ``retake`` and where
+        the goals came from."""
         r0, c0 = self.origin
         outlines = self.outlines()
         cells = []
@@ -112,12 +121,7 @@ class TownScan:
                 cell = self.decoding.cells[r + r0][c + c0]
                 read = {"row": r, "col": c, "label": cell.token, "source": cell.source}
                 cells.append({**read, "outline": outlines[(r, c)]})
-        if (
-            self.retake is not None
-        ):  # the reading stays, to see; no score from a look the reader does not know
-            out.update(items=[], total=None)
         return {
-            **out,
             "retake": self.retake,
             "needs_deck": self.needs_deck,
             "game": "wagons",
