@@ -12,7 +12,7 @@ here once, after these: each registers its game (:func:`register`) when imported
 import importlib
 import os
 
-from games.decks import DECK_SHARE, deck_games, load_any_deck, teach_photos
+from games.decks import DECK_SHARE, check_deck_extras, deck_games, load_any_deck, teach_photos
 from games.flags import breakdown_in_flag_words, flag_words
 from games.interface import Evidence, Game, GameOptionError, OptionSpec, Photo, ScoredPhoto
 from games.photo import scan_photo
@@ -46,6 +46,7 @@ __all__ = [
     "ScoredPhoto",
     "UnknownLook",
     "breakdown_in_flag_words",
+    "check_deck_extras",
     "deck_games",
     "flag_words",
     "game_named",

@@ -17,9 +17,10 @@ from typing import Any
 
 from games.interface import Game, GameOptionError
 from games.registry import game_named, registered
+from scoring.errors import InputError
 from vision.deck import deck_game
 
-__all__ = ["DECK_SHARE", "deck_games", "load_any_deck", "teach_photos"]
+__all__ = ["DECK_SHARE", "check_deck_extras", "deck_games", "load_any_deck", "teach_photos"]
 
 #: A deck photo is of a game's cards when they fit at least this share of the cards found.
 DECK_SHARE = 0.6
@@ -46,6 +47,22 @@ def teach_photos(
     if fallback is None:
         raise GameOptionError("name the game of the deck photographed (--game)")
     return fallback.teach(photos, names, extras, None, start)
+
+
+def check_deck_extras(game: str | None, extras: Sequence[tuple[str, object]]) -> None:
+    """Refuse, before any photo is read, other cards named in a deck photo that the game named (without
+    one: any game) cannot hold (:meth:`Game.deck_extras`)."""
+    if game is not None:
+        game_named(game).deck_extras(extras)
+        return
+    errors = []
+    for candidate in registered():
+        try:
+            candidate.deck_extras(extras)
+            return
+        except InputError as exc:
+            errors.append(exc)
+    raise errors[0]
 
 
 def load_any_deck(data: bytes, name: str) -> Any:

@@ -242,6 +242,13 @@ class Game(ABC):
 
     # Teaching the look of a print from a photo of the game's 18 cards (see :mod:`games.decks`).
 
+    def deck_extras(self, extras: Sequence[tuple[str, object]]) -> list[Any]:
+        """The other cards the player names lying in a deck photo (``(where, what)`` pairs, typed or JSON),
+        read and checked cheaply before any photo is; a game whose decks hold none refuses any."""
+        if extras:
+            raise GameOptionError(f"{extras[0][0]}: a {self.title} deck holds no other cards")
+        return []
+
     def deck_fit(self, photos: Sequence[bytes], names: Sequence[str]) -> DeckFit | None:
         """How many of the cards found in deck ``photos`` fit one of this game's cards by their structure
         alone, to tell the deck's game (``None``: this game does not tell its cards so)."""

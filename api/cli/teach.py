@@ -30,7 +30,7 @@ from typing import Any
 
 import cv2
 
-from games import game_named, game_names, load_any_deck, teach_photos
+from games import check_deck_extras, game_named, game_names, load_any_deck, teach_photos
 from scoring.errors import InputError
 from vision.deck import MAX_FILE_BYTES as MAX_DECK_BYTES
 from vision.deck import card_from_meta, describe
@@ -79,6 +79,7 @@ def overlay_paths(path: str, photos: int) -> list[str]:
 
 def run_teach(args: argparse.Namespace) -> int:
     extras = _extras(args.extra)
+    check_deck_extras(args.game, extras)  # refused before any photo is read
     photos = []
     for path in args.photos:
         with open(path, "rb") as fh:

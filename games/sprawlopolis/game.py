@@ -127,10 +127,13 @@ class Sprawlopolis(Game):
         fit: DeckFit | None,
         start: float,
     ) -> Teaching:
-        """``extras`` are the expansion cards lying beside the 18: (where, correction) pairs, each as typed
+        return teach_deck(list(photos), names=names, extras=self.deck_extras(extras))
+
+    def deck_extras(self, extras: Sequence[tuple[str, object]]) -> list[Any]:
+        """The expansion cards lying beside the 18: (where, correction) pairs, each as typed
         (``2,3=wrecktar``) or as JSON (``{"photo", "row", "col", "extra"}``), ``where`` naming it in an
         error."""
-        return teach_deck(list(photos), names=names, extras=[_extra(where, item) for where, item in extras])
+        return [_extra(where, item) for where, item in extras]
 
     def load_deck(self, data: bytes, name: str) -> TaughtDeck:
         return load_deck(data, name)

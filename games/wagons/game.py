@@ -148,8 +148,7 @@ class Wagons(Game):
         fit: DeckFit | None,
         start: float,
     ) -> Teaching:
-        if extras:
-            raise GameOptionError("expansion cards (--extra) are no Circle the Wagons cards: leave them out")
+        self.deck_extras(extras)
         fit = fit or self.deck_fit(photos, names)
         if fit is None:
             raise GameOptionError("a Circle the Wagons deck cannot be taught here: no territory reader")

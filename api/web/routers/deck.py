@@ -28,7 +28,16 @@ from api.core import ServiceError
 from api.web.deps import AdmissionDep, DeckStoreDep, DeviceDep, ScanWorkersDep, SettingsDep
 from api.web.scanning import encode_jpeg
 from api.web.uploads import UploadTooLarge, read_upload
-from games import Game, GameOptionError, game_named, game_names, load_any_deck, teach_photos
+from games import (
+    Game,
+    GameOptionError,
+    check_deck_extras,
+    game_named,
+    game_names,
+    load_any_deck,
+    teach_photos,
+)
+from scoring.errors import InputError
 from scoring.numbers import JSONError, load_json
 from vision.deck import card_from_meta, describe
 
@@ -161,6 +170,10 @@ async def teach(
         photos = [form.image, *form.more.values()]
         extras = _extras_field(form.fields.get("extras"))
         game = form.fields.get("game") or None
+        try:
+            check_deck_extras(_game(game), extras)
+        except InputError as exc:  # refused before the photos are read
+            raise BadDeckRequest(str(exc)) from None
         del form
         teaching = await workers.run(_teach, photos, extras, game)
         overlays = await workers.run(_overlays, teaching, settings.overlay_long_side)
