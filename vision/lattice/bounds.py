@@ -20,7 +20,7 @@ territories in a few colours, and a panel of coloured tiles or boxes with the ta
 has tiles (:mod:`vision.lattice.colours`). A region of more than :data:`MAX_CARD_COLOURS` colours is refused
 (:class:`TooManyColours`), whatever its cells: reading it costs what a town of an unknown print does (the
 game detection fits and reads dozens of lattices), and no game is there to find (a panel of 160 random
-tiles on a table: 163 cells, 73 colours; of 60 tiles: 49 colours, and read as a city).
+tiles on a table: 163 cells, 73 colours; of 60 tiles: 54 cells, 51 colours, and read as a city).
 """
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ def rectify_city(
     cell's (width, height) in the top-down view (by default a Sprawlopolis block, landscape).
     Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis), and
     its :class:`~vision.lattice.bounds.TooManyCards` when the card region holds more cells than any
-    game's lattice can (:mod:`vision.lattice.bounds`).
+    game's lattice can, or shows more colours than a game's cards (:mod:`vision.lattice.bounds`).
     """
     periods = measure_periods(located, small) if periods is None else periods
     frame, centre = periods.frame, periods.centre
