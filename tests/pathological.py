@@ -9,7 +9,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-__all__ = ["PHOTOS", "jpeg", "mosaic"]
+__all__ = ["PHOTOS", "framed_tiles", "jpeg", "mosaic"]
 
 WIDTH, HEIGHT = 4000, 3000
 
@@ -87,19 +87,27 @@ def tile_floor() -> np.ndarray:
     return mosaic(seed=20, cols=20, rows=12)
 
 
-def framed_tiles() -> np.ndarray:
-    """A panel of 16 × 10 tiles on a plain table that shows around it (a shelf of boxes, a tiled
-    tabletop): the region does not fill the photo."""
+def framed_tiles(cols: int = 16, rows: int = 10, seed: int = 16, fraction: float = 0.75) -> np.ndarray:
+    """A panel of ``cols`` × ``rows`` tiles on a plain table that shows around it (a shelf of boxes, a
+    tiled tabletop), ``fraction`` of the photo's width and height: the region does not fill the photo."""
     img = np.full((HEIGHT, WIDTH, 3), 200, np.uint8)
-    panel = cv2.resize(mosaic(seed=16, cols=16, rows=10), (WIDTH * 3 // 4, HEIGHT * 3 // 4), cv2.INTER_AREA)
-    img[HEIGHT // 8 : HEIGHT // 8 + panel.shape[0], WIDTH // 8 : WIDTH // 8 + panel.shape[1]] = panel
+    width, height = int(WIDTH * fraction), int(HEIGHT * fraction)
+    panel = cv2.resize(mosaic(seed=seed, cols=cols, rows=rows), (width, height), cv2.INTER_AREA)
+    top, left = (HEIGHT - height) // 2, (WIDTH - width) // 2
+    img[top : top + height, left : left + width] = panel
     return img
+
+
+def small_panel() -> np.ndarray:
+    """A panel of 10 × 6 tiles on a table: fewer cells than a game has (about 61), in many colours."""
+    return framed_tiles(cols=10, rows=6, seed=17, fraction=0.6)
 
 
 PHOTOS: dict[str, Callable[[], np.ndarray]] = {
     "mosaic": mosaic,
     "tile floor": tile_floor,
     "framed tiles": framed_tiles,
+    "small panel": small_panel,
     "checkerboard": checkerboard,
     "bricks": bricks,
     "noise": noise,

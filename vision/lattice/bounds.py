@@ -14,12 +14,20 @@ game shows the table around the cards (the region is found against the table see
 border), so a photo covered edge to edge with more cells than all 18 cards have is a patterned surface
 whatever the pitch (the largest region of 52 photos of cities and towns, real and rendered, covers 52 % of
 its photo; a tiled floor 99 %).
+
+A region is also held to a game's colours: the cards of either game, in any print, show their zones or
+territories in a few colours, and a panel of coloured tiles or boxes with the table around it as many as it
+has tiles (:mod:`vision.lattice.colours`). A region of more than :data:`MAX_CARD_COLOURS` colours is refused
+(:class:`TooManyColours`), whatever its cells: reading it costs what a town of an unknown print does (the
+game detection fits and reads dozens of lattices), and no game is there to find (a panel of 160 random
+tiles on a table: 163 cells, 73 colours; of 60 tiles: 54 cells, 51 colours, and read as a city).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.lattice.colours import MAX_CARD_COLOURS
 from vision.lattice.fit import PX_PER_MM
 from vision.lattice.locate import NoCityFound
 
@@ -30,6 +38,7 @@ __all__ = [
     "MAX_CARDS",
     "MAX_REGION_CELLS",
     "TooManyCards",
+    "TooManyColours",
     "check_region",
     "region_cells",
 ]
@@ -62,6 +71,22 @@ class TooManyCards(NoCityFound):
         self.cells = cells
 
 
+class TooManyColours(TooManyCards):
+    """A card region in more colours than any game's cards show (:data:`MAX_CARD_COLOURS`): a panel of
+    coloured tiles or boxes with the table around it (refused before its lattice is fitted or read)."""
+
+    def __init__(self, cells: int, colours: int) -> None:
+        NoCityFound.__init__(
+            self,
+            f"the photo shows a grid of about {cells} card-sized cells in about {colours} different "
+            "colours, more than a game's cards show: a Sprawlopolis city or a Circle the Wagons town has at "
+            f"most {MAX_CARDS} cards, their zones or territories in a few colours; it looks like a tiled or "
+            "patterned surface (photograph the cards alone, from above, with the table around them)",
+        )
+        self.cells = cells
+        self.colours = colours
+
+
 def region_cells(mask: np.ndarray, homography: np.ndarray, cell_mm: tuple[float, float]) -> int:
     """About how many cells of ``cell_mm`` the card region ``mask`` (uint8, the small copy) covers in the
     top-down view ``homography`` maps it to: each sampled pixel's area times the map's local scale
@@ -75,10 +100,16 @@ def region_cells(mask: np.ndarray, homography: np.ndarray, cell_mm: tuple[float,
     return int(round(area / (PX_PER_MM * PX_PER_MM * cell_mm[0] * cell_mm[1])))
 
 
-def check_region(mask: np.ndarray, homography: np.ndarray, cell_mm: tuple[float, float]) -> None:
+def check_region(
+    mask: np.ndarray, homography: np.ndarray, cell_mm: tuple[float, float], colours: int = 0
+) -> None:
     """Raise :class:`TooManyCards` when the region holds more than :data:`MAX_REGION_CELLS` cells
-    (:func:`region_cells`), or fills the photo and holds more than :data:`GAME_CELLS`."""
+    (:func:`region_cells`), or fills the photo and holds more than :data:`GAME_CELLS`;
+    :class:`TooManyColours` when it shows more than :data:`MAX_CARD_COLOURS` ``colours``
+    (:attr:`~vision.lattice.locate.Located.colours`)."""
     cells = region_cells(mask, homography, cell_mm)
     fills = np.count_nonzero(mask) >= FILLS_PHOTO * mask.size
     if cells > MAX_REGION_CELLS or (fills and cells > GAME_CELLS):
         raise TooManyCards(cells)
+    if colours > MAX_CARD_COLOURS:
+        raise TooManyColours(cells, colours)

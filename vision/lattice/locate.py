@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.errors import InputError
+from vision.lattice.colours import region_colours
 from vision.lattice.vanishing import vanishing_point
 from vision.light import even_light, light_field
 
@@ -49,7 +50,9 @@ class LineFamily:
 @dataclass(frozen=True)
 class Located:
     """The city in the small copy: its region mask (uint8 0/255), bounding box (x, y, w, h), the two line
-    families, and the table's estimated colours (Lab, uint8 OpenCV scale)."""
+    families, and the table's estimated colours (Lab, uint8 OpenCV scale); ``colours`` is how many colours
+    the region shows (:func:`vision.lattice.colours.region_colours`; 0: not counted), which the
+    rectification holds to a game's (:mod:`vision.lattice.bounds`)."""
 
     mask: np.ndarray
     bbox: tuple[int, int, int, int]
@@ -57,6 +60,7 @@ class Located:
     table_lab: np.ndarray
     segments: np.ndarray  # every line segment found on the city (N × 4), inliers or not
     touches_border: tuple[str, ...]  # sides of the photo the city runs into: "left", "top", ...
+    colours: int = 0
 
 
 def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
@@ -282,4 +286,7 @@ def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
         to_pixels = np.array([[1 / scale, 0, centre[0]], [0, 1 / scale, centre[1]], [0, 0, 1]])
         vp = to_pixels @ v
         families.append(LineFamily(member[inliers], vp / np.linalg.norm(vp), main))
-    return Located(region, (x, y, bw, bh), (families[0], families[1]), table, seg, _border_sides(region))
+    colours = region_colours(small, region)
+    return Located(
+        region, (x, y, bw, bh), (families[0], families[1]), table, seg, _border_sides(region), colours
+    )

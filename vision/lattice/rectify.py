@@ -236,7 +236,7 @@ def rectify_city(
     cell's (width, height) in the top-down view (by default a Sprawlopolis block, landscape).
     Raises :class:`NoCityFound` when the lines show no block lattice (no clear period along an axis), and
     its :class:`~vision.lattice.bounds.TooManyCards` when the card region holds more cells than any
-    game's lattice can (:mod:`vision.lattice.bounds`).
+    game's lattice can, or shows more colours than a game's cards (:mod:`vision.lattice.bounds`).
     """
     periods = measure_periods(located, small) if periods is None else periods
     frame, centre = periods.frame, periods.centre
@@ -264,7 +264,7 @@ def rectify_city(
     score = photo_x[0] + photo_y[1] + 0.5 * (photo_y[0] - photo_x[1])
     if score < 0:
         metric = np.diag([-1.0, -1.0, 1.0]) @ metric
-    check_region(located.mask, metric, cell_mm)  # a patterned surface, before any view is warped
+    check_region(located.mask, metric, cell_mm, located.colours)  # a patterned surface, before any warp
     # Translate the city's bounding box to the margin.
     pts = np.argwhere(located.mask[::4, ::4] > 0)[:, ::-1].astype(np.float64) * 4
     mapped = project_points(metric, pts)
