@@ -26,7 +26,7 @@ import numpy as np
 from scoring.breakdown import Breakdown
 from scoring.errors import InputError
 from vision.frames import FrameCards
-from vision.stages import Stages
+from vision.runtime import Stages
 
 __all__ = [
     "DeckFit",

@@ -19,9 +19,8 @@ from games.interface import Game, Photo, ScoredPhoto
 from games.registry import game_named, registered
 from games.request import GameRequest, refuse_others
 from games.telling import tell_game
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
-from vision.stages import Stages, StageTimer, Stop
+from vision.photo import WORK_LONG_SIDE, decode_image
+from vision.runtime import Stages, StageTimer, Stop
 
 __all__ = ["scan_photo"]
 

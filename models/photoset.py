@@ -2,9 +2,9 @@
 
 The top-down crops of :mod:`models.cellset` imitate a photo; these are the real thing for our renderer:
 a whole 12 MP photo (:func:`models.synth.scene.render_photo`), decoded, located, rectified and fitted by
-the pipeline itself (:func:`vision.arbitrate.read_geometry`), white-balanced and cut by the run-time code,
-so they carry every artefact of the pipeline (resampling, JPEG, a lattice a few mm off). Each lattice cell
-takes the label of the true cell whose centre lies within a third of a block of its own; a cell farther
+the pipeline itself (:func:`vision.city.arbitrate.read_geometry`), white-balanced and cut by the run-time
+code, so they carry every artefact of the pipeline (resampling, JPEG, a lattice a few mm off). Each lattice
+cell takes the label of the true cell whose centre lies within a third of a block of its own; a cell farther
 than that from every true cell is table ("empty"); one in between is left out, as no label would be honest
 for a crop of two half blocks. The pipeline judges doubtful lattices with the shipped cell model when
 there is one, so these crops are cut with it; without one, from the first lattice hypothesis.
@@ -50,9 +50,9 @@ def training_photo(seed: int) -> SynthPhoto:
 
 def photo_cells(seed: int) -> CellSet:
     """The labelled crops of :func:`training_photo` ``seed`` (empty when the pipeline finds no city)."""
-    from vision.arbitrate import read_geometry
-    from vision.decode import decode_image
+    from vision.city import read_geometry
     from vision.lattice import NoCityFound, project_points
+    from vision.photo import decode_image
     from vision.pipeline import WORK_LONG_SIDE, shipped_classifier
 
     photo = training_photo(seed)

@@ -13,9 +13,9 @@ import numpy as np
 from models.synth.scene import SynthPhoto
 from scoring.city import EMPTY, City
 from scoring.city_text import parse_city
-from vision.assemble import assemble_city
 from vision.cells.reading import CellReading
 from vision.cells.topdown import TopDown
+from vision.city.assemble import assemble_city
 from vision.lattice.rectify import project_points
 from vision.pipeline import WORK_LONG_SIDE
 

@@ -2,28 +2,28 @@
 command line, the web service and the benchmarks.
 
 Each stage is a module with one job; its seconds go into ``ScanResult.timings`` under its name, and a
-scan given a :class:`~vision.stages.Stop` is stopped at the end of a stage once it is cancelled or past its
-deadline (:mod:`vision.stages`):
+scan given a :class:`~vision.runtime.stages.Stop` is stopped at the end of a stage once it is cancelled or
+past its deadline (:mod:`vision.runtime.stages`):
 
-``decode``    bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (:mod:`vision.decode`);
+``decode``    bytes → upright RGB at most :data:`WORK_LONG_SIDE` px (:mod:`vision.photo.decode`);
 ``locate``    card region and the two line families on a small copy (:mod:`vision.lattice.locate`);
 ``rectify``   the block periods, the homography to the top-down view and its warp
               (:mod:`vision.lattice.rectify`);
 ``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice.fit`,
-              :mod:`vision.city_geometry`);
+              :mod:`vision.city.geometry`);
 ``classify``  the cell classifier on the first lattice (:mod:`vision.cells.classify`), which also judges it;
-``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.arbitrate`);
+``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.city.arbitrate`);
 ``cards``     the scoring cards' backs beside the city (:mod:`vision.backs.read`), read while the cells
               are read again (unless the cards are given);
 ``grow``, ``colour``, ``refine``  cells read again: the lattice grown towards blocks beyond the card
-              region, the photo's zone colours mapped to the classifier's (:mod:`vision.recolour`), and
-              doubtful or lost cells read a little shifted (:mod:`vision.rereads`);
+              region, the photo's zone colours mapped to the classifier's (:mod:`vision.city.recolour`), and
+              doubtful or lost cells read a little shifted (:mod:`vision.city.rereads`);
 ``stacking``  the city as a stack of the 18 known cards and the scoring cards chosen
-              (:mod:`vision.read_cards`);
+              (:mod:`vision.city.read_cards`);
 ``unexplained``  a lone block no card explains (or that the decoding calls table) read over a wider
               search, and the city decoded again when the cards then explain more
-              (:mod:`vision.unexplained`; rare);
-``assemble``  the City, road consistency and warnings (:mod:`vision.result`); ``overlay`` when asked.
+              (:mod:`vision.city.unexplained`; rare);
+``assemble``  the City, road consistency and warnings (:mod:`vision.city.result`); ``overlay`` when asked.
 """
 
 from __future__ import annotations
@@ -34,22 +34,30 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.arbitrate import read_geometry
 from vision.backs import BackNumber
 from vision.cells import Classifier, Grid, get_classifier, read_lattice
-from vision.city_geometry import Geometry
+from vision.city import (
+    OVERLAY_LONG_SIDE,
+    CityCell,
+    Geometry,
+    ScanResult,
+    assemble_scan,
+    find_lost_blocks,
+    grow_to_blocks,
+    normalise_zone_colours,
+    overlay_base,
+    read_backs,
+    read_geometry,
+    read_unexplained_again,
+    refine_doubtful,
+    refuse_unknown_colours,
+    stack_city,
+    with_overlay,
+)
 from vision.deck import LookClassifier, TaughtDeck, use_deck
-from vision.decode import DecodedImage, decode_image
 from vision.lattice import NoCityFound
-from vision.overlay import overlay_base
-from vision.read_cards import read_backs, stack_city
-from vision.recolour import normalise_zone_colours
-from vision.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
-from vision.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
-from vision.run import WORK_LONG_SIDE
-from vision.stages import Stages, StageTimer, Stop
-from vision.unexplained import read_unexplained_again, refuse_unknown_colours
-from vision.workers import Workers, serving
+from vision.photo import WORK_LONG_SIDE, DecodedImage, decode_image
+from vision.runtime import Stages, StageTimer, Stop, Workers, serving
 
 __all__ = [
     "WORK_LONG_SIDE",
@@ -159,10 +167,10 @@ def scan_image(
     result carries an RGB picture of what was read. ``classifier`` replaces the shipped cell classifier
     and ``judge`` the one that judges the lattice (by default the classifier itself; tests and
     benchmarks). ``timings`` receives each stage's seconds as the stage ends. ``stop`` is asked before the
-    first stage and at each stage's end (:class:`~vision.stages.ScanStopped` when it says stop).
+    first stage and at each stage's end (:class:`~vision.runtime.stages.ScanStopped` when it says stop).
     ``deck``, a taught deck, is read alongside the classifier (:mod:`vision.deck.use`); without one the
-    scan is as before. ``workers`` are the thread pools the scan works on (:mod:`vision.workers`).
-    Raises :class:`~vision.decode.ImageError` for files that are not usable photos and
+    scan is as before. ``workers`` are the thread pools the scan works on (:mod:`vision.runtime.workers`).
+    Raises :class:`~vision.photo.decode.ImageError` for files that are not usable photos and
     :class:`NoCityFound` when the photo shows no city, or too little of one; both are InputErrors.
     """
     stages = Stages(StageTimer(timings), stop or Stop())

@@ -20,7 +20,7 @@ from api.cli import cards, games, scan, score, serve, synth, teach
 from api.core import version
 from games import flag_words
 from scoring.errors import InputError
-from vision.workers import Workers
+from vision.runtime import Workers
 
 if TYPE_CHECKING:
     from vision.cells import Classifier
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None, *, classifier: Classifier | None = N
     try:
         args = build_parser().parse_args(argv)
         args.classifier = classifier
-        # The scanner's thread pools live as long as this command (vision.workers), not the process.
+        # The scanner's thread pools live as long as this command (vision.runtime.workers), not the process.
         with Workers() as workers, workers.active():
             status = _run(args)
         sys.stdout.flush()  # here, not at exit: a reader gone by now is told apart below

@@ -29,7 +29,7 @@ from games import ScoredPhoto, deck_games, load_any_deck, scan_photo
 from scoring.errors import InputError
 from vision.cells import ModelError
 from vision.deck import MAX_FILE_BYTES as MAX_DECK_BYTES
-from vision.decode import MAX_FILE_BYTES
+from vision.photo import MAX_FILE_BYTES
 
 
 def read_photo_file(path: str) -> bytes:

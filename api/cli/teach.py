@@ -32,10 +32,10 @@ import cv2
 
 from games import check_deck_extras, game_named, game_names, load_any_deck, teach_photos
 from scoring.errors import InputError
+from vision.city import OVERLAY_LONG_SIDE
 from vision.deck import MAX_FILE_BYTES as MAX_DECK_BYTES
 from vision.deck import card_from_meta, describe
-from vision.decode import MAX_FILE_BYTES
-from vision.result import OVERLAY_LONG_SIDE
+from vision.photo import MAX_FILE_BYTES
 
 
 def _write(path: str, data: bytes) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import registered
-from vision.run import WORK_LONG_SIDE
+from vision.photo import WORK_LONG_SIDE
 
 __all__ = ["metadata"]
 

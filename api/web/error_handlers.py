@@ -24,8 +24,8 @@ from api.web.scanning import ScannerUnavailable
 from games import flag_words
 from scoring.errors import InputError
 from vision.deck import DeckError
-from vision.decode import ImageTooLarge, NotAnImage, UnsupportedImage
 from vision.lattice import NoCityFound
+from vision.photo import ImageTooLarge, NotAnImage, UnsupportedImage
 
 log = logging.getLogger("sprawlscan.api")
 

@@ -20,9 +20,8 @@ from api.core import ServiceError
 from api.web.allocator import give_back_freed
 from games import GameRequest, scan_photo
 from vision.cells import ModelError, get_classifier
-from vision.decode import fit_long_side
-from vision.stages import ScanPastDeadline, Stop
-from vision.workers import Workers
+from vision.photo import fit_long_side
+from vision.runtime import ScanPastDeadline, Stop, Workers
 
 __all__ = [
     "SCAN_DEADLINE_S",
@@ -67,8 +66,8 @@ class Scanned:
 
 class ScanWorkers:
     """Where the heavy work (scans, deck teaching) runs: on worker threads, at most ``count`` at once, each
-    with the scanner's own thread pools (:class:`vision.workers.Workers`). Made with the app, closed with
-    it (:meth:`close`)."""
+    with the scanner's own thread pools (:class:`vision.runtime.workers.Workers`). Made with the app, closed
+    with it (:meth:`close`)."""
 
     def __init__(self, count: int) -> None:
         self.limiter = anyio.CapacityLimiter(count)
@@ -120,10 +119,10 @@ def scan_and_score(
     request's choices and encode the overlay.
 
     Raises the scanner's and the games' :class:`~scoring.errors.InputError` subclasses for bad photos (not
-    an image, truncated, too large, no cards found) and bad choices; :class:`~vision.stages.ScanCancelled`
-    at the first stage boundary after ``stop`` is cancelled, and :class:`ScanTooSlow` at the first one
-    after ``deadline_s`` seconds from now. ``decks`` are the device's taught decks (one per game): the one
-    of the photo's game is read alongside the shipped model.
+    an image, truncated, too large, no cards found) and bad choices;
+    :class:`~vision.runtime.stages.ScanCancelled` at the first stage boundary after ``stop`` is cancelled,
+    and :class:`ScanTooSlow` at the first one after ``deadline_s`` seconds from now. ``decks`` are the
+    device's taught decks (one per game): the one of the photo's game is read alongside the shipped model.
     """
     stop = (stop or Stop()).within(deadline_s)  # the deadline runs from here, on the worker thread
     try:

@@ -19,7 +19,7 @@ from starlette.requests import Request
 
 from api.core import ServiceError
 from api.web.admission import counted
-from vision.decode import NotAnImage
+from vision.photo import NotAnImage
 
 # HEIF brands written by phones (iPhone: heic/mif1) and by other encoders; AVIF is HEIF too.
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis"}

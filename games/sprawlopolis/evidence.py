@@ -4,7 +4,7 @@ to be a city (:mod:`games.telling`)."""
 from __future__ import annotations
 
 from vision.cards import CardStacking
-from vision.city_geometry import Geometry
+from vision.city import Geometry
 
 __all__ = ["cards_evidence"]
 

@@ -26,7 +26,7 @@ from scoring.errors import InputError
 from scoring.expansions import select
 from scoring.expansions.wrecktar import NO_CELLS_NOTE
 from scoring.report import render_text
-from vision.result import ScanResult
+from vision.city import ScanResult
 
 __all__ = ["PHOTO_WRECKTAR_NOTE", "ScoredScan", "photo_notes", "score_scan"]
 
@@ -113,7 +113,7 @@ def _score(city: City, opts: ScoreOptions) -> Breakdown:
 def _doubt(scan: ScanResult, city: City, opts: ScoreOptions, read: Breakdown) -> tuple[dict[str, Any], ...]:
     """Each doubtful cell with the total the city would score under each of its alternatives, and the
     lines of the breakdown that would change (``changes``: what a player sees move even where the total
-    stays: the scan names a cell only where some line does, :mod:`vision.doubt_matters`)."""
+    stays: the scan names a cell only where some line does, :mod:`vision.city.doubt_matters`)."""
     out = []
     for doubt in scan.doubts:
         entry = doubt.to_json()

@@ -14,7 +14,7 @@ from games.flags import breakdown_in_flag_words
 from games.interface import Photo, ScoredReading
 from games.wagons.text import goals_line, render_town
 from scoring.breakdown import Breakdown
-from vision.result import OVERLAY_LONG_SIDE
+from vision.city import OVERLAY_LONG_SIDE
 from vision.towns import (
     TownEvidence,
     TownScan,

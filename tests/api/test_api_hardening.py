@@ -20,7 +20,7 @@ from api.web import Settings, SettingsError, create_app, scanning
 from api.web.guards import BodyDeadline
 from api.web.routers import scoring as scoring_routes
 from tests.conftest import assert_error, png_bytes
-from vision.stages import ScanCancelled, Stop
+from vision.runtime.stages import ScanCancelled, Stop
 
 CITY = "R:EW  C:EW\nP     I\n"
 HUGE = "9" * 5000

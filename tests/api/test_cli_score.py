@@ -16,8 +16,8 @@ import games.sprawlopolis.game as sprawlopolis_game
 from api.cli.inputs import is_photo
 from scoring.city_text import parse_city
 from tests.conftest import Cli
-from vision.doubt import CellDoubt
-from vision.result import ScanResult
+from vision.city.doubt import CellDoubt
+from vision.city.result import ScanResult
 
 CITY = """cards: 1 3 6
 R:EW  R:EW  P

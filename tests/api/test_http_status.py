@@ -10,7 +10,8 @@ from api.web.guards import RequestTimeout
 from api.web.uploads import UploadTooLarge
 from scoring.city import CityFormatError
 from scoring.errors import InputError
-from vision.decode import (
+from vision.lattice.locate import NoCityFound
+from vision.photo.decode import (
     ImageError,
     ImageTooLarge,
     ImageTooSmall,
@@ -18,7 +19,6 @@ from vision.decode import (
     TruncatedImage,
     UnsupportedImage,
 )
-from vision.lattice.locate import NoCityFound
 
 
 @pytest.mark.parametrize(
@@ -54,10 +54,10 @@ def test_a_subclass_of_a_listed_error_gets_its_status() -> None:
 
 def test_no_engine_or_scanner_error_class_carries_a_status() -> None:
     import scoring.errors
-    import vision.decode
     import vision.lattice.locate
+    import vision.photo.decode
 
-    for module in (scoring.errors, vision.decode, vision.lattice.locate):
+    for module in (scoring.errors, vision.photo.decode, vision.lattice.locate):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, InputError):
                 assert "status" not in vars(value), value

@@ -32,9 +32,9 @@ def _read(job: tuple[Path, str, str | None]) -> dict[str, Any]:
     """Scan one city photo, with the taught deck at ``deck_path`` or without one."""
     from scoring.city_text import parse_city
     from scoring.errors import InputError
+    from tests.evaluate import compare_cities
     from vision.deck.taught import load_deck
-    from vision.decode import decode_image
-    from vision.evaluate import compare_cities
+    from vision.photo.decode import decode_image
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
 
     folder, name, deck_path = job

@@ -2,8 +2,8 @@
 three goal cards read are exactly the ones in its ``goals:`` header, and the seconds the reading adds.
 
 The photos are read from ``../shared/devset-wagons/`` (never copied into the project), decoded as a scan
-decodes them (long side ``vision.run.WORK_LONG_SIDE``); the bench says so and stops when the folder or
-Tesseract is absent. Run: ``.venv/bin/python tests/bench/bench_goals.py [FOLDER]``.
+decodes them (long side ``vision.photo.decode.WORK_LONG_SIDE``); the bench says so and stops when the folder
+or Tesseract is absent. Run: ``.venv/bin/python tests/bench/bench_goals.py [FOLDER]``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.goals import read_goal_cards, tesseract_path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench.perturbed import chosen  # noqa: E402
-from vision.evaluate import compare_cities  # noqa: E402
+from tests.evaluate import compare_cities  # noqa: E402
 
 DEVSET = ROOT.parent / "shared" / "devset"
 # name → (turn in degrees, whether the true scoring cards are given)
@@ -62,7 +62,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
 
     from scoring.city_text import parse_city
     from scoring.errors import InputError
-    from vision.decode import decode_image
+    from vision.photo.decode import decode_image
     from vision.pipeline import WORK_LONG_SIDE, scan_rgb
 
     folder, name, turn, give_cards = job

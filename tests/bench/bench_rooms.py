@@ -33,7 +33,7 @@ from models.synth.scene import SynthPhoto, render_photo  # noqa: E402
 from models.synth.tables import HARDER_TABLES  # noqa: E402
 from scoring.city_text import parse_city  # noqa: E402
 from scoring.errors import InputError  # noqa: E402
-from vision.evaluate import compare_cities  # noqa: E402
+from tests.evaluate import compare_cities  # noqa: E402
 from vision.pipeline import scan_image  # noqa: E402
 
 ROOMS_SEED_BASE = 80_000_000  # own seeds: not training (1e6, 9e6, 7e7..) nor bench_accuracy (5e7..)

@@ -43,7 +43,7 @@ from api.web.scanning import scan_and_score
 try:  # the trees since vision's rooms (issue 36)
     from vision.photo import decode_image
 except ImportError:
-    from vision.decode import decode_image
+    from vision.photo.decode import decode_image
 try:  # the trees since the game registry (issue 36)
     from games import GameRequest as Request
 except ImportError:

@@ -9,8 +9,8 @@ Geometry accuracy replaces the classifier with the ground-truth stand-in of ``te
 photo counts as read when the city comes out exactly (for photos that cut the city: exactly the part in
 view, with a warning), which isolates the geometric stages from the classifier's own accuracy (that is
 ``tests/bench/bench_accuracy.py``'s job). The shipped classifier still judges between period hypotheses
-inside the geometry (``vision.arbitrate.read_geometry``), as it does in a real scan; the ``arbitrate`` stage
-is the time spent on the other hypotheses when the first lattice reads doubtfully.
+inside the geometry (``vision.city.arbitrate.read_geometry``), as it does in a real scan; the ``arbitrate``
+stage is the time spent on the other hypotheses when the first lattice reads doubtfully.
 """
 
 from __future__ import annotations

@@ -50,8 +50,7 @@ from models.synth.wagons.photo import render_given_town, render_town_photo  # no
 from scoring.city import cell_name  # noqa: E402
 from scoring.errors import InputError  # noqa: E402
 from scoring.wagons import Town, parse_town  # noqa: E402
-from vision.decode import decode_image  # noqa: E402
-from vision.run import WORK_LONG_SIDE  # noqa: E402
+from vision.photo.decode import WORK_LONG_SIDE, decode_image  # noqa: E402
 from vision.towns import scan_town, shipped_reader  # noqa: E402
 from vision.towns.deck import taught_reader, teach_town_deck  # noqa: E402
 

@@ -25,7 +25,7 @@ import numpy as np
 
 __all__ = ["chosen", "figures", "read_perturbed", "report", "run"]
 
-# A cell name as the scan writes it (vision.result: column letters, then the 1-based row).
+# A cell name as the scan writes it (vision.city.result: column letters, then the 1-based row).
 _CELL_NAME = re.compile(r"\b([A-Z]{1,2}[1-9][0-9]?)\b")
 _CELLS = ("wrong", "in_doubt", "in_warnings", "silent", "harmless")
 
@@ -53,8 +53,8 @@ def _scan(photo: Any, truth: Any) -> dict[str, Any]:
     """Scan ``photo`` (RGB pixels or a file's bytes) and compare it with ``truth``; ``box``: where the
     city was found, as fractions of the photo (:func:`_city_box`)."""
     from scoring.errors import InputError
-    from vision.decode import fit_long_side
-    from vision.evaluate import compare_cities
+    from tests.evaluate import compare_cities
+    from vision.photo.decode import fit_long_side
     from vision.pipeline import WORK_LONG_SIDE, scan_image, scan_rgb
 
     try:
@@ -71,7 +71,7 @@ def _scan(photo: Any, truth: Any) -> dict[str, Any]:
 def _city_box(result: Any) -> tuple[float, float, float, float, float]:
     """The read city's cells' bounding box and a block's width, as fractions of the photo's width and
     height (x0, y0, x1, y1, width): where it lies whatever size the photo is decoded at."""
-    from vision.overlay import cell_outlines
+    from vision.city.overlay import cell_outlines
 
     quads = np.array(list(cell_outlines(result.geometry, result.assembled).values()), float)
     widths = np.hypot(*(quads[:, 1] - quads[:, 0]).T)
@@ -94,7 +94,7 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
     """How the read ``city`` (with the scan's JSON ``out``) compares with ``truth``, and which of its
     wrong cells the scan named: in ``doubt`` (``[{"cell": "D6", ...}]``), in a warning, or nowhere."""
     from scoring.city import cell_name, format_city
-    from vision.evaluate import compare_cities
+    from tests.evaluate import compare_cities
 
     retake = out.get("retake")
     doubt = {str(d.get("cell")) for d in out.get("doubt") or [] if isinstance(d, dict)}
@@ -152,8 +152,8 @@ def read_perturbed(job: tuple[Path, str, list[str]]) -> dict[str, dict[str, Any]
     """One devset photo read upright and in each perturbation named: {way: figures}."""
     from scoring.city_text import parse_city
     from tests.bench.perturb import LOCATED, perturbed
-    from vision.decode import decode_image
-    from vision.evaluate import compare_cities
+    from tests.evaluate import compare_cities
+    from vision.photo.decode import decode_image
 
     folder, name, ways = job
     truth = parse_city((folder / f"{name}.city").read_text())

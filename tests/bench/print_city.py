@@ -23,10 +23,10 @@ from models.synth.deck import render_deck
 from models.synth.scene import render_photo
 from scoring.city_text import parse_city
 from scoring.errors import InputError
+from tests.evaluate import compare_cities
+from vision.city.result import ScanResult
 from vision.deck import DeckError
 from vision.deck.corrections import parse_correction, relabel
-from vision.evaluate import compare_cities
-from vision.result import ScanResult
 
 __all__ = ["CITY_EDITION_SEED_BASE", "city_editions"]
 

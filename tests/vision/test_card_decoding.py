@@ -219,11 +219,11 @@ def test_the_scan_keeps_its_cell_readings_where_the_cards_explain_too_little() -
 
 
 def test_a_cell_the_cards_do_not_settle_is_named_in_doubt_and_in_no_warning() -> None:
-    from vision.assemble import assemble_city
     from vision.cards.city import apply_stacking
     from vision.cards.stacking import CardStacking, StackedCell
     from vision.cells.reading import CellReading
-    from vision.doubt import find_doubts
+    from vision.city.assemble import assemble_city
+    from vision.city.doubt import find_doubts
 
     # A1 read C:NS; the cards put card 8's I:NS there by a margin under DOUBT_MARGIN: in doubt.
     readings = [

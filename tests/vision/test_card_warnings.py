@@ -21,9 +21,9 @@ from vision.cards.pieces import quadrants
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
 from vision.cells import CellReading
+from vision.city.read_cards import CITY_AGAINST_CARDS, SURE_MARGIN, stack_city
 from vision.lattice.fit import Lattice
 from vision.pipeline import scan_image
-from vision.read_cards import CITY_AGAINST_CARDS, SURE_MARGIN, stack_city
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 

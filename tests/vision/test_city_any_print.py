@@ -14,16 +14,15 @@ from models.synth.scene import render_photo
 from scoring.city import ROADS
 from scoring.city_text import parse_city
 from scoring.errors import InputError
+from tests.evaluate import compare_cities
 from vision.cells import CellReading
 from vision.deck import Teaching, load_deck, parse_correction, relabel, teach_deck
 from vision.deck.by_structure import question, with_look
 from vision.deck.corrections import build_deck
 from vision.deck.seen import card_from_meta, describe
 from vision.deck.teach_structure import cards_by_structure
-from vision.decode import decode_image
-from vision.evaluate import compare_cities
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.pipeline import scan_image
-from vision.run import WORK_LONG_SIDE
 
 # Grounds unlike the shipped ones and a road unlike every ground, flat (the zones' cycle cannot be told
 # from the cards alone) and with the shipped zone drawings recoloured.

@@ -20,7 +20,7 @@ from vision.cells.classify import (
 from vision.cells.crops import CONTEXT, CROP_H, CROP_W, CropJitter, extract_crops, lattice_crops
 from vision.cells.reading import CellReading
 from vision.lattice.fit import PX_PER_MM, Lattice
-from vision.onnx_models import default_threads
+from vision.runtime.onnx_models import default_threads
 
 # Play seeds far from the training (1e6..) and held-out (9e6..) ranges of models/train.py.
 TEST_SEEDS = (70_000_001, 70_000_002)
@@ -230,7 +230,7 @@ def test_a_missing_model_is_a_clear_build_error(tmp_path) -> None:
 
 def test_the_model_sessions_threads_sleep_between_calls() -> None:
     # On two cores a spinning idle worker takes a core from the stages between the model's calls.
-    from vision.onnx_models import cpu_session
+    from vision.runtime.onnx_models import cpu_session
 
     session = cpu_session(MODEL_PATH, 2)
     options = session.get_session_options()

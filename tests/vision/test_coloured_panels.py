@@ -10,17 +10,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-import vision.city_geometry
+import vision.city.geometry
 import vision.towns.geometry
 from api.core import PhotoRequest, read_photo
 from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_town_photo
 from tests.pathological import PHOTOS, jpeg
-from vision.city_geometry import small_copy
-from vision.decode import decode_image
+from vision.city.geometry import small_copy
 from vision.lattice import TooManyCards, locate_city
 from vision.lattice.bounds import GAME_CELLS, TooManyColours, check_region
 from vision.lattice.colours import COLOUR_BIN, MAX_CARD_COLOURS, region_colours
+from vision.photo.decode import decode_image
 from vision.pipeline import WORK_LONG_SIDE, scan_image
 
 
@@ -90,7 +90,7 @@ def test_the_cards_of_an_honest_city_and_town_show_a_few_colours() -> None:
 def test_a_panel_of_tiles_on_a_table_is_refused_before_any_lattice_is_fitted_or_read(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fits = _counting(monkeypatch, vision.city_geometry, "fit_lattice")
+    fits = _counting(monkeypatch, vision.city.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyColours) as refused:
         scan_image(jpeg(PHOTOS[name]()), timings=timings)

@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from scoring.city_text import parse_city
 from tests.conftest import assert_error
+from tests.evaluate import compare_cities
 from vision.deck.outlines import find_cards
 from vision.deck.taught import DeckError, DeckFileError, TaughtDeck, load_deck
 from vision.deck.teach import teach_deck
-from vision.evaluate import compare_cities
 from vision.pipeline import scan_image
 
 pytestmark = pytest.mark.slow

@@ -17,12 +17,12 @@ from fastapi.testclient import TestClient
 
 from models.synth.deck import city_photo, city_truth, deck_art, deck_photo, png
 from tests.conftest import assert_error
+from tests.evaluate import compare_cities
 from vision.deck.corrections import Correction, relabel
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.taught import DeckError, DeckFileError, DeckFixError, load_deck
 from vision.deck.teach import teach_deck
-from vision.decode import fit_long_side
-from vision.evaluate import compare_cities
+from vision.photo.decode import fit_long_side
 from vision.pipeline import scan_image
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,7 @@ from PIL import Image
 
 from scoring.errors import InputError
 from tests.conftest import png_bomb
-from vision.decode import (
+from vision.photo.decode import (
     ImageTooLarge,
     ImageTooSmall,
     NotAnImage,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.decode import MAX_DECODE_BYTES, ImageTooLarge, decode_image, decoded_bytes
+from vision.photo.decode import MAX_DECODE_BYTES, ImageTooLarge, decode_image, decoded_bytes
 
 
 def encoded(img: Image.Image, fmt: str, **kw: object) -> bytes:
@@ -123,7 +123,7 @@ def test_decodings_share_one_pool_and_wait_for_room() -> None:
     import threading
     import time
 
-    from vision.pixels import BytePool
+    from vision.photo.pixels import BytePool
 
     pool = BytePool(300)
     pool.acquire(200)
@@ -144,7 +144,7 @@ def test_decodings_share_one_pool_and_wait_for_room() -> None:
 def test_heic_is_read_from_pillow_heifs_own_buffer_and_a_damaged_one_is_400() -> None:
     import pillow_heif
 
-    from vision.decode import TruncatedImage
+    from vision.photo.decode import TruncatedImage
 
     pillow_heif.register_heif_opener()
     src = noise(300, 400, 3)

@@ -19,7 +19,7 @@ from PIL import Image
 from api.web import scanning
 from games import GameRequest
 from tests.conftest import Cli, assert_error
-from vision.decode import (
+from vision.photo.decode import (
     MAX_JPEG_MARKERS,
     MAX_JPEG_SCANS,
     ImageTooComplex,
@@ -28,8 +28,8 @@ from vision.decode import (
     decode_image,
     decoded_bytes,
 )
-from vision.jpeg_markers import jpeg_layout
-from vision.stages import Stop
+from vision.photo.jpeg_markers import jpeg_layout
+from vision.runtime.stages import Stop
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -162,7 +162,7 @@ def test_a_jpeg_of_odd_size_is_decoded_once_by_opencv_at_the_reduced_scale(
 # The child's own peak (VmHWM, per address space): ru_maxrss would carry over the parent's peak across exec.
 _PEAK = """
 import re, sys
-from vision.decode import decode_image
+from vision.photo.decode import decode_image
 def peak():
     return int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 data = open(sys.argv[1], "rb").read()

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from models.synth.scene import render_photo
+from vision.photo.decode import WORK_LONG_SIDE
 from vision.pipeline import scan_image
-from vision.run import WORK_LONG_SIDE
 
 DEMO = Path(__file__).resolve().parents[2] / "samples" / "demo.jpg"
 # How samples/demo.jpg was made (models/synth/scene.render_photo); the test checks the bytes are these.

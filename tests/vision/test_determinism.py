@@ -71,7 +71,7 @@ def test_a_scan_on_another_thread_of_a_loaded_machine_gives_identical_json() -> 
 def test_scans_side_by_side_on_threads_give_the_json_each_gives_alone() -> None:
     """The service scans several photos at once: the scans share thread pools and solver threads."""
     from tests.bench.perturb import jpeg_bytes, turned
-    from vision.decode import decode_image
+    from vision.photo.decode import decode_image
 
     demo = DEMO.read_bytes()
     photos = [demo, jpeg_bytes(turned(decode_image(demo).rgb, 180))]

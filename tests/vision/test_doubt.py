@@ -15,11 +15,11 @@ from games.sprawlopolis import ScoreOptions, score_scan
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
-from vision.assemble import assemble_city
 from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cells import CellReading
-from vision.doubt import find_doubts
-from vision.result import ScanResult
+from vision.city.assemble import assemble_city
+from vision.city.doubt import find_doubts
+from vision.city.result import ScanResult
 
 ROOT = Path(__file__).resolve().parents[2]
 # A finished-looking city with a hole in its middle (B2): blocks on all four sides of it.

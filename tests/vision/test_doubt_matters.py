@@ -1,6 +1,6 @@
 """Doubt a player needs: a doubt line only where the other reading changes what is scored, and no scoring
-card taken from a city whose reading is in doubt (vision.doubt_matters, through the scan's settle step and
-the CLI's lines)."""
+card taken from a city whose reading is in doubt (vision.city.doubt_matters, through the scan's settle step
+and the CLI's lines)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from games.sprawlopolis import ScoreOptions, score_scan
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
-from vision.assemble import assemble_city
 from vision.backs import BackNumber, ScoringCards
 from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
-from vision.doubt import CellDoubt
-from vision.doubt_matters import doubts_that_matter, scored_lines, unsure_city_cards
-from vision.read_cards import CityCards
-from vision.result import ScanResult, settle_doubts
+from vision.city.assemble import assemble_city
+from vision.city.doubt import CellDoubt
+from vision.city.doubt_matters import doubts_that_matter, scored_lines, unsure_city_cards
+from vision.city.read_cards import CityCards
+from vision.city.result import ScanResult, settle_doubts
 
 # B2 read as R:NS. As R:SW it would score the same on every line with cards 1, 2 and 3 (its road ends
 # still end the same roads, and no card counts it otherwise); as a commercial block, or as R:EW (the same

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from scoring.city_text import parse_city
-from vision.assemble import assemble_city
 from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cards.pieces import Placement
 from vision.cells import CellReading
-from vision.doubt import ORDER_DOUBT, find_doubts
+from vision.city.assemble import assemble_city
+from vision.city.doubt import ORDER_DOUBT, find_doubts
 
 ROOT = Path(__file__).resolve().parents[2]
 

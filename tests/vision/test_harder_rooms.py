@@ -11,14 +11,14 @@ import numpy as np
 from models.synth.scene import render_photo
 from scoring.city_text import parse_city
 from tests.bench.bench_rooms import cut_truly, room_conditions
-from vision.assemble import assemble_city
+from tests.evaluate import compare_cities
 from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
-from vision.doubt import CellDoubt
-from vision.evaluate import compare_cities
+from vision.city.assemble import assemble_city
+from vision.city.doubt import CellDoubt
+from vision.city.retake import UNKNOWN_COLOURS_MISFIT, Light, ask_retake, doubt_count
+from vision.city.unexplained import zone_colour_misfit
 from vision.pipeline import ScanResult, scan_image
-from vision.retake import UNKNOWN_COLOURS_MISFIT, Light, ask_retake, doubt_count
-from vision.unexplained import zone_colour_misfit
 
 # A city with a hole in it: 11 blocks, one cell of table inside and two at its corners.
 HOLED = "R:EW  C:EW  I:EW  .\nP     .     C:NS  R:NS\n.     I:EW  P     R:EW\n"

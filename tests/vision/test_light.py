@@ -1,4 +1,4 @@
-"""The light across the table (vision.light), and the city found and read under a soft shadow band (an
+"""The light across the table (vision.photo.light), and the city found and read under a soft shadow band (an
 arm, the phone) on rendered photos."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from models.synth.scene import SynthPhoto, render_photo
 from tests.bench.perturb import shadow_band
 from tests.synth_truth import same_city
-from vision.city_geometry import small_copy
-from vision.decode import fit_long_side
+from vision.city.geometry import small_copy
 from vision.lattice import locate_city
-from vision.light import EVEN_WITHIN, even_light, light_field
+from vision.photo.decode import fit_long_side
+from vision.photo.light import EVEN_WITHIN, even_light, light_field
 from vision.pipeline import WORK_LONG_SIDE, scan_rgb
 
 PALE = (235, 228, 205)  # a cream table

@@ -14,12 +14,13 @@ from scoring.city import EMPTY, block
 from scoring.city_text import parse_city
 from tests.citydraw import DrawnPhoto, draw_city_photo
 from tests.synth_truth import is_part_of, same_city
-from vision.arbitrate import lattice_evidence, read_geometry
-from vision.assemble import assemble_city
 from vision.cells.reading import CellReading, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
-from vision.city_geometry import Geometry
+from vision.city.arbitrate import lattice_evidence, read_geometry
+from vision.city.assemble import assemble_city
+from vision.city.geometry import Geometry
+from vision.city.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
 from vision.lattice.fit import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -32,7 +33,6 @@ from vision.lattice.offsets import cell_offsets, drift_offsets
 from vision.lattice.periods import estimate_period, folded_peak, position_profile
 from vision.lattice.rectify import Periods, project_points
 from vision.pipeline import scan_rgb, shipped_classifier
-from vision.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
 
 
 class MmTruthClassifier:
@@ -343,7 +343,7 @@ def test_assembly_trims_empty_borders_and_keeps_cards() -> None:
 
 
 def test_a_low_confidence_cell_is_in_no_warning_but_keeps_its_confidence_for_the_doubt() -> None:
-    # Which cells are in doubt is the scan's doubt (vision/doubt.py) alone: no second, looser list.
+    # Which cells are in doubt is the scan's doubt (vision/city/doubt.py) alone: no second, looser list.
     readings = _readings("R  C\nI  P\n", {(1, 0): [("I", None, 0.55), ("C", None, 0.4)]})
     out = assemble_city(readings)
     assert out.warnings == [] and out.labels[1][0] == "I"

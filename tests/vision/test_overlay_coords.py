@@ -13,8 +13,8 @@ import pytest
 
 from models.synth.scene import render_photo
 from scoring.city_text import parse_city
-from vision.labels import COORD
-from vision.overlay import (
+from vision.city.labels import COORD
+from vision.city.overlay import (
     CELL_AT,
     COLUMN_AT,
     ROW_AT,

@@ -1,6 +1,6 @@
 """The overlay's red is the doubt list: the cells outlined in red are exactly the scan's doubtful cells,
 whatever the classifier's confidence elsewhere, and a key on the picture says what the red means
-(vision.overlay.draw_overlay, vision.labels.draw_legend)."""
+(vision.city.overlay.draw_overlay, vision.city.labels.draw_legend)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from models.synth.scene import render_photo
-from vision.doubt import CellDoubt
-from vision.labels import INK_LIGHT, LOW, draw_legend, legend_text
+from vision.city.doubt import CellDoubt
+from vision.city.labels import INK_LIGHT, LOW, draw_legend, legend_text
+from vision.city.result import with_overlay
 from vision.pipeline import scan_image
-from vision.result import with_overlay
 
 
 def _red(canvas: np.ndarray) -> np.ndarray:

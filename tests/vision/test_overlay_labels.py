@@ -1,6 +1,6 @@
 """The overlays' cell labels read on any art: white over a dark halo on dark art, near-black over a white
 halo where white would vanish (a town's snow, pale desert and plains, a city's light blocks), on plain
-canvases and on the rendered rulebook town's snow territories (vision.overlay.draw_labels, used by both
+canvases and on the rendered rulebook town's snow territories (vision.city.overlay.draw_labels, used by both
 the city's and the town's overlay)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 
 from scoring.wagons import Territory
 from tests.vision.test_town_scan import rulebook_scan
-from vision.labels import INK_LIGHT, WHITE_READS, Label, contrast, draw_labels, label_ink
-from vision.overlay import quad_point
+from vision.city.labels import INK_LIGHT, WHITE_READS, Label, contrast, draw_labels, label_ink
+from vision.city.overlay import quad_point
 from vision.towns.overlay import TERRAIN_RGB, TOKEN_AT, draw_town_overlay
 
 SNOW = TERRAIN_RGB["S"]

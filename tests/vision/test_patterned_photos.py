@@ -10,14 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import vision.city_geometry
+import vision.city.geometry
 import vision.towns.arbitrate as support
 import vision.towns.geometry
 from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
 from tests.pathological import PHOTOS, jpeg, mosaic
-from vision.city_geometry import small_copy
-from vision.decode import decode_image
+from vision.city.geometry import small_copy
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -29,6 +28,7 @@ from vision.lattice import (
     rectify_city,
 )
 from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, check_region, region_cells
+from vision.photo.decode import decode_image
 from vision.pipeline import WORK_LONG_SIDE, scan_image
 from vision.towns import town_game_evidence
 from vision.towns.geometry import MAX_TOWN_CELLS
@@ -89,7 +89,7 @@ def test_a_region_filling_the_photo_is_held_to_a_whole_games_cells() -> None:
 def test_a_patterned_photo_is_refused_before_any_lattice_is_fitted_or_read(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fits = _counting(monkeypatch, vision.city_geometry, "fit_lattice")
+    fits = _counting(monkeypatch, vision.city.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyCards) as refused:
         scan_image(jpeg(PHOTOS[name]()), timings=timings)

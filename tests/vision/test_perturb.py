@@ -29,7 +29,7 @@ from tests.bench.perturb import (
     turned,
 )
 from tests.bench.perturbed import chosen, figures, report
-from vision.decode import decode_image
+from vision.photo.decode import decode_image
 
 
 def photo(h: int = 120, w: int = 160, seed: int = 0) -> np.ndarray:

@@ -20,15 +20,15 @@ import vision.pipeline as pipeline
 from models.synth.scene import SynthPhoto, render_photo
 from scoring.city_text import parse_city
 from tests.synth_truth import TruthClassifier, is_visible_part, same_city, visible_truth
-from vision.arbitrate import read_geometry
-from vision.assemble import assemble_city
 from vision.cells.reading import Grid, read_lattice
-from vision.city_geometry import Geometry, with_lattice
-from vision.decode import NotAnImage, TruncatedImage, decode_image
+from vision.city.arbitrate import read_geometry
+from vision.city.assemble import assemble_city
+from vision.city.geometry import Geometry, with_lattice
+from vision.city.rereads import grow_to_blocks
+from vision.city.result import OVERLAY_LONG_SIDE
 from vision.lattice.fit import Lattice
+from vision.photo.decode import NotAnImage, TruncatedImage, decode_image
 from vision.pipeline import NoCityFound, scan_image, shipped_classifier
-from vision.rereads import grow_to_blocks
-from vision.result import OVERLAY_LONG_SIDE
 
 pytestmark = pytest.mark.slow
 

@@ -15,12 +15,12 @@ from api.cli import main
 from models.synth.scene import render_photo
 from scoring.city_text import parse_city
 from tests.bench.perturb import glare_spot, jpeg_bytes, shadow_band
-from vision.assemble import assemble_city
 from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
-from vision.doubt import CellDoubt
+from vision.city.assemble import assemble_city
+from vision.city.doubt import CellDoubt
+from vision.city.retake import GLARE_RETAKE, Light, ask_retake, glare_spots, shadow_depth
 from vision.pipeline import ScanResult, scan_image
-from vision.retake import GLARE_RETAKE, Light, ask_retake, glare_spots, shadow_depth
 
 # A plain rendered photo: a city of 15 cards on cloth, seen from nearly straight above, lit evenly.
 SEED = 50_000_003

@@ -1,5 +1,6 @@
-"""A scan is timed one way (vision.stages.StageTimer), stopped another (vision.stages.Stop, asked between
-stages), and runs on thread pools its caller owns (vision.workers), none of them made at import."""
+"""A scan is timed one way (vision.runtime.stages.StageTimer), stopped another (vision.runtime.stages.Stop,
+asked between stages), and runs on thread pools its caller owns (vision.runtime.workers), none of them made
+at import."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 
 from tests.conftest import ROOT, png_bytes
 from vision.pipeline import scan_image
-from vision.stages import ScanCancelled, ScanPastDeadline, StageTimer, Stop
-from vision.workers import Workers, current_workers, default_workers
+from vision.runtime.stages import ScanCancelled, ScanPastDeadline, StageTimer, Stop
+from vision.runtime.workers import Workers, current_workers, default_workers
 
 
 def test_a_cancelled_scan_stops_before_its_first_stage() -> None:
@@ -68,7 +69,7 @@ def test_workers_made_active_serve_the_scans_on_this_thread_and_start_again_afte
 
 def test_importing_the_scanner_starts_no_thread_pool() -> None:
     probe = (
-        "import threading, vision.pipeline, vision.workers as w; "
+        "import threading, vision.pipeline, vision.runtime.workers as w; "
         "assert w._DEFAULT is None, 'a default pool at import'; "
         "assert not [t for t in threading.enumerate() if t.name.startswith('sprawlscan-')], 'threads'"
     )

@@ -20,8 +20,7 @@ from models.synth.wagons.photo import render_town_photo
 from scoring.wagons import parse_town
 from scoring.wagons.cards import CARDS, card_grid
 from scoring.wagons.town import TERRAINS
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.deck import load_town_deck, taught_reader, teach_town_deck
 from vision.towns.deck.structure import NoStructure, learn_look, name_fills
 from vision.towns.scan import scan_town, shipped_reader

@@ -21,8 +21,7 @@ from models.synth.wagons.deck import render_wagons_deck
 from models.synth.wagons.photo import render_town_photo
 from scoring.wagons import parse_town
 from vision.deck import DeckError, DeckFileError, load_deck
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.deck import TownDeck, load_town_deck, reweighted, taught_reader, teach_town_deck
 from vision.towns.scan import scan_town, shipped_reader
 

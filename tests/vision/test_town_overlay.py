@@ -11,8 +11,8 @@ import pytest
 
 from scoring.wagons import Territory, Town
 from tests.vision.test_town_scan import rulebook_scan
-from vision.labels import LOW
-from vision.overlay import lattice_outlines
+from vision.city.labels import LOW
+from vision.city.overlay import lattice_outlines
 from vision.towns.doubt import CellDoubt
 from vision.towns.overlay import TERRAIN_RGB, draw_town_overlay, town_labels
 from vision.towns.scan import TownScan

@@ -17,9 +17,8 @@ from models.synth.wagons.town import TownPlay, visible_town
 from scoring.placement import Placement
 from scoring.wagons import Town, parse_town
 from tests.vision.town_standins import REACH, TruthReader
-from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, NoCityFound, project_points
-from vision.run import WORK_LONG_SIDE
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.geometry import CELL_MM, TownGeometry
 from vision.towns.scan import TownScan, scan_town
 

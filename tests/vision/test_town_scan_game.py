@@ -19,9 +19,8 @@ from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_given_town, render_town_photo
 from scoring.wagons import parse_town
 from tests.vision.town_standins import ColourGuessReader, TruthReader
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
-from vision.stages import Stages, StageTimer, Stop
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
+from vision.runtime.stages import Stages, StageTimer, Stop
 from vision.towns import scan_town
 from vision.towns.arbitrate import Reader
 

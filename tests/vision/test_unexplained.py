@@ -11,10 +11,10 @@ from vision.cards.pieces import quadrants
 from vision.cells.reading import CellReading
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
-from vision.city_geometry import Geometry
+from vision.city.geometry import Geometry
+from vision.city.read_cards import stack_city
+from vision.city.unexplained import read_unexplained_again, unexplained_blocks
 from vision.lattice.fit import Lattice
-from vision.read_cards import stack_city
-from vision.unexplained import read_unexplained_again, unexplained_blocks
 
 Label = tuple[str | None, str | None]
 LABELS: list[Label] = [(z, r) for z in "RCI" for r in (None, "NS", "NE", "NW", "SE", "SW", "EW")]

@@ -1,11 +1,11 @@
-"""The glare veil lifted off the top-down view (vision.veil)."""
+"""The glare veil lifted off the top-down view (vision.city.veil)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from vision.city.veil import RECOVERABLE, lift_veil
 from vision.lattice import Lattice
-from vision.veil import RECOVERABLE, lift_veil
 
 PITCH_X, PITCH_Y = 88.0, 64.0
 ROWS, COLS = 6, 6

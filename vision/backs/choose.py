@@ -89,8 +89,8 @@ def choose_scoring_cards(
 
     ``city_certainty`` (0–1) is how sure the city's reading is; ``given`` (the player's own numbers)
     always wins, with a warning when a reading disagrees. ``against``: the cards read on backs that the
-    caller found the city holds (:func:`vision.read_cards.stack_city`, which names them with their cells):
-    where the backs and the city disagree the choice is made as ever, without a warning of its own.
+    caller found the city holds (:func:`vision.city.read_cards.stack_city`, which names them with their
+    cells): where the backs and the city disagree the choice is made as ever, without a warning of its own.
     ``alike``: groups of cards the city cannot tell apart (:func:`vision.cards.read_alike`); a city that
     has any is never taken for the cards the backs do not name, and the warning names the groups.
     """
@@ -136,7 +136,7 @@ def _given(
     backs: tuple[BackNumber, ...], city: tuple[int, ...] | None, chosen: tuple[int, ...]
 ) -> ScoringCards:
     """The player's cards, with a warning when the city's missing cards are others (a caller that knows
-    which cards the city holds, :func:`vision.read_cards.stack_city`, words that itself)."""
+    which cards the city holds, :func:`vision.city.read_cards.stack_city`, words that itself)."""
     doubt = tuple(sorted(set(chosen) ^ set(city))) if city and set(city) != set(chosen) else ()
     warnings = (
         (

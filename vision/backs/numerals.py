@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
+from vision.runtime import MODEL_DIR, ProcessWide, load_model, softmax
 
 MODEL_PATH = MODEL_DIR / "numbers.onnx"
 META_PATH = MODEL_DIR / "numbers.json"

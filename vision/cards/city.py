@@ -2,7 +2,7 @@
 
 :func:`evidence_grid` turns the classifier's per-cell distributions into :class:`CellEvidence` (only the
 cells whose reading counts; the rest are known empty, and cells beyond the photo's frame unknown), and
-:func:`apply_stacking` writes the decoding back into the per-cell readings that :mod:`vision.assemble`
+:func:`apply_stacking` writes the decoding back into the per-cell readings that :mod:`vision.city.assemble`
 builds the city from, with the warnings a player needs. A decoding that explains too little of the city
 (a test grid, a game with cards we do not know) is not used: the cell-by-cell reading stands.
 """
@@ -49,7 +49,7 @@ _LAST = threading.local()
 @dataclass(frozen=True)
 class CardReading:
     """The readings after decoding and which card shows in each cell (grid of the readings); a doubtful
-    cell is :mod:`vision.doubt`'s to name."""
+    cell is :mod:`vision.city.doubt`'s to name."""
 
     readings: list[list[CellReading | None]]
     cards: list[list[int | None]]

@@ -35,7 +35,7 @@ from vision.cards.pieces import (
 from vision.cards.rows import Layout, Rows, overlap_rows
 from vision.cards.solves import OPTIMAL, bounded, new_highs, solve, using, using_solution
 from vision.cards.variables import E, U, X, Y, leave_cost, program_variables
-from vision.workers import current_workers
+from vision.runtime import current_workers
 
 __all__ = ["EMPTY_LABEL", "CardProgram", "CellEvidence", "Label", "Placement"]
 

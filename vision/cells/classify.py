@@ -22,7 +22,7 @@ from vision.cells.reading import CellReading, Grid, read_lattice
 from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
 from vision.lattice import Lattice
-from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
+from vision.runtime import MODEL_DIR, ProcessWide, load_model, softmax
 
 MODEL_PATH = MODEL_DIR / "cells.onnx"
 META_PATH = MODEL_DIR / "cells.json"

@@ -1,8 +1,8 @@
 """What a scan knows about one lattice cell, and the one interface every cell reader offers.
 
 :class:`CellReading` is the single type for a cell's reading from the classifier to the city: the classifier
-makes it, the re-reads replace it, the card decoding settles it and :mod:`vision.assemble` builds the city
-from it. :class:`Classifier` is what the pipeline needs of a reader (the shipped ONNX model in
+makes it, the re-reads replace it, the card decoding settles it and :mod:`vision.city.assemble` builds the
+city from it. :class:`Classifier` is what the pipeline needs of a reader (the shipped ONNX model in
 :mod:`vision.cells.classify`, or a stand-in in tests): read the cells centred at given points of a top-down
 view.
 """

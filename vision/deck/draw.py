@@ -3,7 +3,7 @@
 Each card found gets its outline (white for one of the 18, yellow for an expansion card the player named)
 and, large at its centre, what it was taken for: ``7`` (card 7 as it lies unturned), ``7r`` (turned by
 180°) or ``W``, ``POI``, ``CZ``; small in its top-left corner its place as a correction names it
-(``2,3``: row 2, card 3 of that row). The style is the scan overlay's (:mod:`vision.overlay`): a
+(``2,3``: row 2, card 3 of that row). The style is the scan overlay's (:mod:`vision.city.overlay`): a
 downscaled copy of the photo, text in a dark halo.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.city import CARD_BOX, halo_text, overlay_base
 from vision.deck.corrections import CardSeen
-from vision.overlay import CARD_BOX, halo_text, overlay_base
 
 __all__ = ["draw_deck_overlay"]
 

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from vision.cells import CellReading, Classifier, Grid, read_lattice
-from vision.city_geometry import Geometry, geometry_for, small_copy
+from vision.city import Geometry, geometry_for, small_copy
 from vision.deck.corrections import card_labels
 from vision.deck.taught import CARDS, block_features
 from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points

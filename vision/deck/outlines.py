@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.cells import TopDown
-from vision.city_geometry import small_copy
+from vision.city import small_copy
 from vision.deck.touching import card_sides, row_of_cards, split_region
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 

@@ -27,7 +27,7 @@ import numpy as np
 from scoring.city import block, rotate_road
 from scoring.layouts import LAYOUTS
 from vision.cells import CellReading, Grid
-from vision.city_geometry import Geometry
+from vision.city import Geometry
 from vision.deck.taught import CARDS, TaughtDeck, block_features, sliding_windows
 
 __all__ = ["apply_deck", "similarities", "template_labels", "template_marks", "use_deck"]

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.decode import fit_long_side
 from vision.frames.measures import FrameMeasures, measure_frame
 from vision.lattice import (
     Located,
@@ -30,6 +29,7 @@ from vision.lattice import (
     project_points,
     rectify_city,
 )
+from vision.photo import fit_long_side
 
 __all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "check_frame", "hints_for"]
 
@@ -41,7 +41,7 @@ FRAME_LONG_SIDE = 512
 CLOSER_SPAN = 0.5
 # Past this tilt from straight above (degrees) the far cells shrink and blur; the scanner reads to about
 # 35°, so the hint comes before that. Outside this range of the cells' measured aspect the scan itself
-# warns of a steep angle (vision.city_geometry).
+# warns of a steep angle (vision.city.geometry).
 TILT_HINT = 25.0
 ASPECT_RANGE = (1.2, 1.65)
 # Saturated spots over this share of the card region hide art (a third of a cell of a 15-card city): a
@@ -51,7 +51,7 @@ GLARE_HINT = 0.005
 # Cards this much darker in part than elsewhere (vision.frames.measures.card_shadow): rendered cities in
 # their own uneven light measure up to 0.52, a shadow band darkening them by 65 % up to 0.66 ...
 SHADOW_HINT = 0.5
-# ... or light on the table beside them this much darker (vision.light; rendered photos in their own
+# ... or light on the table beside them this much darker (vision.photo.light; rendered photos in their own
 # light measure at most 0.09, a band darkening them by 45 % up to 0.21).
 TABLE_SHADOW_HINT = 0.15
 # The detail kept after the probe's blur (vision.frames.measures.blur_ratio) from which the frame is too

@@ -1,18 +1,18 @@
 """What a preview frame shows of the light, the sharpness and the angle on the cards it found.
 
-The scan's own measures (:mod:`vision.retake`) read them per cell in the top-down view, after the cells
+The scan's own measures (:mod:`vision.city.retake`) read them per cell in the top-down view, after the cells
 are classified; a preview frame has no time for that (the check answers in tens of milliseconds), so each
 is taken here on the small frame itself, over the card region :func:`vision.lattice.locate_city` found,
 with the scan's pixel tests and light model:
 
 * glare: the pixels a lamp's reflection saturates (every channel at :data:`GLARE_SATURATED` or more; the
-  scan's :func:`vision.retake.washed_out`, from 215, also takes in the white face of a scoring card that
+  scan's :func:`vision.city.retake.washed_out`, from 215, also takes in the white face of a scoring card that
   the card region may join to the city), kept only in spots at least :data:`GLARE_SPOT_CELLS` of a cell
   across (a reflection, not the art's white details nor a scoring card's text-free patches);
 * shadow: the cards' brightness (each pixel's brightest channel, which the art's colours vary least)
-  smoothed over one and a half cells, its darkest against its brightest (as :func:`vision.retake.shadow_depth`
-  does per block), and the light field of :mod:`vision.light` measured on the table around the cards,
-  where a shadow's darkening is not the art's;
+  smoothed over one and a half cells, its darkest against its brightest (as
+  :func:`vision.city.retake.shadow_depth` does per block), and the light field of :mod:`vision.photo.light`
+  measured on the table around the cards, where a shadow's darkening is not the art's;
 * blur: how much of the cards' fine detail a slight blur leaves, in the direction the frame is most
   blurred (a sharp frame loses most of it, a blurred one has little left to lose; a shake blurs one
   direction only);
@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.lattice import Located
-from vision.light import light_field
+from vision.photo import light_field
 
 __all__ = [
     "FrameMeasures",
@@ -118,7 +118,7 @@ def glare_share(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
 
 def table_shadow(rgb: np.ndarray, region: np.ndarray, table_lab: np.ndarray, cell_px: float) -> float:
     """How much darker the darkest light within a cell of the cards is than the brightest there, 0..1,
-    from :func:`vision.light.light_field` measured on the table (the pixels a cell or more away from
+    from :func:`vision.photo.light.light_field` measured on the table (the pixels a cell or more away from
     the card region)."""
     if len(table_lab) == 0:
         return 0.0

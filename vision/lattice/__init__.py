@@ -1,7 +1,7 @@
 """Where the city's blocks are: the city in the photo, the top-down view and the block lattice.
 
-``locate`` finds the cards (on the photo as if lit evenly, :mod:`vision.light`) and their two line families
-(``vanishing``: where each family meets), ``rectify`` measures the block periods and warps
+``locate`` finds the cards (on the photo as if lit evenly, :mod:`vision.photo.light`) and their two line
+families (``vanishing``: where each family meets), ``rectify`` measures the block periods and warps
 the photo top-down, ``periods`` finds what repeats in 1-D profiles, ``fit`` fits the lattice and
 ``offsets`` each cell's own shift. Other rooms use only the names below (the town geometry,
 :mod:`vision.towns.remeasure`, measures the periods again in its view with the 1-D tools).

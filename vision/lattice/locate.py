@@ -24,7 +24,7 @@ import numpy as np
 from scoring.errors import InputError
 from vision.lattice.colours import region_colours
 from vision.lattice.vanishing import vanishing_point
-from vision.light import even_light, light_field
+from vision.photo import even_light, light_field
 
 LOCATE_LONG_SIDE = 1000
 # A city must cover at least this fraction of the photo to be read (about 8 blocks in a 12 MP frame).
@@ -135,7 +135,7 @@ def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
 def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo.
 
-    The cues are read on the photo as if lit evenly (:mod:`vision.light`): a shadow across a pale table
+    The cues are read on the photo as if lit evenly (:mod:`vision.photo.light`): a shadow across a pale table
     is darker than the table but no card, and drawings in the shade are as busy as those in the light.
     """
     h, w = rgb.shape[:2]

@@ -13,7 +13,7 @@ No markers lie on a real table, so the view is recovered from the cards themselv
    periods is chosen among pairs with a plausible ratio, the longer one being the blocks' width; each
    axis is then scaled to :data:`~vision.lattice.fit.PX_PER_MM`. The comb still errs on some photos (small
    cities, steep tilts), so :meth:`Periods.hypotheses` also offers the distinct runners-up, and
-   :func:`vision.arbitrate.read_geometry` lets the cell classifier judge between them when the first
+   :func:`vision.city.arbitrate.read_geometry` lets the cell classifier judge between them when the first
    lattice reads doubtfully.
 3. **Quarter turn.** Of the two turns that keep blocks wider than tall (or, given a portrait cell size
    such as a Circle the Wagons territory's, taller than wide), the one closest to the photo's own up

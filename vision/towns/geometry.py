@@ -15,7 +15,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.city_geometry import segments_in_frame, small_copy
+from vision.city import segments_in_frame, small_copy
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -68,7 +68,7 @@ MAX_TOWN_CELLS = 90
 # well short of a card's period (two cells). Not always: on wider towns it let a half period win.
 MIN_CELLS_ACROSS = 1.5
 # The pitch measured in the top-down view corrects the vanishing-point scale when they differ by more
-# (as for a city, vision.city_geometry).
+# (as for a city, vision.city.geometry).
 RESCALE_ABOVE = 0.01
 # A cell period measured again in the first view (vision.towns.remeasure) that differs from the nominal
 # one by less than this is left to the fit.

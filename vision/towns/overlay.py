@@ -1,4 +1,4 @@
-"""Draw what a town scan read on its photo, as :mod:`vision.overlay` draws a city's.
+"""Draw what a town scan read on its photo, as :mod:`vision.city.overlay` draws a city's.
 
 Each town cell is drawn in the photo's own perspective (the view's lattice mapped back through the inverse
 homography) on a downscaled copy of the photo: a territory tinted and outlined in its terrain's colour (the
@@ -15,8 +15,17 @@ import cv2
 import numpy as np
 
 from scoring.city import cell_name
-from vision.labels import LOW, Label, draw_labels
-from vision.overlay import SQUARE, Pen, cell_width, coordinate_labels, overlay_base, quad_point
+from vision.city import (
+    LOW,
+    SQUARE,
+    Label,
+    Pen,
+    cell_width,
+    coordinate_labels,
+    draw_labels,
+    overlay_base,
+    quad_point,
+)
 
 if TYPE_CHECKING:
     from scoring.wagons import Town
@@ -40,7 +49,7 @@ TINT = 0.35  # how much of the tint layer shows over the photo
 
 def town_labels(town: Town, outlines: dict[tuple[int, int], list[list[float]]]) -> list[Label]:
     """The column letters, row numbers and each territory's token (``D/w``) of ``town``, placed in its
-    cells' ``outlines`` (photo fractions, as :func:`vision.overlay.lattice_outlines` gives them)."""
+    cells' ``outlines`` (photo fractions, as :func:`vision.city.overlay.lattice_outlines` gives them)."""
     tokens = [
         Label(territory.token(), *quad_point(outlines[(r, c)], *TOKEN_AT), "cell", (r, c))
         for r, line in enumerate(town.grid)
@@ -84,7 +93,7 @@ def draw_town_overlay(
     scan: TownScan, *, long_side: int = 1400, base: tuple[np.ndarray, float] | None = None
 ) -> np.ndarray:
     """An RGB picture of the scan's photo (long side at most ``long_side``) with the town read drawn on it
-    (see the module note). ``base`` is :func:`vision.overlay.overlay_base` of the photo when made already
+    (see the module note). ``base`` is :func:`vision.city.overlay.overlay_base` of the photo when made already
     (drawn on)."""
     g, town = scan.geometry, scan.town
     canvas, k = base if base is not None else overlay_base(g.photo, long_side)

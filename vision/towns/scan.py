@@ -24,8 +24,8 @@ import numpy as np
 
 from scoring.breakdown import Breakdown
 from scoring.wagons import Town, parse_town, score_town
+from vision.city import lattice_outlines
 from vision.lattice import NoCityFound
-from vision.overlay import lattice_outlines
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
 from vision.towns.doubt import CellDoubt, read_land_doubt, town_doubt
@@ -96,7 +96,7 @@ class TownScan:
 
     def outlines(self) -> dict[tuple[int, int], list[list[float]]]:
         """Each town cell's corners (TL, TR, BR, BL), keyed (row, col) from the town's top-left, as
-        fractions of the photo (:func:`vision.overlay.lattice_outlines`)."""
+        fractions of the photo (:func:`vision.city.overlay.lattice_outlines`)."""
         g, shape = self.geometry, (self.town.n_rows, self.town.n_cols)
         return lattice_outlines(g.to_view, g.photo.shape, g.lattice, self.origin, shape)
 

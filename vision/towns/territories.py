@@ -22,7 +22,7 @@ import numpy as np
 from scoring.wagons.town import ICONS, TERRAINS
 from vision.cells import check_rgb_image, extract_crops
 from vision.lattice import Lattice
-from vision.onnx_models import MODEL_DIR, ProcessWide, load_model, softmax
+from vision.runtime import MODEL_DIR, ProcessWide, load_model, softmax
 from vision.towns.evidence import TOKENS
 
 __all__ = [

@@ -25,9 +25,8 @@ from api.core import ServiceError
 from api.web.admission import Admission
 from api.web.uploads import form_schema, read_upload
 from games import Game, GameOptionError, game_named, game_names, registered
-from vision.decode import MAX_JPEG_MARKERS, MAX_JPEG_SCANS, ImageTooComplex, NotAnImage
 from vision.frames import check_frame
-from vision.jpeg_markers import jpeg_layout
+from vision.photo import MAX_JPEG_MARKERS, MAX_JPEG_SCANS, ImageTooComplex, NotAnImage, jpeg_layout
 
 __all__ = ["FRAMES_PATH", "FrameTooLarge", "UnsupportedFrame", "router"]
 

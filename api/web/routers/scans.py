@@ -36,7 +36,7 @@ from api.web.error_handlers import ClientGone, ScanNotFound
 from api.web.kept_photo import without_location
 from api.web.uploads import form_schema, read_upload, sniff_image_type
 from games import GameRequest, game_names, options_for
-from vision.stages import ScanCancelled, Stop
+from vision.runtime import ScanCancelled, Stop
 
 __all__ = ["SCANS_PATH", "router", "stored"]
 
@@ -173,7 +173,7 @@ async def scan_while_connected(
     request: Request, run: Callable[..., scanning.Scanned], workers: scanning.ScanWorkers
 ) -> scanning.Scanned:
     """``run(stop=stop)`` on a scan worker; ``stop`` is cancelled when the client disconnects, and the scan
-    stops at its next stage boundary (:class:`~vision.stages.ScanCancelled`)."""
+    stops at its next stage boundary (:class:`~vision.runtime.stages.ScanCancelled`)."""
     stop = Stop()
     outcome: dict[str, Any] = {}
 

@@ -23,9 +23,8 @@ import numpy as np
 
 from scoring.wagons.cards import card_grid
 from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centre_windows, find_cards
-from vision.decode import decode_image
 from vision.lattice import PX_PER_MM, Lattice, warp
-from vision.run import WORK_LONG_SIDE
+from vision.photo import WORK_LONG_SIDE, decode_image
 from vision.towns.arbitrate import Reader
 from vision.towns.deck.grid import completed, places_of, portrait
 from vision.towns.deck.look import territory_looks

@@ -21,8 +21,8 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 ``rim``         a block at the city's edge that the classifier gives some chance of being bare table and the
                 cards back by little: a patterned or coloured table (a check cloth) can look like art there;
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
-``glare``       a cell washed out by a lamp's reflection (:func:`vision.retake.glare_cells`): the art under
-                it is lost, so any reading of it is a guess, however sure the classifier is.
+``glare``       a cell washed out by a lamp's reflection (:func:`vision.city.retake.glare_cells`): the art
+                under it is lost, so any reading of it is a guess, however sure the classifier is.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.city import EMPTY, SIDES, block, cell_name
 from scoring.layouts import LAYOUTS
-from vision.assemble import Assembled
 from vision.cards import CardReading, Label, StackedCell, covering
 from vision.cells import CellReading, Grid
+from vision.city.assemble import Assembled
 
 if TYPE_CHECKING:
     import numpy as np
@@ -71,7 +71,7 @@ RIM_MARGIN = 2.0
 # Alternatives shown per cell, and the least probability (relative to the answer) an alternative needs.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
-# A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
+# A cell with at least this share of its core washed out by a glare spot is in doubt (vision.city.retake).
 GLARE_DOUBT = 0.3
 # What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
 # gives weight to blocks no card has (an industrial block without a road): offered to a player as "if it
@@ -89,7 +89,7 @@ class CellDoubt:
     first, ``why`` says in plain words what raised the doubt and ``sources`` which sources named it.
     ``named``: the (source, reason, alternative) of each reason that rests on one alternative alone (two
     cards in the other order, the table at the rim): where that alternative changes nothing scored, the
-    reason is moot (:mod:`vision.doubt_matters`).
+    reason is moot (:mod:`vision.city.doubt_matters`).
     """
 
     row: int
@@ -263,7 +263,7 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
     if cell.glare >= GLARE_DOUBT:  # the art is washed out: every runner-up, likeliest first, is a guess
         alts += [label for label, _ in ranked if label != cell.label and label not in alts]
         alts = alts or ["."]
-        limit = None  # cut once the ones that change nothing scored are left out (vision.doubt_matters)
+        limit = None  # cut once the ones that change nothing scored are left out (vision.city.doubt_matters)
     covered = _covered_among_blocks(cell)
     return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit])
 

@@ -17,7 +17,7 @@ asks it at each stage's end, never inside a stage. :class:`Stages` is where the 
 >>> stop.check("locate")
 Traceback (most recent call last):
 ...
-vision.stages.ScanCancelled: stopped after the 'locate' stage: the client has gone
+vision.runtime.stages.ScanCancelled: stopped after the 'locate' stage: the client has gone
 """
 
 from __future__ import annotations

@@ -9,15 +9,15 @@ from typing import Any
 import numpy as np
 
 from scoring.city import City, cell_name
-from vision.assemble import Assembled, assemble_city
 from vision.backs import CITY_SURE, ScoringCards
-from vision.city_geometry import MIN_BLOCKS, Geometry
-from vision.cut import cut_by_frame
-from vision.doubt import CellDoubt, find_doubts
-from vision.doubt_matters import doubts_that_matter, unsure_city_cards
-from vision.overlay import cell_outlines, draw_overlay
-from vision.read_cards import CityCards
-from vision.retake import ask_retake, needs_deck, read_light, unread_city
+from vision.city.assemble import Assembled, assemble_city
+from vision.city.cut import cut_by_frame
+from vision.city.doubt import CellDoubt, find_doubts
+from vision.city.doubt_matters import doubts_that_matter, unsure_city_cards
+from vision.city.geometry import MIN_BLOCKS, Geometry
+from vision.city.overlay import cell_outlines, draw_overlay
+from vision.city.read_cards import CityCards
+from vision.city.retake import ask_retake, needs_deck, read_light, unread_city
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 
@@ -28,7 +28,7 @@ OVERLAY_LONG_SIDE = 1400
 class CityCell:
     """One cell of the city read: its label in the city format (``"."`` for no block), how sure, the card
     whose block shows there (when the card decoding placed one) and, when the overlay is drawn, the
-    cell's corners as fractions of the photo (see :func:`vision.overlay.cell_outlines`)."""
+    cell's corners as fractions of the photo (see :func:`vision.city.overlay.cell_outlines`)."""
 
     row: int
     col: int
@@ -67,13 +67,13 @@ class ScanResult:
     # What the overlay and the cell outlines are drawn from (not part of the JSON).
     geometry: Geometry | None = field(default=None, repr=False)
     assembled: Assembled | None = field(default=None, repr=False)
-    # The cells that could be otherwise (vision.doubt); the JSON's "doubt" adds each alternative's total.
+    # The cells that could be otherwise (vision.city.doubt); the JSON's "doubt" adds each alternative's total.
     doubts: tuple[CellDoubt, ...] = ()
     cards_read: CityCards | None = field(default=None, repr=False)
     # Why another photo is needed and what to change, when this one cannot be read reliably
-    # (vision.retake); such a result is a reading to correct by hand, not a score.
+    # (vision.city.retake); such a result is a reading to correct by hand, not a score.
     retake: str | None = None
-    # The retake is for cards of a print the scanner does not know: teach the deck (vision.retake).
+    # The retake is for cards of a print the scanner does not know: teach the deck (vision.city.retake).
     needs_deck: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -146,9 +146,9 @@ def assemble_scan(
 def settle_doubts(
     assembled: Assembled, cards: CityCards, found: tuple[CellDoubt, ...]
 ) -> tuple[Assembled, CityCards, tuple[CellDoubt, ...]]:
-    """The doubts a player is told of (:func:`vision.doubt_matters.doubts_that_matter` of those
+    """The doubts a player is told of (:func:`vision.city.doubt_matters.doubts_that_matter` of those
     ``found``), and the city and its cards without the scoring cards the city alone chose where a doubt
-    that matters is left in it (:func:`vision.doubt_matters.unsure_city_cards`)."""
+    that matters is left in it (:func:`vision.city.doubt_matters.unsure_city_cards`)."""
     unsure = unsure_city_cards(cards.scoring, doubts_that_matter(assembled.city, found, None))
     if unsure is not None:
         cards = replace(cards, scoring=unsure, warnings=unsure.warnings)
@@ -159,7 +159,7 @@ def settle_doubts(
 
 def with_overlay(result: ScanResult, base: tuple[np.ndarray, float] | None = None) -> ScanResult:
     """``result`` with the overlay drawn (the lattice, labels, groups, roads and the scoring cards' boxes)
-    and each cell's outline in the photo; ``base``: :func:`vision.overlay.overlay_base` of the photo at
+    and each cell's outline in the photo; ``base``: :func:`vision.city.overlay.overlay_base` of the photo at
     :data:`OVERLAY_LONG_SIDE`, when made already."""
     assert result.geometry is not None and result.assembled is not None
     scoring = result.scoring_cards

@@ -37,7 +37,7 @@ from vision.cards import (
     read_same_blocks,
 )
 from vision.cells import Grid
-from vision.city_geometry import Geometry, px_per_mm
+from vision.city.geometry import Geometry, px_per_mm
 
 __all__ = ["CardAgainst", "CityCards", "city_lacks", "read_backs", "stack_city"]
 
@@ -81,7 +81,7 @@ class CityCards:
     # The cells three backs read surely settled (see stack_city), each with the label the city alone had.
     moved: tuple[tuple[tuple[int, int], Label], ...] = ()
     # The readings of the photo's own colours, when the colour correction read the cells again (a second
-    # look at the same pixels, for vision.doubt).
+    # look at the same pixels, for vision.city.doubt).
     photographed: Grid | None = None
 
     def against_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:

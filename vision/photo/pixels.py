@@ -2,7 +2,7 @@
 strip converted to 8-bit RGB, alpha laid on white, on the way), a codec's own array where it holds less than
 Pillow would, the memory all decodings share, and the EXIF turn.
 
-:func:`vision.decode.decode_image` checks the photo and its budget, then hands its pixels here.
+:func:`vision.photo.decode.decode_image` checks the photo and its budget, then hands its pixels here.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def codec_pixels(img: Image.Image, data: bytes, original: tuple[int, int]) -> tu
         if pixels is not None and pixels.dtype == np.uint8:
             return pixels, True
     if img.format == "HEIF":
-        import pillow_heif  # HEIC only (see vision.decode._register_heif)
+        import pillow_heif  # HEIC only (see vision.photo.decode._register_heif)
 
         try:
             heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)

@@ -16,9 +16,9 @@ import numpy as np
 
 from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
-from vision.city_geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
+from vision.city.geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
 from vision.lattice import Located, NoCityFound, Periods, TooManyCards, locate_city, measure_periods
-from vision.stages import Stages
+from vision.runtime import Stages
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
 
@@ -82,7 +82,7 @@ def lattice_evidence(geometry: Geometry, readings: Grid) -> Evidence:
 
 def cards_confirm(geometry: Geometry, readings: Grid) -> bool:
     """Whether the known cards explain a lattice's reading (:data:`CARDS_CONFIRM` of its blocks, and at
-    least :data:`vision.city_geometry.MIN_BLOCKS` of them)."""
+    least :data:`vision.city.geometry.MIN_BLOCKS` of them)."""
     grid = evidence_grid(readings, geometry.counts(readings), geometry.visible)
     decoding = stack_cards(grid, checks=False)  # only how much the cards explain is asked
     shown = sum(d.source == "card" for d in decoding.cells.values())
@@ -114,7 +114,7 @@ def judge_lattice(
     log-confidence below :data:`DOUBTFUL_EVIDENCE`, and the cards do not explain it) or the lattice is
     refused (too few cells), up to :data:`MAX_HYPOTHESES` - 1 other pairs (halves, doubles, runners-up)
     are fitted and read too, and the best :class:`Evidence` score wins (an alternative only with at least
-    :data:`~vision.city_geometry.MIN_BLOCKS` blocks read confidently). Raises
+    :data:`~vision.city.geometry.MIN_BLOCKS` blocks read confidently). Raises
     :class:`~vision.lattice.TooManyCards` when the first pair's lattice holds more cells than any game's
     (a tiled or patterned surface: no other pair is fitted); another pair that does is skipped."""
     stages = Stages() if stages is None else stages

@@ -19,13 +19,13 @@ import numpy as np
 
 from scoring.city import STEP, ZONES, Cell, City, cell_name
 from scoring.geometry import largest_groups, roads
-from vision.decode import fit_long_side
-from vision.labels import LOW, Label, draw_labels, draw_legend, halo_text
+from vision.city.labels import LOW, Label, draw_labels, draw_legend, halo_text
 from vision.lattice import Lattice, project_points
+from vision.photo import fit_long_side
 
 if TYPE_CHECKING:
-    from vision.assemble import Assembled
-    from vision.city_geometry import Geometry
+    from vision.city.assemble import Assembled
+    from vision.city.geometry import Geometry
 
 ZONE_BGR = {"R": (60, 120, 235), "C": (220, 150, 60), "I": (150, 150, 150), "P": (70, 190, 70)}
 ZONE_RGB = {z: (b, g, r) for z, (r, g, b) in ZONE_BGR.items()}

@@ -6,7 +6,7 @@ perturbations (``make bench-real``):
 
 * the light on the cards: :func:`glare_cells` (the share of each cell washed out to white by a lamp's
   reflection) and :func:`shadow_depth` (how much darker a band of the city is than the rest of it);
-* the frame: the blocks :func:`vision.cut.cut_by_frame` names, where the city may go on beyond the
+* the frame: the blocks :func:`vision.city.cut.cut_by_frame` names, where the city may go on beyond the
   photo's edge (a score of part of a city is a wrong score);
 * the reading itself: how many of its blocks are in doubt, and how much of it the known cards explain.
 """
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.assemble import Assembled
 from vision.cards import CardReading
-from vision.city_geometry import Geometry
-from vision.doubt import GLARE_DOUBT, CellDoubt
+from vision.city.assemble import Assembled
+from vision.city.doubt import GLARE_DOUBT, CellDoubt
+from vision.city.geometry import Geometry
 from vision.lattice import NoCityFound
 
 __all__ = [
@@ -104,7 +104,7 @@ UNKNOWN_LOOK_ADVICE = (
 
 
 # The cards' zones lie this far (a*b*) or more from the colours the classifier learned (two zones at
-# least, :func:`vision.unexplained.zone_colour_misfit`): a print of other colours. Photos of the shipped
+# least, :func:`vision.city.unexplained.zone_colour_misfit`): a print of other colours. Photos of the shipped
 # print measure 1–3 (rendered and the devset), random editions 25–50.
 UNKNOWN_COLOURS_MISFIT = 12.0
 UNKNOWN_COLOURS_ADVICE = (
@@ -289,7 +289,7 @@ def ask_retake(
 ) -> str | None:
     """Why another photo is needed and what to change, or None when this one is read reliably enough
     for its doubtful cells to be checked one by one; ``cut``: the blocks
-    :func:`vision.cut.cut_by_frame` names."""
+    :func:`vision.city.cut.cut_by_frame` names."""
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks == 0:
         return None
@@ -321,7 +321,7 @@ def doubt_count(assembled: Assembled, doubts: tuple[CellDoubt, ...]) -> str:
     """The doubtful cells in words, each count within its whole: a doubt may name a cell read as table (a
     hole that could be a park), which is none of the city's blocks, so those are counted apart. The count is
     of every cell that could be read otherwise (how surely the photo was read), not only of those whose
-    other reading changes the score, which the scan's doubt list names (:mod:`vision.doubt_matters`)."""
+    other reading changes the score, which the scan's doubt list names (:mod:`vision.city.doubt_matters`)."""
     grid = assembled.city.grid
     doubted = {(d.row, d.col) for d in doubts}
     on_blocks = sum(

@@ -20,8 +20,8 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from scoring.errors import InputError
-from vision.jpeg_markers import JpegLayout, jpeg_layout
-from vision.pixels import (
+from vision.photo.jpeg_markers import JpegLayout, jpeg_layout
+from vision.photo.pixels import (
     DECODE_POOL,
     ORIENTATION_TAG,
     array_strip,
@@ -53,6 +53,10 @@ MAX_ASPECT = 31
 FORMATS = {"JPEG": "JPEG", "MPO": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC"}
 
 _heif_registered = False
+
+# 12 MP photos are decoded at half size: ~4 px/mm on a city filling the frame, twice the rectified 2 px/mm.
+# A deck photo is decoded the same way, so that its cards are read at a city's scale.
+WORK_LONG_SIDE = 2016
 
 
 class ImageError(InputError):

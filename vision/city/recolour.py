@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vision.cells import SURE_BLOCK, Classifier, Grid, cell_ab, fit_zone_map, read_lattice, worth_applying
-from vision.city_geometry import Geometry
+from vision.city.geometry import Geometry
 
 __all__ = ["normalise_zone_colours"]
 

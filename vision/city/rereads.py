@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.cells import CellReading, Classifier, Grid, as_grid, read_lattice
-from vision.city_geometry import Geometry, with_lattice
+from vision.city.geometry import Geometry, with_lattice
 
 __all__ = ["find_lost_blocks", "grow_to_blocks", "refine_doubtful", "shifted_readings"]
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.cells import CellReading, Grid, TopDown, lattice_box
-from vision.decode import fit_long_side
+from vision.city.veil import lift_veil
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -32,8 +32,8 @@ from vision.lattice import (
     rectify_city,
     warp,
 )
-from vision.stages import Stages
-from vision.veil import lift_veil
+from vision.photo import fit_long_side
+from vision.runtime import Stages
 
 __all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
 
@@ -72,7 +72,7 @@ class Geometry:
 
     ``photo`` is the working copy (upright RGB); ``view`` the top-down view it maps to; ``fit.lattice``
     covers the card region and ``lattice`` is that lattice grown by one ring of cells (or more, see
-    :func:`vision.rereads.grow_to_blocks`); ``occupied`` marks ``lattice`` cells inside the card region
+    :func:`vision.city.rereads.grow_to_blocks`); ``occupied`` marks ``lattice`` cells inside the card region
     and ``visible`` those the photo shows whole (cells cut by its edge cannot be read).
     """
 

@@ -9,8 +9,8 @@ cards' development set: the envelope over a city's cells has its median at 44–
 0.21 of the way from the median to white; under a glare spot it reaches 0.7 to 1.
 
 Where ``a`` is at most :data:`RECOVERABLE` the art is divided back out; past it nothing is left to read,
-the core stays white and the doubt names its cells (:mod:`vision.doubt`, ``glare``). Weakening those cells'
-own readings so that the cards decide them was tried and read fewer of the perturbed devset right.
+the core stays white and the doubt names its cells (:mod:`vision.city.doubt`, ``glare``). Weakening those
+cells' own readings so that the cards decide them was tried and read fewer of the perturbed devset right.
 """
 
 from __future__ import annotations

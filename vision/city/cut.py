@@ -2,7 +2,7 @@
 
 A city photographed in part scores as a smaller city, with nothing wrong in any cell that was read: the
 total is off and no cell can say so. A block beside a lattice cell that the photo shows less than whole
-(:attr:`~vision.city_geometry.Geometry.visible`) is cut when what the photo shows of that cell is too
+(:attr:`~vision.city.geometry.Geometry.visible`) is cut when what the photo shows of that cell is too
 little to tell (:data:`LEAST_SEEN`) or is card rather than table (:data:`CARD_SEEN`, by the card region
 of :mod:`vision.lattice.locate`). Measured: the devset's photos cropped by 4 % all round show 50–86 % of
 such cells, 4–10 % of it card; a rendered city cut by the frame shows card over 50–72 % of the part seen.
@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 from scoring.city import cell_name
-from vision.assemble import Assembled
-from vision.city_geometry import Geometry
+from vision.city.assemble import Assembled
+from vision.city.geometry import Geometry
 from vision.lattice import Lattice
 
 __all__ = ["cut_by_frame"]

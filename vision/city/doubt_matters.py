@@ -1,6 +1,6 @@
 """Which of a city's doubts a player needs to hear of: those whose other reading changes what is scored.
 
-:func:`vision.doubt.find_doubts` names every cell that could reasonably be otherwise. A line "D4 read as
+:func:`vision.city.doubt.find_doubts` names every cell that could reasonably be otherwise. A line "D4 read as
 R:EW: if it is R:NS the total is 35" beside a total of 35 asks the player to look at a cell that changes
 nothing, and such lines drown the ones that matter: the list under the score, and the red on the overlay,
 keep only the alternatives that change the breakdown the player is shown (a largest group, the roads, a
@@ -23,7 +23,7 @@ from scoring.city import City, cell_names, parse_cell
 from scoring.errors import InputError
 from scoring.placement import ALL_CARDS
 from vision.backs import ScoringCards
-from vision.doubt import MAX_ALTERNATIVES, CellDoubt
+from vision.city.doubt import MAX_ALTERNATIVES, CellDoubt
 
 __all__ = ["doubts_that_matter", "scored_lines", "unsure_city_cards"]
 
@@ -65,8 +65,8 @@ def doubts_that_matter(
 
 def _without_moot(doubt: CellDoubt, alternatives: tuple[str, ...]) -> CellDoubt | None:
     """``doubt`` with ``alternatives`` and without its reasons that rest on an alternative no longer among
-    them (:attr:`vision.doubt.CellDoubt.named`); None when no reason is left: a cell in doubt only because
-    two cards could lie the other way round, where that changes nothing scored, is not in doubt."""
+    them (:attr:`vision.city.doubt.CellDoubt.named`); None when no reason is left: a cell in doubt only
+    because two cards could lie the other way round, where that changes nothing scored, is not in doubt."""
     moot = [(source, why) for source, why, alt in doubt.named if alt not in alternatives]
     if not moot:
         return replace(doubt, alternatives=alternatives)

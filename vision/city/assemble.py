@@ -6,7 +6,8 @@ card), but in a finished city roads legitimately dead-end where cards overlap. S
 overrules a confident reading; it only decides between a doubtful cell's best reading and a close second
 that makes the road meet its confidently read neighbour. Every such decision becomes a warning naming the
 cell, as it explains a change made to the reading. A cell read with low confidence is not a warning: which
-cells are in doubt, and what else each could be, is :mod:`vision.doubt`'s one answer (the scan's ``doubt``).
+cells are in doubt, and what else each could be, is :mod:`vision.city.doubt`'s one answer (the scan's
+``doubt``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A block the cards cannot explain, or call table, read again over a wider search; the city decoded again.
 
-The card decoding (:mod:`vision.read_cards`) leaves a cell *unexplained* when no known card fits what the
+The card decoding (:mod:`vision.city.read_cards`) leaves a cell *unexplained* when no known card fits what the
 classifier read there, and reads it as table when that is cheaper than any card: both, where the classifier
 read a block, are usually a card placed apart from its neighbours by more than the lattice's per-cell
 offsets absorb (up to 4 mm), so the cell's crop shows mostly the next block (a park beside an industrial
@@ -26,11 +26,11 @@ from scoring.city import STEP
 from vision.backs import BackNumber
 from vision.cards import Label
 from vision.cells import REFERENCE_AB, CellReading, Classifier, Grid, as_grid, cell_ab
-from vision.city_geometry import Geometry
-from vision.read_cards import CityCards, stack_city
-from vision.rereads import shifted_readings
-from vision.result import ScanResult
-from vision.retake import UNKNOWN_COLOURS_ADVICE, UNKNOWN_COLOURS_MISFIT
+from vision.city.geometry import Geometry
+from vision.city.read_cards import CityCards, stack_city
+from vision.city.rereads import shifted_readings
+from vision.city.result import ScanResult
+from vision.city.retake import UNKNOWN_COLOURS_ADVICE, UNKNOWN_COLOURS_MISFIT
 
 __all__ = [
     "SEARCH_STEP",
