@@ -12,7 +12,7 @@ import pytest
 
 import vision.city.geometry
 import vision.towns.geometry
-from api.core import PhotoRequest, read_photo
+from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_town_photo
 from tests.pathological import PHOTOS, jpeg
@@ -110,7 +110,7 @@ def test_the_service_path_refuses_the_panel_without_looking_for_a_town(
     town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyColours):
-        read_photo(panel_jpeg, PhotoRequest(), timings=timings)
+        scan_photo(panel_jpeg, GameRequest(), timings=timings)
     assert "game" not in timings and town_fits == []
 
 
@@ -120,5 +120,5 @@ def test_the_panel_named_a_town_is_refused_before_any_town_lattice_is_fitted(
     town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyColours):
-        read_photo(panel_jpeg, PhotoRequest(game="wagons"), timings=timings)
+        scan_photo(panel_jpeg, GameRequest(game="wagons"), timings=timings)
     assert town_fits == [] and "town" not in timings
