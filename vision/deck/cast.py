@@ -12,12 +12,13 @@ of the city's blocks lie. The cast is the gain (R, G, B) that brings :data:`PER_
 small city) nearest each zone's ground, each cell's cost capped (the table round the city and a misread
 block weigh no more than :data:`CAP` spreads). Asking for every zone keeps the fit from folding the
 whole city onto one ground (a cast that moves every cell near the residential ground and leaves the others
-empty costs their missing cells in full). A city whose zones' nearest cells already lie within a spread of
-their grounds keeps its colours. Otherwise the search runs coarse to fine over gains within
-:data:`MAX_GAIN` either way, the identity among the first candidates, so a city already seen in the deck's
-light keeps it.
+empty costs their missing cells in full). The search runs coarse to fine over gains within
+:data:`MAX_GAIN` either way, one channel's never more than :data:`MAX_TINT` another's and their mean
+within :data:`MAX_BRIGHT` of 1 (what two photos' white balances can differ by), and a cast is taken only
+where it at least halves the cost as seen (:data:`GAINED`): a city seen in the deck's light keeps its
+colours, and a lattice that is not the city's is not fitted a cast to make it one.
 
-Example: a deck of four flat grounds and a city photo of them twice as red:
+Example: a deck of four flat grounds, and a city photo of them with green and blue dimmed by a fifth:
 
 >>> from vision.deck.look import CityLook, to_lab
 >>> rgb = np.array([[(200, 180, 120), (90, 60, 140), (60, 140, 70), (170, 60, 60)]], np.uint8)
@@ -44,11 +45,17 @@ CAP = 3.0
 # A channel's gain is sought within this factor either way: a white balance gains up to 1.35 a channel
 # (:data:`vision.cells.white_balance.MAX_GAIN`) in each of the two photos.
 MAX_GAIN = 2.0
+# Nor may one channel's gain exceed another's by more than this: two photos' white balances, each within
+# 1.35 a channel, differ by 1.7 at most.
+MAX_TINT = 1.8
+# The gains' geometric mean stays within this factor either way (the view's white balance scales its
+# whites to about the same level in every photo; a lamp's brightness is left to the lightness fit).
+MAX_BRIGHT = 1.3
+# The cast found must at least halve the zones' cost as seen, or none is taken.
+GAINED = 0.5
 # The search: this many steps a channel, each round a third as wide round the last round's best.
 STEPS = 9
 ROUNDS = 4
-# Where each zone's nearest cells lie within this (squared spreads, on average) as seen, there is no cast.
-FITS = 1.0
 # Fewer cells than this carry no cast (a reread of a few cells keeps the lattice's).
 MIN_CELLS = 16
 
@@ -85,13 +92,21 @@ def zone_cast(look: CityLook, grounds: np.ndarray) -> np.ndarray:
         return np.ones(3, np.float32)
     per_zone = int(np.clip(len(grounds) // 16, 2, PER_ZONE))
     rgb = _lab_to_rgb(np.asarray(grounds, np.float32))
-    if _costs(look, rgb, np.ones((1, 3)), per_zone)[0] <= FITS * 4 * per_zone:
-        return np.ones(3, np.float32)  # seen in the deck's light already: fitting a cast only adds noise
+    as_seen = float(_costs(look, rgb, np.ones((1, 3)), per_zone)[0])
     centre, half = np.zeros(3), float(np.log(MAX_GAIN))
     axis = np.linspace(-1.0, 1.0, STEPS)
     steps = np.stack(np.meshgrid(axis, axis, axis, indexing="ij"), -1).reshape(-1, 3)
+    best = as_seen
     for _ in range(ROUNDS):
         candidates = centre + half * steps
-        centre = candidates[int(np.argmin(_costs(look, rgb, np.exp(candidates), per_zone)))]
+        spread = candidates.max(axis=1) - candidates.min(axis=1)
+        bright = np.abs(candidates.mean(axis=1))
+        allowed = (spread <= np.log(MAX_TINT)) & (bright <= np.log(MAX_BRIGHT))
+        costs = np.where(allowed, _costs(look, rgb, np.exp(candidates), per_zone), np.inf)
+        centre, best = candidates[int(np.argmin(costs))], float(costs.min())
         half /= 3
+    if best > GAINED * as_seen:
+        # No cast explains the zones much better: seen in the deck's light already (fitting one would fit
+        # noise), or cells of a lattice that is not the city's.
+        return np.ones(3, np.float32)
     return np.exp(centre).astype(np.float32)
