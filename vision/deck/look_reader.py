@@ -4,8 +4,7 @@ no shipped classifier: the reader of a print the scanner was never shown.
 Each cell's ground and edges are measured as the deck's blocks were (:mod:`vision.deck.look`): its zone is
 the one whose ground lies nearest (in units of that ground's spread), its road the piece whose two edges
 are most unlike the ground (none for a park), and whether it holds a block at all (and not the table) how
-near its ground lies to any zone's and whether nearer than to the table's colours (the view's border, less
-the colours of a zone's ground: the blocks the border crosses). It
+near its ground lies to any zone's and whether nearer than to the table's colours (the view's border). It
 is a :class:`~vision.cells.Classifier`, so the whole city pipeline (lattice, rereads, the card decoding)
 reads with it unchanged.
 
@@ -53,9 +52,6 @@ ADAPT_ROUNDS = 3
 CHANNELS = np.array([1.0, 0.0, 0.0], np.float32)
 # A table's colour spreads over this much (weighted ΔE) round its measured colours (grain, weave, light).
 TABLE_SPREAD = 8.0
-# A colour of the view's border band this near a zone's ground (in its spreads) is blocks the band
-# crosses (a city of ragged outline fills its view's border in places), not the table.
-TABLE_NOT_ZONE = 1.0
 # No cue is ever certain: a cell's chance of a block stays within these.
 BLOCK_BOUNDS = (0.005, 0.995)
 
@@ -79,9 +75,7 @@ class LookClassifier:
             self._light = {id(view): (cast, *light_of(self.look, apply_cast(cells, cast)))}
         cast, gain, offset = self._light[id(view)]
         if id(view) not in self._table:
-            table = view_table(view.balanced)
-            lit = apply_cast(table, cast) * gain + offset
-            self._table = {id(view): table[self.look.zone_logp(lit)[1] > TABLE_NOT_ZONE]}
+            self._table = {id(view): view_table(view.balanced)}
         table = self._table[id(view)]
         return [
             self._read(c, None if g is None else (apply_cast(g[None], cast)[0] * gain + offset, g), table)
