@@ -117,7 +117,11 @@ def city_editions(count: int, jpeg: object) -> None:
             tally["right"] += got.right
             tally["exact"] += got.exact and got.kind == "scored"
             tally["silent"] += got.silent if got.kind == "scored" else 0
-        tally["cells"] += untaught.cells
+        # The taught read's blocks over its own cells (the truth's and the read's), the truth's when the
+        # deck was not taught: the untaught read's stray blocks are no part of it.
+        tally["cells"] += (
+            got.cells if got is not None else compare_cities(parse_city(photo.truth.city), None).cells
+        )
         untaught_refused += untaught.kind == "needs_deck"
         untaught_exact += untaught.exact and untaught.kind == "scored"
         style = f"{'textured' if edition.textured else 'flat'}{', outlined' if edition.outline_mm else ''}"

@@ -114,15 +114,26 @@ def _recoloured(mosaic: DeckMosaic, groups: np.ndarray, shifts: np.ndarray) -> T
         lab[y0 : round(y + h / 2), x0 : round(x + w / 2)] += shifts[groups[i]]
     lab[..., 0] = np.clip(lab[..., 0], 0, 100)
     rgb = np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2RGB) * 255 + 0.5, 0, 255).astype(np.uint8)
-    return TopDown(rgb, np.eye(3), (0, 0, rgb.shape[1], rgb.shape[0]))
+    # Its grounds are the shipped ones already: the classifier's own white balance, taken from a print
+    # without white (a pale zone taken for it), would cast them again.
+    return TopDown(rgb, np.eye(3), (0, 0, rgb.shape[1], rgb.shape[0]), ready=True)
 
 
-def _cue(
-    mosaics: Sequence[DeckMosaic], groups: np.ndarray, centres: np.ndarray, classify: Classifier
-) -> Callable[[str], float]:
+def _raw_centres(mosaics: Sequence[DeckMosaic], groups: np.ndarray) -> np.ndarray:
+    """Each ground group's median ground (4, 3 Lab) in the mosaics as photographed (no white balance: the
+    colours :func:`_recoloured` shifts)."""
+    crops: list[np.ndarray | None] = []
+    for m in mosaics:
+        crops += block_crops(m.view.image, m.block_centres(), PITCH)
+    grounds = np.array([ground_colour(c) for c in crops if c is not None], np.float32)
+    return np.array([np.median(grounds[groups == g], axis=0) for g in range(4)], np.float32)
+
+
+def _cue(mosaics: Sequence[DeckMosaic], groups: np.ndarray, classify: Classifier) -> Callable[[str], float]:
     """The naming cue: the classifier's mean log-probability of each road block's zone under a naming,
     the blocks recoloured to the shipped grounds of the zones it names."""
     shipped = to_lab(np.array([[SHIPPED_GROUNDS[z] for z in "RCIP"]], np.uint8))[0]
+    centres = _raw_centres(mosaics, groups)
 
     def score(zone_of: str) -> float:
         shifts = np.array([shipped["RCIP".index(z)] - centres[g] for g, z in enumerate(zone_of)], np.float32)
@@ -155,7 +166,7 @@ def name_by_structure(
     park, road_scale = park_group(apart, groups)
     group_logp, roads = block_logp(city_look(grounds, groups, centres, "RCIP", road_scale), grounds, apart)
     drawn = texture >= TEXTURED
-    cue = _cue(mosaics, groups, centres, classify) if drawn else _colour_cue(centres)
+    cue = _cue(mosaics, groups, classify) if drawn else _colour_cue(centres)
     best, others, settled = name_groups(group_logp, roads, park, cue)
     cards = assign_cards(places, best.fit, best.turn, label)
     cycles = []

@@ -8,8 +8,10 @@ near its ground lies to any zone's and whether nearer than to the table's colour
 is a :class:`~vision.cells.Classifier`, so the whole city pipeline (lattice, rereads, the card decoding)
 reads with it unchanged.
 
-A city photo is lit otherwise than the deck photo: its grounds' lightness is first brought to the deck's
-(:func:`light_of`), by the offset (then gain) that carries the cells nearest a zone onto that zone.
+A city photo is lit otherwise than the deck photo: its grounds are first carried into the deck photo's
+colour cast (:func:`vision.deck.cast.zone_cast`: the RGB gains that put cells on every zone's ground), then
+their lightness brought to the deck's (:func:`light_of`), by the offset (then gain) that carries the cells
+nearest a zone onto that zone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 
 from scoring.city import ROADS, block
 from vision.cells import CellReading, TopDown
+from vision.deck.cast import apply_cast, zone_cast
 from vision.deck.look import (
     ZONES,
     CityLook,
@@ -58,7 +61,7 @@ class LookClassifier:
 
     def __init__(self, look: CityLook) -> None:
         self.look = look
-        self._light: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._light: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._table: dict[int, np.ndarray] = {}
 
     def __call__(self, view: TopDown, centres: np.ndarray, pitch: tuple[float, float]) -> list[CellReading]:
@@ -67,13 +70,15 @@ class LookClassifier:
         known = [g for g in grounds if g is not None]
         if len(known) >= ADAPT_MIN_CELLS or id(view) not in self._light:
             # One view, one light: the rereads of a few cells keep what the whole lattice said.
-            self._light = {id(view): light_of(self.look, np.array(known).reshape(-1, 3))}
-        gain, offset = self._light[id(view)]
+            cells = np.array(known, np.float32).reshape(-1, 3)
+            cast = zone_cast(self.look, cells)
+            self._light = {id(view): (cast, *light_of(self.look, apply_cast(cells, cast)))}
+        cast, gain, offset = self._light[id(view)]
         if id(view) not in self._table:
             self._table = {id(view): view_table(view.balanced)}
         table = self._table[id(view)]
         return [
-            self._read(c, None if g is None else (g * gain + offset, g), table)
+            self._read(c, None if g is None else (apply_cast(g[None], cast)[0] * gain + offset, g), table)
             for c, g in zip(crops, grounds, strict=True)
         ]
 

@@ -76,16 +76,16 @@ class DeckMosaic:
         return (self.origins[:, None, :] + quads[None]).reshape(-1, 2)
 
 
-def _card_regions(small: np.ndarray, bridge: int = 0) -> list[np.ndarray]:
-    """Contours (in ``small``'s pixels) of the regions unlike the table that could each be one card; with
-    ``bridge``, gaps that narrow (pixels) are closed first (a print's lines between territories in the
-    table's colour)."""
+def _card_regions(small: np.ndarray, bridge: int = 0, distance: float = CARD_DISTANCE) -> list[np.ndarray]:
+    """Contours (in ``small``'s pixels) of the regions unlike the table (by ``distance`` or more) that could
+    each be one card; with ``bridge``, gaps that narrow (pixels) are closed first (a print's lines between
+    territories in the table's colour)."""
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
     table = table_colours(lab, max(4, min(h, w) // 25))
     labf = lab.astype(np.float32)
     dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
-    mask = (cv2.blur(dist, (3, 3)) > CARD_DISTANCE).astype(np.uint8) * 255
+    mask = (cv2.blur(dist, (3, 3)) > distance).astype(np.uint8) * 255
     if bridge:
         mask = cv2.morphologyEx(
             mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (bridge, bridge))
@@ -212,15 +212,18 @@ def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
     return index
 
 
-def find_cards(photo: np.ndarray, bridge: int | None = None) -> DeckMosaic | None:
+def find_cards(
+    photo: np.ndarray, bridge: int | None = None, distance: float = CARD_DISTANCE
+) -> DeckMosaic | None:
     """The cards of a deck photo (upright RGB working copy), or None when none is found. With ``bridge``
-    (pixels of the small copy) the gaps that narrow are closed first and nothing else is tried: a print
-    whose blocks' outlines are the table's colour (:mod:`vision.deck.teach_structure` tries several)."""
+    (pixels of the small copy) the gaps that narrow are closed first and nothing else is tried, and a pixel
+    is card from ``distance`` from the table's colours on: a print whose blocks' outlines or roads are
+    near the table's colour (:mod:`vision.deck.teach_structure` tries several)."""
     small, scale = small_copy(photo)
     if bridge is None:
         quads, doubtful = _cards_in(small)
     else:
-        quads, doubtful = _cards_of(_card_regions(small, bridge), small.shape[:2])
+        quads, doubtful = _cards_of(_card_regions(small, bridge, distance), small.shape[:2])
     if not quads:
         return None
     axis = _deck_axis(quads)

@@ -4,8 +4,9 @@ deck's structure (:mod:`vision.deck.by_structure`).
 
 A print may outline every block in a colour near the table's: the cards then fall apart into blocks or
 pieces of them, and the shipped path (which needs the classifier to read the cards) refuses the photo. Here
-each photo's cards are sought with growing bridges until one finds exactly the 18 cards (every region a
-card) that the structure names; their patches, outlines and the look make the deck.
+each photo's cards are sought with growing bridges (and, failing all, with a pixel taken for card nearer
+the table's colours) until one finds exactly the 18 cards (every region a card) that the structure names;
+their patches, outlines and the look make the deck.
 """
 
 from __future__ import annotations
@@ -19,22 +20,27 @@ from scoring.layouts import card_blocks
 from vision.cells import Classifier
 from vision.deck.by_structure import PITCH, StructureCards, name_by_structure
 from vision.deck.features import block_features
-from vision.deck.outlines import DeckMosaic, find_cards
+from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, find_cards
 from vision.deck.seen import CardSeen
 from vision.deck.taught import CARDS, DeckError
 
-__all__ = ["BRIDGES", "cards_by_structure"]
+__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure"]
 
 # The bridges tried (pixels of the small copy, about 0.5 mm each in a deck photo): none, then wider.
 BRIDGES = (None, 3, 5, 7, 9, 11)
+# How unlike the table's colours a pixel must be to be card (weighted Lab), tried in turn when no bridge
+# finds the 18 cards the structure names: the outlines' own, then less. A print's road or blocks near the
+# table's colour (a dark grey road and a grey-blue block on a navy cloth: 11-18 from it) cut every card
+# into pieces that no bridge joins without joining the cards too; the table's own grain lies within 5.
+DISTANCES = (CARD_DISTANCE, 12.0, 9.0)
 
 
-def _candidates(rgb: np.ndarray) -> list[DeckMosaic]:
-    """The photo's cards found with each bridge that gives exactly the 18 cards, those with fewer regions
-    left in doubt first."""
+def _candidates(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
+    """The photo's cards found with each bridge that gives exactly the 18 cards, a pixel card from
+    ``distance`` from the table's colours on, those with fewer regions left in doubt first."""
     out = []
     for bridge in BRIDGES:
-        mosaic = find_cards(rgb, bridge)
+        mosaic = find_cards(rgb, bridge, distance)
         if mosaic is not None and len(mosaic.places) == len(CARDS):
             out.append(mosaic)
     return sorted(out, key=lambda m: m.doubtful)
@@ -58,7 +64,7 @@ def cards_by_structure(
     rgb = rgbs[0]
     refusal = DeckError(f"{label}: the 18 cards could not be told apart (lay them face up with gaps, on a "
                         "plain table of another colour than the cards)")  # fmt: skip
-    for mosaic in _candidates(rgb):
+    for mosaic in (m for distance in DISTANCES for m in _candidates(rgb, distance)):
         places: list[tuple[int | None, int, int]] = [(None, r, c) for r, c in mosaic.places]
         try:
             named = name_by_structure([mosaic], places, label, classify)

@@ -1,0 +1,48 @@
+"""Deck photos of editions that are hard to see (issue 37): a print whose road and blocks lie near the
+table's colour is still cut into its 18 cards, and a print that shows the shipped zone drawings in the
+shipped colours dealt to other zones is named by the shipped classifier's cue without asking."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from models.synth import palette as pal
+from models.synth.city_edition import CityEdition
+from models.synth.deck import render_deck
+from vision.deck import teach_deck
+from vision.deck.outlines import CARD_DISTANCE, find_cards
+from vision.deck.seen import describe
+from vision.decode import decode_image
+from vision.run import WORK_LONG_SIDE
+
+# The shipped grounds dealt to other zones, the drawings kept; a wide near-black road and dark outlines,
+# on the deck photo's navy cloth.
+DEALT = {"R": pal.GROUND["I"], "C": pal.GROUND["P"], "I": pal.GROUND["C"], "P": pal.GROUND["R"]}
+DARK_ROAD = CityEdition(
+    "dark road", DEALT, textured=True, outline_mm=0.46, line=(14, 51, 72), road=(69, 69, 69), road_mm=7.2,
+    road_edge=None, road_dash=None, road_outline=None,
+)  # fmt: skip
+SEED = 37_002
+
+
+def _jpeg(rgb: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes()
+
+
+def test_a_dark_road_on_a_navy_cloth_cuts_the_cards_at_the_outlines_own_distance() -> None:
+    rgb, _ = render_deck(SEED, ppm=3.0, edition=DARK_ROAD)
+    photo = decode_image(_jpeg(rgb), long_side=WORK_LONG_SIDE).rgb
+    counts = [len(m.places) if m else 0 for m in (find_cards(photo, b, CARD_DISTANCE) for b in (3, 5, 7, 9))]
+    assert 18 not in counts  # the road parts every card, and no bridge joins them without the gaps
+    assert len(find_cards(photo, 5, 12.0).places) == 18  # type: ignore[union-attr]
+
+
+def test_a_dark_road_deck_teaches_all_18_cards_named_by_the_shipped_drawings() -> None:
+    rgb, truth = render_deck(SEED, ppm=3.0, edition=DARK_ROAD)
+    teaching = teach_deck(_jpeg(rgb))
+    assert teaching.deck.source["named_by"] == "structure"
+    assert teaching.ask is None  # the drawings named the zones' cycle
+    assert describe(teaching.cards) == truth["grid"]
