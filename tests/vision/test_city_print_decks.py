@@ -13,8 +13,7 @@ from models.synth.deck import render_deck
 from vision.deck import teach_deck
 from vision.deck.outlines import CARD_DISTANCE, find_cards
 from vision.deck.seen import describe
-from vision.decode import decode_image
-from vision.run import WORK_LONG_SIDE
+from vision.photo.decode import WORK_LONG_SIDE, decode_image
 
 # The shipped grounds dealt to other zones, the drawings kept; a wide near-black road and dark outlines,
 # on the deck photo's navy cloth.
