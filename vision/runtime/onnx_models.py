@@ -20,7 +20,7 @@ import numpy as np
 __all__ = ["MODEL_DIR", "Loaded", "ProcessWide", "cpu_session", "default_threads", "load_model", "softmax"]
 
 # The shipped models live in models/ at the repository root, beside the training code.
-MODEL_DIR = Path(__file__).resolve().parents[1] / "models"
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models"
 T = TypeVar("T")
 
 
