@@ -112,7 +112,9 @@ class DeckFit:
 class ScoredPhoto(ABC):
     """A photo read and scored: the answer every interface shows. ``retake`` says why it is not scored and
     what to do (``needs_deck``: the cards' look is unknown: teach it); ``doubt`` the cells that could be
-    read otherwise, each alternative with the total it would score."""
+    read otherwise, each alternative with the total it would score. An implementation is a frozen
+    dataclass with ``warnings`` and ``timings`` among its fields: :func:`games.scan_photo` adds to them
+    with :func:`dataclasses.replace`."""
 
     game: str
     taught: bool
