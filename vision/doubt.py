@@ -31,8 +31,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.city import EMPTY, SIDES, block, cell_name
+from scoring.city import EMPTY, SIDES, ZONE_NAMES, block, cell_name
 from scoring.layouts import LAYOUTS
+from scoring.placement import POI_ZONES
 from vision.assemble import Assembled
 from vision.cards import CardReading, Label, StackedCell, covering
 from vision.cells import CellReading, Grid
@@ -74,11 +75,21 @@ ALTERNATIVE_SHARE = 0.02
 # A cell with at least this share of its core washed out by a glare spot is in doubt (vision.retake).
 GLARE_DOUBT = 0.3
 # What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
-# gives weight to blocks no card has (an industrial block without a road): offered to a player as "if it
-# is I the total is ...", such a city cannot be built.
+# gives weight to blocks none of them has (an industrial block without a road): offered to a player as "if
+# it is I the total is ...", such a city cannot be built with the base game (see EXPANSION_ONLY).
 POSSIBLE = frozenset(
     {".", *(way.token() for cells in LAYOUTS.values() for cell in cells for way in (cell, cell.rotated()))}
 )
+# Blocks only an expansion's card shows, each with the note that says so: the Points of Interest card's
+# blocks carry no road. The scan never assumes an expansion, nor rules one out (the player names them when
+# scoring, and the card's frame may lie under another card): such a reading is offered like any other, its
+# note telling a player without the expansion to pass it by (a Point of Interest city's roadless R, read
+# R:NS under a shadow band, was named nowhere before: tests/bench/bench_rooms.py, seed 80004000).
+EXPANSION_ONLY: dict[str, str] = {
+    block(zone).token(): f"{ZONE_NAMES[zone]} without a road: only the Points of Interest card shows one"
+    for zone in POI_ZONES
+    if block(zone).token() not in POSSIBLE
+}
 
 
 @dataclass(frozen=True)
@@ -110,10 +121,16 @@ class CellDoubt:
             "row": self.row,
             "col": self.col,
             "reading": self.reading,
-            "alternatives": [{"label": label} for label in self.alternatives],
+            "alternatives": [_alternative_json(label) for label in self.alternatives],
             "why": self.why,
             "sources": list(self.sources),
         }
+
+
+def _alternative_json(label: str) -> dict[str, str]:
+    """An alternative for the scan's JSON: its label, and a ``note`` where only an expansion shows it."""
+    note = EXPANSION_ONLY.get(label)
+    return {"label": label} if note is None else {"label": label, "note": note}
 
 
 def _label(zone: str | None, road: str | None) -> str:
@@ -247,7 +264,7 @@ def _could_be_table(cell: _Cell) -> bool:
     return before.empty_probability >= RIM_TABLE and d.margin is not None and d.margin < RIM_MARGIN
 
 
-def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
+def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) -> tuple[str, ...]:
     ranked = _ranked_labels(cell.before)
     top = ranked[0][1] if ranked else 1.0
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
@@ -265,7 +282,20 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
         alts = alts or ["."]
         limit = None  # cut once the ones that change nothing scored are left out (vision.doubt_matters)
     covered = _covered_among_blocks(cell)
-    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit])
+    base = [a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit]
+    # An expansion's block comes on top, in its place by likelihood: it never pushes a base block out.
+    return tuple(a for a in alts if a in base or _expansion_offered(a, cell, ranked, marks))
+
+
+def _expansion_offered(label: str, cell: _Cell, ranked: list[tuple[str, float]], marks: bool) -> bool:
+    """Whether ``label``, a block only an expansion's card shows (:data:`EXPANSION_ONLY`), is offered for
+    ``cell``: only for a block (a Point of Interest lies among the cards; a red check's square beside the
+    city reads as a roadless R), and there when the photo shows that expansion's ``marks`` elsewhere or
+    the classifier reads this very block so (its likeliest reading, which the cards overruled): a
+    roadless runner-up of a block a card shows is a crop that missed the road, on every devset photo."""
+    if label not in EXPANSION_ONLY or cell.label == ".":
+        return False
+    return marks or bool(ranked and ranked[0][0] == label)
 
 
 def _covered_among_blocks(cell: _Cell) -> bool:
@@ -290,6 +320,7 @@ def find_doubts(
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
+    marks = any(rd is not None and rd.poi for row in before or () for rd in row)  # a Point of Interest seen
     orders = _stack_orders(as_cards, photographed)
     out = []
     for r in range(assembled.city.n_rows):
@@ -308,7 +339,7 @@ def find_doubts(
             )
             signals = _signals(cell, as_cards.used, explained)
             sources = tuple(dict.fromkeys(source for source, _ in signals))
-            alts = _alternatives(cell, sources) if signals else ()
+            alts = _alternatives(cell, sources, marks) if signals else ()
             if alts:
                 why = "; ".join(reason for _, reason in signals)
                 out.append(CellDoubt(r, c, cell.label, alts, why, sources, _named(cell, signals)))
