@@ -163,6 +163,7 @@ class _Cell:
     block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
     order: StackOrder | None = None
+    table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     narrowly = d is not None and (d.margin is None or d.margin < OVERRULED_MARGIN)
     if overruled and narrowly and before.probability > OVERRULED_SURE:
         out.append(("cards", f"the classifier read {before.label}; the cards say {cell.label}"))
-    if cell.label == ".":
+    if cell.label == "." and not cell.table_pattern:
         # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
         # the decoding: the classifier's own doubt of it is what says whether it could be a block.
         sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
@@ -312,11 +313,14 @@ def find_doubts(
     as_cards: CardReading,
     glare: np.ndarray | None = None,
     photographed: Grid | None = None,
+    table_pattern: np.ndarray | None = None,
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
     share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
-    readings), when it was corrected."""
+    readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
+    own pattern off the cards (:func:`vision.retake.read_light`), (rows, cols), which are not in doubt
+    for being table beside or among blocks: a check cloth's squares are seen to be the cloth."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
@@ -336,6 +340,7 @@ def find_doubts(
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
+                bool(table_pattern[r, c]) if table_pattern is not None else False,
             )
             signals = _signals(cell, as_cards.used, explained)
             sources = tuple(dict.fromkeys(source for source, _ in signals))
