@@ -1,11 +1,14 @@
-"""The table's own pattern (vision.table_pattern): a cell off the cards that shows the pattern of the table
-far from the city is the table, however surely the classifier reads it as a block; art is not."""
+"""The table's own pattern (vision.table_pattern, vision.lattice.pattern_mask): a cell off the cards that
+shows the pattern of the table far from the city is the table, however surely the classifier reads it as a
+block; art is not, and a check cloth's repeating squares are told apart from the cards on it."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.lattice import Lattice
+from vision.lattice.pattern_mask import repeating_table
 from vision.table_pattern import PATTERN_MATCH, pattern_match, table_patches
 
 PITCH = (89.0, 64.0)  # a block at the top-down view's 2 px/mm
@@ -64,3 +67,23 @@ def test_a_city_that_fills_the_photo_leaves_no_table_patch() -> None:
     photo = _check()
     mask = np.full((SIZE // 2, SIZE // 2), 255, np.uint8)
     assert table_patches(photo, np.eye(3), mask, PITCH) == ()
+
+
+def test_a_check_cloths_repeating_squares_are_told_apart_from_the_cards_on_it() -> None:
+    lattice = Lattice((320.0, 340.0), *PITCH, 5, 5)
+    cards = [(r, c) for r in range(1, 4) for c in range(1, 4)]
+    photo = _with_cards(_check(period=20.0), lattice, cards)
+    lightness = cv2.cvtColor(photo, cv2.COLOR_RGB2LAB)[:, :, 0]
+    pattern = repeating_table(lightness, 40)
+    assert pattern is not None
+    for r, c in cards:
+        x, y = lattice.center(r, c)
+        assert not pattern[int(y), int(x)]  # a card: the cloth's pattern does not show there
+    x, y = lattice.center(0, 0)
+    assert pattern[int(y), int(x)]
+
+
+def test_a_table_without_a_repeating_pattern_is_left_to_the_colour_and_busyness_cues() -> None:
+    rng = np.random.default_rng(3)
+    grain = cv2.GaussianBlur(rng.normal(140, 30, (SIZE, SIZE)).astype(np.float32), (0, 0), 3)
+    assert repeating_table(np.clip(grain, 0, 255).astype(np.uint8), 40) is None

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.errors import InputError
+from vision.lattice.pattern_mask import repeating_table
 from vision.lattice.vanishing import vanishing_point
 from vision.light import even_light, light_field
 
@@ -155,6 +156,9 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     busy_mask = _busy_above(busy, table_busy).astype(np.uint8)
     busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
     mask = np.maximum(colour_mask, busy_mask) * 255
+    pattern = repeating_table(raw_lab[:, :, 0], band)
+    if pattern is not None:  # a check cloth, as busy as the cards and of their colours: see pattern_mask
+        mask = np.maximum(mask, (~pattern).astype(np.uint8) * 255)
     k = max(3, (min(h, w) // 35) | 1)  # also removes thin bands where the table shades off
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     close = max(5, (min(h, w) // 45) | 1)
