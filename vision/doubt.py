@@ -291,10 +291,11 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) ->
 def _expansion_offered(label: str, cell: _Cell, ranked: list[tuple[str, float]], marks: bool) -> bool:
     """Whether ``label``, a block only an expansion's card shows (:data:`EXPANSION_ONLY`), is offered for
     ``cell``: only for a block (a Point of Interest lies among the cards; a red check's square beside the
-    city reads as a roadless R), and there when the photo shows that expansion's ``marks`` elsewhere or
-    the classifier reads this very block so (its likeliest reading, which the cards overruled): a
-    roadless runner-up of a block a card shows is a crop that missed the road, on every devset photo."""
-    if label not in EXPANSION_ONLY or cell.label == ".":
+    city reads as a roadless R, Wrecktar's art as roadless blocks), and there when the photo shows that
+    expansion's ``marks`` elsewhere or the classifier reads this very block so (its likeliest reading,
+    which the cards overruled): a roadless runner-up of a block a card shows is a crop that missed the
+    road, on every devset photo."""
+    if label not in EXPANSION_ONLY or cell.label in (".", "W"):  # Wrecktar's cells are no block either
         return False
     return marks or bool(ranked and ranked[0][0] == label)
 

@@ -242,3 +242,11 @@ def test_a_roadless_runner_up_of_a_block_is_not_offered_unless_a_point_of_intere
     readings[0][0] = replace(readings[0][0], poi=True)  # the Point of Interest's frame, seen at A1
     (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
     assert doubt.alternatives == ("I", "C:NS", "I:EW")
+
+
+def test_wrecktars_cells_are_not_offered_a_block_without_a_road() -> None:
+    readings = _readings("R:EW  C:NS\nP     I:NS\n")
+    options = (("W", None, 0.45), ("I", None, 0.35), ("P", None, 0.2))
+    readings[1][1] = CellReading.from_options(options, kind="wrecktar")
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.reading == "W" and doubt.alternatives == ("P",)
