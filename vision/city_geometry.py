@@ -248,7 +248,11 @@ def geometry_for(
         visible,
         _warnings(located, rect.aspect),
         fine_table_colours(photo, located.mask),
-        table_patches(photo, to_rectified, located.mask, (lattice.pitch_x, lattice.pitch_y)),
+        # Only a table that repeats a pattern has one to match (a textured table's patches could match a
+        # block washed by glare: the devset's glare perturbation).
+        table_patches(photo, to_rectified, located.mask, (lattice.pitch_x, lattice.pitch_y))
+        if located.patterned
+        else (),
     )
 
 

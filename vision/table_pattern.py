@@ -7,8 +7,10 @@ patches of the table far from the cards are warped onto the top-down view (the s
 cells), and a cell whose core appears somewhere in one of them (normalised cross-correlation, which a
 shadow's lower light does not change) is the table. Art does not repeat that way: a block read beyond the
 cards matches the table's patches at most 0.44 (the devset's 33, and 174 rendered on eleven kinds of
-room), while the check cloth's squares read as blocks match at least 0.68 and mostly 0.97. A plain table
-(felt, a flat cloth) has no pattern to match: its cells are left to the colour rule of
+room), while the check cloth's squares read as blocks match at least 0.68 and mostly 0.97. Only a table
+that repeats a pattern all over the photo (:mod:`vision.lattice.pattern_mask`) is matched so: a textured
+table's patches matched blocks washed out by a lamp's glare (the devset's glare perturbation), and a plain
+table (felt, a flat cloth) has no pattern to match; their cells are left to the colour rule of
 :class:`vision.city_geometry.Geometry`.
 """
 
