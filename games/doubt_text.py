@@ -29,6 +29,8 @@ def _if(alternative: dict[str, Any], total: int | None) -> str:
     same, the lines that would change (``changes`` of :func:`games.sprawlopolis.score_scan`)."""
     label, other = alternative["label"], alternative["total"]
     changes = alternative.get("changes") or []
+    if alternative.get("note"):  # a block only an expansion's card shows (vision.city.doubt.EXPANSION_ONLY)
+        label = f"{label} ({alternative['note']})"
     if other != total or not changes:
         return f"if it is {label} the total is {other}"
     moved = ", ".join(f"{c['line']} {_points(c['from'])} → {_points(c['to'])}" for c in changes)

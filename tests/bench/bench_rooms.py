@@ -9,8 +9,9 @@ frame, a strong glare spot, a camera tilted 25–35°, an 8 MP photo, a JPEG sav
 city lies whole in the frame with a margin (``partial`` off), so a retake saying it runs off the edge is
 false. Per room kind it prints the blocks right, the cities read exactly, the wrong cells and how many the
 scan named nowhere (silent), the photos it asked to take again (``retake``, with the message and whether
-it is true of the photo) and those it found no city in. It ends with ``harder rooms: blocks B/T (P %),
-exact K/N, wrong cells W, silent S, retake R (false F), no city C``: an honest scanner has S = F = 0.
+it is true of the photo), those it found no city in and the cells in doubt a photo (the scan's ``doubt``
+list). It ends with ``harder rooms: blocks B/T (P %), exact K/N, wrong cells W, silent S, retake R (false
+F), no city C, doubt per photo D``: an honest scanner has S = F = 0.
 ``--save DIR`` writes each photo that was not read exactly as ``ROOM-SEED.jpg`` for a look.
 """
 
@@ -97,9 +98,10 @@ def read_room(room: str, seed: int, long_side: int, save: Path | None = None) ->
         result = scan_image(photo.jpeg)
     except InputError as exc:
         row = {"no_city": str(exc), "exact": False, "wrong": [], "silent": [], "refused": None, "blocks": 0}
-        row["of"] = compare_cities(truth, None).cells
+        row["of"], row["doubt"] = compare_cities(truth, None).cells, 0
     else:
-        row = {**figures(truth, result.city, result.to_json()), "no_city": None}
+        out = result.to_json()
+        row = {**figures(truth, result.city, out), "no_city": None, "doubt": len(out.get("doubt") or [])}
     row["true"] = retake_true(row["refused"], photo) if row["refused"] else None
     if save is not None and not row["exact"]:
         save.mkdir(parents=True, exist_ok=True)
@@ -116,9 +118,11 @@ def _line(name: str, rows: list[dict[str, Any]]) -> str:
     retake = sum(bool(r["refused"]) for r in rows)
     false = sum(r["true"] is False for r in rows)
     no_city = sum(bool(r["no_city"]) for r in rows)
+    doubt = sum(r["doubt"] for r in rows) / max(n, 1)
     return (
         f"{name}: blocks {right}/{of} ({100 * right / max(of, 1):.1f} %), exact {exact}/{n}, "
-        f"wrong cells {wrong}, silent {silent}, retake {retake} (false {false}), no city {no_city}"
+        f"wrong cells {wrong}, silent {silent}, retake {retake} (false {false}), no city {no_city}, "
+        f"doubt per photo {doubt:.2f}"
     )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from games import GameRequest
+from games.doubt_text import doubt_text
 from games.sprawlopolis import ScoreOptions, score_scan
 from scoring.city import parse_cell
 from scoring.city_text import parse_city
@@ -197,9 +198,57 @@ def test_a_park_in_the_middle_of_the_city_that_a_card_shows_is_not_offered_as_a_
     assert "." in unsure.alternatives
 
 
-def test_a_block_no_card_shows_is_never_offered() -> None:
+def test_a_block_without_a_road_is_offered_with_a_note_naming_the_points_of_interest_card() -> None:
+    # A Point of Interest city's roadless residential block, read so by the classifier and made R:NS by a
+    # card that explains it narrowly (bench_rooms, shadow seed 80004000): the scan cannot know the expansion
+    # is played (its frame may lie under a card), so the roadless block is offered, its note naming the card.
+    readings = _readings("R:EW  C:NS\nP     R:NS\n")
+    before = [list(row) for row in readings]
+    before[1][1] = CellReading.from_options((("R", None, 0.65), ("R", "NS", 0.25), ("C", "NS", 0.1)))
+    cells = {(1, 1): StackedCell(("R", "NS"), "card", 12, margin=0.7)}
+    decoding = CardStacking((), cells, 0.0, 1.0)
+    as_cards = CardReading(readings, [[None, None], [None, 12]], decoding, True, before)
+    (doubt,) = find_doubts(assemble_city(readings), as_cards)
+    assert doubt.alternatives == ("R", "C:NS")
+    roadless, base = doubt.to_json()["alternatives"]
+    assert "Points of Interest" in roadless["note"] and "note" not in base
+    scored = score_scan(
+        ScanResult(assemble_city(readings).city, [], [], {}, None, doubts=(doubt,)), ScoreOptions()
+    )
+    line = doubt_text(scored.doubt, scored.breakdown.total)
+    assert (
+        "if it is R (residential without a road: only the Points of Interest card shows one) the total"
+        in line
+    )
+
+
+def test_a_table_cell_beside_the_city_is_not_offered_a_block_without_a_road() -> None:
+    # A red check's square beside the city reads as a roadless residential block: a Point of Interest lies
+    # among the cards, so the table cell offers only what the base cards show.
+    readings = _readings("R:EW  .\nP     I:NS\n")
+    readings[0][1] = CellReading.from_options(
+        ((None, None, 0.5), ("R", None, 0.3), ("R", "NS", 0.2)), kind="empty"
+    )
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.name == "B1" and doubt.alternatives == ("R:NS",)
+
+
+def test_a_roadless_runner_up_of_a_block_is_not_offered_unless_a_point_of_interest_is_seen() -> None:
+    # A crop that missed the road reads a block without one: only the Point of Interest's frame seen
+    # elsewhere makes that a block to offer.
     readings = _readings("R:EW  C:NS\nP     I:NS\n")
-    options = (("I", "NS", 0.45), ("I", None, 0.3), ("C", "NS", 0.15), ("R", None, 0.1))
+    options = (("I", "NS", 0.45), ("I", None, 0.3), ("C", "NS", 0.15), ("I", "EW", 0.1))
     readings[1][1] = CellReading.from_options(options)
     (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
-    assert doubt.alternatives == ("C:NS",)  # no block without a road but the park
+    assert doubt.alternatives == ("C:NS", "I:EW")
+    readings[0][0] = replace(readings[0][0], poi=True)  # the Point of Interest's frame, seen at A1
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.alternatives == ("I", "C:NS", "I:EW")
+
+
+def test_wrecktars_cells_are_not_offered_a_block_without_a_road() -> None:
+    readings = _readings("R:EW  C:NS\nP     I:NS\n")
+    options = (("W", None, 0.45), ("I", None, 0.35), ("P", None, 0.2))
+    readings[1][1] = CellReading.from_options(options, kind="wrecktar")
+    (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
+    assert doubt.reading == "W" and doubt.alternatives == ("P",)

@@ -107,3 +107,32 @@ def test_a_city_of_the_shipped_print_in_a_colour_cast_is_scored_not_sent_to_teac
     assert not result.needs_deck and result.retake is None
     assert compare_cities(parse_city(photo.truth.city), result.city).exact
     assert zone_colour_misfit(result.geometry, result.cards_read) < UNKNOWN_COLOURS_MISFIT
+
+
+def test_a_city_on_a_check_cloth_is_read_without_a_retake_for_the_squares_beside_it() -> None:
+    # Seed 80 000 000 was read exactly but asked for another photo: 18 squares of the cloth next to the
+    # city were in doubt as blocks. They show the cloth's own pattern, so nobody doubts them.
+    seed = 80_000_000
+    photo = render_photo(seed, **room_conditions("check", seed, 3000))
+    result = scan_image(photo.jpeg)
+    assert result.retake is None and not result.doubts
+    assert compare_cities(parse_city(photo.truth.city), result.city).exact
+
+
+def test_a_lattice_does_not_grow_over_a_check_cloth() -> None:
+    # Seed 80 000 005 grew over the cloth to 67 blocks (the city has 27) and asked for a retake.
+    seed = 80_000_005
+    photo = render_photo(seed, **room_conditions("check", seed, 3000))
+    result = scan_image(photo.jpeg)
+    assert result.retake is None
+    assert compare_cities(parse_city(photo.truth.city), result.city).exact
+
+
+def test_a_city_on_a_check_cloth_that_hides_most_of_its_cards_from_the_colours_is_found() -> None:
+    # Seed 80 000 003: the cloth is as busy as the cards and of their red and pale colours, so the card
+    # region was 7 cells and the photo answered "no city found"; the cloth's repeating squares tell it.
+    seed = 80_000_003
+    photo = render_photo(seed, **room_conditions("check", seed, 3000))
+    result = scan_image(photo.jpeg)
+    assert result.retake is None
+    assert compare_cities(parse_city(photo.truth.city), result.city).exact

@@ -31,8 +31,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.city import EMPTY, SIDES, block, cell_name
+from scoring.city import EMPTY, SIDES, ZONE_NAMES, block, cell_name
 from scoring.layouts import LAYOUTS
+from scoring.placement import POI_ZONES
 from vision.cards import CardReading, Label, StackedCell, covering
 from vision.cells import CellReading, Grid
 from vision.city.assemble import Assembled
@@ -74,11 +75,21 @@ ALTERNATIVE_SHARE = 0.02
 # A cell with at least this share of its core washed out by a glare spot is in doubt (vision.city.retake).
 GLARE_DOUBT = 0.3
 # What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
-# gives weight to blocks no card has (an industrial block without a road): offered to a player as "if it
-# is I the total is ...", such a city cannot be built.
+# gives weight to blocks none of them has (an industrial block without a road): offered to a player as "if
+# it is I the total is ...", such a city cannot be built with the base game (see EXPANSION_ONLY).
 POSSIBLE = frozenset(
     {".", *(way.token() for cells in LAYOUTS.values() for cell in cells for way in (cell, cell.rotated()))}
 )
+# Blocks only an expansion's card shows, each with the note that says so: the Points of Interest card's
+# blocks carry no road. The scan never assumes an expansion, nor rules one out (the player names them when
+# scoring, and the card's frame may lie under another card): such a reading is offered like any other, its
+# note telling a player without the expansion to pass it by (a Point of Interest city's roadless R, read
+# R:NS under a shadow band, was named nowhere before: tests/bench/bench_rooms.py, seed 80004000).
+EXPANSION_ONLY: dict[str, str] = {
+    block(zone).token(): f"{ZONE_NAMES[zone]} without a road: only the Points of Interest card shows one"
+    for zone in POI_ZONES
+    if block(zone).token() not in POSSIBLE
+}
 
 
 @dataclass(frozen=True)
@@ -110,10 +121,16 @@ class CellDoubt:
             "row": self.row,
             "col": self.col,
             "reading": self.reading,
-            "alternatives": [{"label": label} for label in self.alternatives],
+            "alternatives": [_alternative_json(label) for label in self.alternatives],
             "why": self.why,
             "sources": list(self.sources),
         }
+
+
+def _alternative_json(label: str) -> dict[str, str]:
+    """An alternative for the scan's JSON: its label, and a ``note`` where only an expansion shows it."""
+    note = EXPANSION_ONLY.get(label)
+    return {"label": label} if note is None else {"label": label, "note": note}
 
 
 def _label(zone: str | None, road: str | None) -> str:
@@ -146,6 +163,7 @@ class _Cell:
     block_sides: int  # how many of its four sides touch a block
     glare: float = 0.0
     order: StackOrder | None = None
+    table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
 
 
 @dataclass(frozen=True)
@@ -207,7 +225,7 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
     narrowly = d is not None and (d.margin is None or d.margin < OVERRULED_MARGIN)
     if overruled and narrowly and before.probability > OVERRULED_SURE:
         out.append(("cards", f"the classifier read {before.label}; the cards say {cell.label}"))
-    if cell.label == ".":
+    if cell.label == "." and not cell.table_pattern:
         # A cell whose reading did not count (off the card region, not surely a card) is table for sure to
         # the decoding: the classifier's own doubt of it is what says whether it could be a block.
         sure = cell.confidence if before is None else min(cell.confidence, before.empty_probability)
@@ -247,7 +265,7 @@ def _could_be_table(cell: _Cell) -> bool:
     return before.empty_probability >= RIM_TABLE and d.margin is not None and d.margin < RIM_MARGIN
 
 
-def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
+def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) -> tuple[str, ...]:
     ranked = _ranked_labels(cell.before)
     top = ranked[0][1] if ranked else 1.0
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
@@ -265,7 +283,21 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...]) -> tuple[str, ...]:
         alts = alts or ["."]
         limit = None  # cut once the ones that change nothing scored are left out (vision.city.doubt_matters)
     covered = _covered_among_blocks(cell)
-    return tuple([a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit])
+    base = [a for a in alts if a in POSSIBLE and not (covered and a == ".")][:limit]
+    # An expansion's block comes on top, in its place by likelihood: it never pushes a base block out.
+    return tuple(a for a in alts if a in base or _expansion_offered(a, cell, ranked, marks))
+
+
+def _expansion_offered(label: str, cell: _Cell, ranked: list[tuple[str, float]], marks: bool) -> bool:
+    """Whether ``label``, a block only an expansion's card shows (:data:`EXPANSION_ONLY`), is offered for
+    ``cell``: only for a block (a Point of Interest lies among the cards; a red check's square beside the
+    city reads as a roadless R, Wrecktar's art as roadless blocks), and there when the photo shows that
+    expansion's ``marks`` elsewhere or the classifier reads this very block so (its likeliest reading,
+    which the cards overruled): a roadless runner-up of a block a card shows is a crop that missed the
+    road, on every devset photo."""
+    if label not in EXPANSION_ONLY or cell.label in (".", "W"):  # Wrecktar's cells are no block either
+        return False
+    return marks or bool(ranked and ranked[0][0] == label)
 
 
 def _covered_among_blocks(cell: _Cell) -> bool:
@@ -282,14 +314,18 @@ def find_doubts(
     as_cards: CardReading,
     glare: np.ndarray | None = None,
     photographed: Grid | None = None,
+    table_pattern: np.ndarray | None = None,
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
     share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
-    readings), when it was corrected."""
+    readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
+    own pattern off the cards (:func:`vision.city.retake.read_light`), (rows, cols), which are not in doubt
+    for being table beside or among blocks: a check cloth's squares are seen to be the cloth."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
+    marks = any(rd is not None and rd.poi for row in before or () for rd in row)  # a Point of Interest seen
     orders = _stack_orders(as_cards, photographed)
     out = []
     for r in range(assembled.city.n_rows):
@@ -305,10 +341,11 @@ def find_doubts(
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
+                bool(table_pattern[r, c]) if table_pattern is not None else False,
             )
             signals = _signals(cell, as_cards.used, explained)
             sources = tuple(dict.fromkeys(source for source, _ in signals))
-            alts = _alternatives(cell, sources) if signals else ()
+            alts = _alternatives(cell, sources, marks) if signals else ()
             if alts:
                 why = "; ".join(reason for _, reason in signals)
                 out.append(CellDoubt(r, c, cell.label, alts, why, sources, _named(cell, signals)))

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.cells import CellReading, Grid, TopDown, lattice_box
+from vision.city.table_pattern import PATTERN_MATCH, pattern_match, table_patches
 from vision.city.veil import lift_veil
 from vision.lattice import (
     BLOCK_H_MM,
@@ -87,6 +88,10 @@ class Geometry:
     warnings: tuple[str, ...] = ()
     # The table's colours (Lab, K × 3) at the working copy's resolution (:func:`fine_table_colours`).
     table_lab: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    # Patches of the table far from the cards, on the view's scale (:mod:`vision.city.table_pattern`), and
+    # each cell's match with them found so far, by the cell's centre in the photo (the view may move).
+    table_patches: tuple[np.ndarray, ...] = ()
+    matched: dict[tuple[int, int], float] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def to_rectified(self) -> np.ndarray:
@@ -127,7 +132,20 @@ class Geometry:
             return True
         if reading.kind == "empty" or reading.card_probability < RING_CONFIDENCE:
             return False
-        return reading.confidence >= RING_UNSURE or self.table_share(r, c) < RING_TABLE_SHARE
+        if reading.confidence < RING_UNSURE and self.table_share(r, c) >= RING_TABLE_SHARE:
+            return False
+        return not self.shows_table_pattern(r, c)
+
+    def shows_table_pattern(self, r: int, c: int) -> bool:
+        """Whether cell (r, c), off the card region, shows the table's own pattern (a check cloth's
+        squares, which the classifier can read as blocks surely): :mod:`vision.city.table_pattern`."""
+        if self.occupied[r, c] or not self.table_patches:
+            return False
+        centre = project_points(np.linalg.inv(self.to_rectified), np.array([self.lattice.center(r, c)]))[0]
+        key = (round(float(centre[0])), round(float(centre[1])))
+        if key not in self.matched:
+            self.matched[key] = pattern_match(self.table_patches, self.rectified, self.lattice, r, c)
+        return self.matched[key] >= PATTERN_MATCH
 
     def table_share(self, r: int, c: int) -> float:
         """The share of cell (r, c)'s core (:data:`CELL_CORE` of the pitch) in the table's own colours."""
@@ -230,6 +248,11 @@ def geometry_for(
         visible,
         _warnings(located, rect.aspect),
         fine_table_colours(photo, located.mask),
+        # Only a table that repeats a pattern has one to match (a textured table's patches could match a
+        # block washed by glare: the devset's glare perturbation).
+        table_patches(photo, to_rectified, located.mask, (lattice.pitch_x, lattice.pitch_y))
+        if located.patterned
+        else (),
     )
 
 

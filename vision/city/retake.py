@@ -240,6 +240,8 @@ class Light:
     glare_cells: np.ndarray
     shadow: float
     shadow_on_cards: float | None = None
+    # The city's cells read as table that show the table's own pattern off the cards, (rows, cols).
+    table_pattern: np.ndarray | None = None
 
 
 def read_light(geometry: Geometry, assembled: Assembled) -> Light:
@@ -254,7 +256,22 @@ def read_light(geometry: Geometry, assembled: Assembled) -> Light:
     brightness = cell_brightness(geometry, assembled)
     on_cards = measured & _on_card_region(geometry, assembled)
     shadow_on_cards = shadow_depth(brightness, on_cards) if on_cards.sum() >= SHADOW_LEAST_CELLS else None
-    return Light(glare, shadow_depth(brightness, measured), shadow_on_cards)
+    pattern = _table_pattern(geometry, assembled)
+    return Light(glare, shadow_depth(brightness, measured), shadow_on_cards, pattern)
+
+
+def _table_pattern(geometry: Geometry, assembled: Assembled) -> np.ndarray:
+    """The city's cells read as table, off the card region, that show the table's own pattern (a check
+    cloth's squares beside the city: :meth:`vision.city.geometry.Geometry.shows_table_pattern`), (rows,
+    cols) bool in the city's grid: the table there is seen, not in doubt."""
+    r0, c0 = assembled.origin
+    out = np.zeros((assembled.city.n_rows, assembled.city.n_cols), bool)
+    for r, row in enumerate(assembled.city.grid):
+        for c, cell in enumerate(row):
+            lr, lc = r + r0, c + c0
+            inside = 0 <= lr < geometry.lattice.rows and 0 <= lc < geometry.lattice.cols
+            out[r, c] = inside and not cell.is_block and geometry.shows_table_pattern(lr, lc)
+    return out
 
 
 def _on_card_region(geometry: Geometry, assembled: Assembled) -> np.ndarray:

@@ -23,6 +23,7 @@ import numpy as np
 
 from scoring.errors import InputError
 from vision.lattice.colours import region_colours
+from vision.lattice.pattern_mask import repeating_table
 from vision.lattice.vanishing import vanishing_point
 from vision.photo import even_light, light_field
 
@@ -61,6 +62,7 @@ class Located:
     segments: np.ndarray  # every line segment found on the city (N × 4), inliers or not
     touches_border: tuple[str, ...]  # sides of the photo the city runs into: "left", "top", ...
     colours: int = 0
+    patterned: bool = False  # the table repeats a pattern all over the photo (vision.lattice.pattern_mask)
 
 
 def table_colours(lab: np.ndarray, band: int) -> np.ndarray:
@@ -132,8 +134,9 @@ def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
     return (busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)
 
 
-def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (mask of likely card pixels as uint8 0/255, table Lab colours) for a small RGB photo.
+def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Return (mask of likely card pixels as uint8 0/255, table Lab colours, whether the table repeats a
+    pattern) for a small RGB photo.
 
     The cues are read on the photo as if lit evenly (:mod:`vision.photo.light`): a shadow across a pale table
     is darker than the table but no card, and drawings in the shade are as busy as those in the light.
@@ -159,13 +162,16 @@ def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     busy_mask = _busy_above(busy, table_busy).astype(np.uint8)
     busy_mask = cv2.erode(busy_mask, np.ones((win, win), np.uint8), anchor=(win // 2, win // 2))
     mask = np.maximum(colour_mask, busy_mask) * 255
+    pattern = repeating_table(raw_lab[:, :, 0], band)
+    if pattern is not None:  # a check cloth, as busy as the cards and of their colours: see pattern_mask
+        mask = np.maximum(mask, (~pattern).astype(np.uint8) * 255)
     k = max(3, (min(h, w) // 35) | 1)  # also removes thin bands where the table shades off
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     close = max(5, (min(h, w) // 45) | 1)
     mask = cv2.morphologyEx(
         mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
     )
-    return mask, table
+    return mask, table, pattern is not None
 
 
 def _largest_region(mask: np.ndarray, rank: int = 0) -> np.ndarray:
@@ -252,7 +258,7 @@ def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
     h, w = small.shape[:2]
     # The region needs far less resolution than the lines: find it at half size.
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    raw, table = card_mask(half)
+    raw, table, patterned = card_mask(half)
     region = cv2.resize(_largest_region(raw, rank), (w, h), interpolation=cv2.INTER_NEAREST)
     area = int(np.count_nonzero(region))
     if area < MIN_AREA_FRACTION * h * w:
@@ -286,7 +292,5 @@ def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
         to_pixels = np.array([[1 / scale, 0, centre[0]], [0, 1 / scale, centre[1]], [0, 0, 1]])
         vp = to_pixels @ v
         families.append(LineFamily(member[inliers], vp / np.linalg.norm(vp), main))
-    colours = region_colours(small, region)
-    return Located(
-        region, (x, y, bw, bh), (families[0], families[1]), table, seg, _border_sides(region), colours
-    )
+    sides, colours = _border_sides(region), region_colours(small, region)
+    return Located(region, (x, y, bw, bh), (families[0], families[1]), table, seg, sides, colours, patterned)
