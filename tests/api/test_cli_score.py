@@ -275,7 +275,7 @@ def test_check_of_a_photo_tells_the_same_doubt_and_warnings_as_scan(
     """Issue 36: `check PHOTO` goes the one path of `scan`, so a cell in doubt and a warning are told by both
     (before, check scored the city read and said nothing of either)."""
     city = parse_city(CITY)
-    doubt = CellDoubt(0, 2, "P", ("C",), "read with 40% confidence", ("classifier",))
+    doubt = CellDoubt(0, 2, "P", ("R:EW",), "read with 40% confidence", ("classifier",))
 
     def scan_rgb(rgb: np.ndarray, **_: Any) -> ScanResult:
         return ScanResult(city, [], ["the light is uneven"], {}, None, doubts=(doubt,))
@@ -294,4 +294,4 @@ def test_check_of_a_photo_tells_the_same_doubt_and_warnings_as_scan(
     ]
     assert checked_json["breakdown"]["total"] == scanned_json["total"]
     code, text, _ = cli("check", str(photo), "--tally", str(tally), *args[:-2])
-    assert code == 0 and "C1 read as P: if it is C the total is" in text
+    assert code == 0 and "C1 read as P: if it is R:EW the total is" in text
