@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from api.cli.argtypes import whole
+from api.storage import DatabaseUnavailable, database_url, open_database
 from scoring.errors import InputError
 
 if TYPE_CHECKING:
@@ -76,8 +77,6 @@ def _open_database(settings: Settings) -> None:
     """Open the service's database and bring its schema up to date once, before any worker starts: a
     folder, a server that does not answer or a file that cannot be made is one line naming it, not a
     worker's start-up traceback. (A database that opens but cannot be written still serves, degraded.)"""
-    from api.storage import DatabaseUnavailable, database_url, open_database
-
     try:
         open_database(database_url(settings.database_url, settings.database_path)).dispose()
     except DatabaseUnavailable as exc:
