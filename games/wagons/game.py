@@ -177,15 +177,19 @@ class Wagons(Game):
         """The town cards' share of the card region, read as the town scan would read it (a taught deck's
         reader on the wider lattice): the reading is kept for :meth:`read`."""
         try:
-            reader = taught_reader(deck, self.reader()) if deck is not None else self.reader()
+            reader = self._territories(deck)
         except RuntimeError as exc:  # no territory classifier in this build: no photo is a town
             return Evidence(self.name, 0.0, 0, str(exc))
         ring = WIDE_RING if deck is not None else RING
         found = photo.stages.run("game", town_game_evidence, photo.rgb, reader, ring)
-        return Evidence(self.name, found.explained, found.cells, found.why, reading=found)
+        return Evidence(self.name, found.explained, found.cells, found.why, reading=(found, reader))
 
     def read(self, photo: Photo, evidence: Evidence | None, choices: TownChoices, deck: Any) -> ScoredTown:
-        told = evidence.reading if evidence is not None else None
-        goals = choices.goals or ()
-        town = read_town(photo, tuple(goals), deck, told)
+        """The town read on the lattice and with the reader game telling used (neither made again)."""
+        told, reader = evidence.reading if evidence is not None else (None, self._territories(deck))
+        town = read_town(photo, tuple(choices.goals or ()), reader, deck is not None, told)
         return score_town_scan(town, taught=deck is not None)
+
+    def _territories(self, deck: Any) -> Any:
+        """The territory reader: this game's (the shipped one), with the taught ``deck`` when there is one."""
+        return taught_reader(deck, self.reader()) if deck is not None else self.reader()

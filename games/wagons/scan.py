@@ -21,8 +21,6 @@ from vision.towns import (
     draw_town_overlay,
     read_goal_cards,
     scan_town,
-    shipped_reader,
-    taught_reader,
 )
 
 __all__ = ["NO_GOALS_NOTE", "ScoredTown", "read_town", "score_town_scan"]
@@ -69,10 +67,12 @@ class ScoredTown(ScoredReading):
         return out + goals_line(self.scan.goals, self.scan.goals_source) + doubt_text(self.doubt)
 
 
-def read_town(photo: Photo, goals: tuple[str, ...], deck: Any, told: TownEvidence | None = None) -> TownScan:
-    """The town in ``photo``, read with the Circle the Wagons ``deck`` (or the shipped reader), on the
-    lattice game telling ``told`` of when there is one (it is not found again); scored with the
-    ``goals`` the player gave, else with those read from the photo (``goals_source`` says which)."""
+def read_town(
+    photo: Photo, goals: tuple[str, ...], reader: Any, taught: bool, told: TownEvidence | None = None
+) -> TownScan:
+    """The town in ``photo``, read by the territory ``reader`` (``taught``: a taught deck's), on the lattice
+    game telling ``told`` of when there is one (it is not found again); scored with the ``goals`` the
+    player gave, else with those read from the photo (``goals_source`` says which)."""
     stages = photo.stages
     source = "given" if goals else None
     notes: tuple[str, ...] = ()
@@ -80,11 +80,8 @@ def read_town(photo: Photo, goals: tuple[str, ...], deck: Any, told: TownEvidenc
         cards = stages.run("goals", read_goal_cards, photo.rgb)
         goals, notes = cards.scored, cards.warnings
         source = "read" if cards.scored else None
-    reader = taught_reader(deck, shipped_reader()) if deck is not None else None
     region, reading = (told.region, told.reading) if told is not None else (0, None)
-    read = partial(
-        scan_town, goals=goals, reader=reader, taught=deck is not None, region=region, reading=reading
-    )
+    read = partial(scan_town, goals=goals, reader=reader, taught=taught, region=region, reading=reading)
     scanned = stages.run("town", read, photo.rgb)
     scanned = replace(scanned, goals_source=source, warnings=(*scanned.warnings, *notes))
     if photo.overlay:
