@@ -24,6 +24,7 @@ from vision.deck.features import SLIDE, block_features, centre_windows, normalis
 from vision.deck.look_reader import LookClassifier
 from vision.deck.outlines import find_cards
 from vision.deck.seen import CardSeen
+from vision.deck.structure import colour_groups
 from vision.deck.taught import (
     DECK_FORMAT,
     GAME_NAMES,
@@ -42,6 +43,7 @@ from vision.deck.teach import Teaching, teach_deck
 from vision.deck.use import use_deck
 
 __all__ = [
+    "colour_groups",
     "DECK_FORMAT",
     "CardSeen",
     "DeckError",

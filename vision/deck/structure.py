@@ -72,11 +72,18 @@ def ground_groups(grounds: np.ndarray, k: int = 4) -> tuple[np.ndarray, np.ndarr
     (k, 3), by k-means on the weighted Lab colours (seeded: the same photo groups the same)."""
     if len(grounds) < 4 * k:
         raise NoStructure(f"only {len(grounds) // 4} cards found, too few to learn their colours")
-    data = (grounds * LAB_WEIGHTS).astype(np.float32)
+    return colour_groups(grounds, LAB_WEIGHTS, k)
+
+
+def colour_groups(colours: np.ndarray, weights: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``k`` groups of the Lab ``colours`` (N, 3), by k-means on them scaled by ``weights`` (3,), seeded so
+    that the same photo groups the same: each colour's group (N,) and the groups' centres (k, 3). Both
+    games' decks learn a print's colours so (a city's grounds, a town's fills)."""
+    data = (colours * weights).astype(np.float32)
     cv2.setRNGSeed(0)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
     _, labels, centres = cv2.kmeans(data, k, None, criteria, 8, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    return labels.ravel().astype(int), centres / LAB_WEIGHTS
+    return labels.ravel().astype(int), centres / weights
 
 
 def park_group(apart: np.ndarray, groups: np.ndarray) -> tuple[int, float]:

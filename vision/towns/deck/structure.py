@@ -25,11 +25,11 @@ import itertools
 import math
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 
 from scoring.wagons.cards import CARDS, card_grid
 from scoring.wagons.town import ICONS, TERRAINS
+from vision.deck import colour_groups
 from vision.towns.deck.look import icon_distance
 
 __all__ = [
@@ -169,11 +169,7 @@ def fill_groups(fills: np.ndarray, k: int = len(TERRAINS)) -> tuple[np.ndarray, 
     centres (k, 3), by k-means on the weighted Lab colours (seeded: the same photo groups the same)."""
     if len(fills) < k:
         raise NoStructure(f"only {len(fills)} territories found, fewer than the {k} terrains")
-    data = (fills * FILL_WEIGHTS).astype(np.float32)
-    cv2.setRNGSeed(0)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
-    _, labels, centres = cv2.kmeans(data, k, None, criteria, 8, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    return labels.ravel().astype(int), centres / FILL_WEIGHTS
+    return colour_groups(fills, FILL_WEIGHTS, k)
 
 
 def _layouts() -> dict[tuple[str, ...], tuple[int, bool]]:
