@@ -171,6 +171,8 @@ def test_a_reload_brings_the_photo_back_while_the_server_keeps_it_or_says_it_is_
     page = session.open()
     page.locator("#photo").set_input_files(str(SAMPLES / "demo.jpg"))  # the real scanner: kept a while
     expect(page.locator("#total")).to_be_visible(timeout=SCAN_S)
+    # The cells are drawn once the overlay's picture has loaded, which may come after the total.
+    expect(page.locator("#overlay-svg .ov-cell").first).to_be_attached(timeout=SCAN_S)
     cells = page.locator("#overlay-svg .ov-cell").count()
     assert cells > 40
     page.reload()
