@@ -137,11 +137,19 @@ class ScoredPhoto(ABC):
         with a retake, the reading not scored)."""
 
 
+@dataclass(frozen=True)
 class ScoredReading(ScoredPhoto):
-    """A :class:`ScoredPhoto` whose ``scan`` (the game's reading of the photo) says whether to take the
-    photo again (``retake``, ``needs_deck``) and carries the picture of what was read (``overlay``)."""
+    """A :class:`ScoredPhoto` from a game's reading of the photo (``scan``), which says whether to take the
+    photo again (``retake``, ``needs_deck``) and carries the picture of what was read (``overlay``): the
+    ``breakdown`` with the player's choices, the ``warnings``, the ``doubt`` (each alternative with the
+    total it would score) and whether a taught deck read it (``taught``)."""
 
     scan: Any
+    breakdown: Breakdown
+    warnings: tuple[str, ...]
+    doubt: tuple[dict[str, Any], ...]
+    taught: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def retake(self) -> str | None:  # type: ignore[override]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from games.interface import Game, GameOptionError
@@ -30,7 +31,12 @@ class GameRequest:
     def check(self) -> dict[str, Any]:
         """Each game's choices read from ``given`` (by game name; only the named game's when one is),
         cheaply, before any photo is read: an unknown game or choice, a choice of a game other than the
-        one named, or a bad value is an :class:`~scoring.errors.InputError` naming it."""
+        one named, or a bad value is an :class:`~scoring.errors.InputError` naming it. Read once: an
+        interface checks early, and the photo's path then takes the same choices."""
+        return self._choices
+
+    @cached_property
+    def _choices(self) -> dict[str, Any]:
         for key in self.given:
             if not option_owners(key):
                 raise GameOptionError(f"unknown choice {key[:40]!r}")
@@ -38,12 +44,6 @@ class GameRequest:
         if self.game:
             refuse_others(games[0], self.given, command_line=self.command_line)
         return {g.name: g.choices(own_choices(g, self.given), command_line=self.command_line) for g in games}
-
-    def named(self) -> Game:
-        """The game named (an :class:`GameOptionError` when none is, or an unknown one)."""
-        if not self.game:
-            raise GameOptionError("no game named")
-        return game_named(self.game)
 
 
 def own_choices(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from api.core.schemas import CheckRequest, CityRequest
-from games import GameRequest
+from games import GameRequest, game_named
 from scoring.breakdown import Breakdown
 from scoring.tally import parse_tally
 
@@ -28,9 +28,8 @@ def given_choices(body: CityRequest) -> dict[str, Any]:
 def breakdown_of(body: CityRequest, text: str | None = None) -> Breakdown:
     """The breakdown of the request's grid (``text`` when given: a stored scan's), scored by its game with
     its choices."""
-    request = GameRequest(body.game, given_choices(body))
-    choices = request.check()[request.named().name]
-    game = request.named()
+    game = game_named(body.game)
+    choices = GameRequest(game.name, given_choices(body)).check()[game.name]
     source = text if text is not None else body.city
     if source is not None:
         return game.score_text(source, choices)
@@ -47,5 +46,5 @@ def check_request(body: CheckRequest, stored_city: str | None) -> dict[str, Any]
     text = body.tally if isinstance(body.tally, str) else json.dumps(body.tally)
     lines = parse_tally(text)
     breakdown = breakdown_of(body, stored_city)
-    verdict = GameRequest(body.game).named().check_tally(breakdown, lines)
+    verdict = game_named(body.game).check_tally(breakdown, lines)
     return {**verdict.to_json(), "breakdown": breakdown.to_json()}

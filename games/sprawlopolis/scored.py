@@ -12,7 +12,7 @@ and the doubt's alternatives carry no total, since any figure read off such a ph
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.doubt_text import doubt_text
@@ -54,16 +54,9 @@ def photo_notes(breakdown: Breakdown) -> Breakdown:
 
 @dataclass(frozen=True)
 class ScoredScan(ScoredReading):
-    """A city read from a photo and scored: the ``scan``, its ``breakdown`` with the player's choices, the
-    ``warnings`` and the ``doubt`` (each alternative with the total it would score); ``taught`` whether a
-    taught deck read it."""
+    """A city read from a photo (``scan``) and scored (see :class:`~games.interface.ScoredReading`)."""
 
     scan: ScanResult
-    breakdown: Breakdown
-    warnings: tuple[str, ...]
-    doubt: tuple[dict[str, Any], ...]
-    taught: bool = False
-    timings: dict[str, float] = field(default_factory=dict)
     game = "sprawlopolis"
 
     @property

@@ -5,7 +5,7 @@ says so."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -13,7 +13,6 @@ from games.doubt_text import doubt_text
 from games.flags import breakdown_in_flag_words
 from games.interface import Photo, ScoredReading
 from games.wagons.text import goals_line, render_town
-from scoring.breakdown import Breakdown
 from vision.city import OVERLAY_LONG_SIDE
 from vision.towns import (
     TownEvidence,
@@ -32,16 +31,11 @@ NO_GOALS_NOTE = (
 
 @dataclass(frozen=True)
 class ScoredTown(ScoredReading):
-    """A town read from a photo and scored with its goal cards: ``breakdown`` (noting when there were
-    none), ``warnings`` and ``doubt`` (each with the cell's ``row`` and ``col`` in the town, as the page
-    takes them, and each alternative's total); ``taught`` whether a taught deck read it."""
+    """A town read from a photo (``scan``) and scored with its goal cards (see
+    :class:`~games.interface.ScoredReading`): the breakdown notes when there were none, and each doubt
+    carries the cell's ``row`` and ``col`` in the town, as the page takes them."""
 
     scan: TownScan
-    breakdown: Breakdown
-    warnings: tuple[str, ...]
-    doubt: tuple[dict[str, Any], ...]
-    taught: bool = False
-    timings: dict[str, float] = field(default_factory=dict)
     game = "wagons"
 
     @property
