@@ -5,9 +5,11 @@ Shared by tests/bench/bench_pathological.py and the tests that the scan stays bo
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 
 __all__ = ["PHOTOS", "framed_tiles", "jpeg", "mosaic"]
 
@@ -114,3 +116,16 @@ PHOTOS: dict[str, Callable[[], np.ndarray]] = {
     "tiny rectangles": tiny_rectangles,
     "two cities": two_mosaics,
 }
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Replace ``module.name`` by itself counting its calls (the returned list grows by one a call)."""
+    calls: list[int] = []
+    real: Callable[..., Any] = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls

@@ -1,45 +1,24 @@
 """Issue 39: a panel of coloured tiles with the table around it (fewer cells than the count bounds refuse)
-is refused by its colours when its region is located and rectified, before any lattice is fitted or read,
-on the city's way, the town's and the service's; the cards of honest cities and towns show few colours."""
+is refused by its colours when its region is located and rectified, before any lattice is fitted or read
+(the service's way and the town's: tests/vision/test_patterned_photos.py, beside the mosaic's); the cards of
+honest cities and towns show few colours."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pytest
 
 import vision.city.geometry
 import vision.towns.geometry
-from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
 from models.synth.wagons.photo import render_town_photo
-from tests.pathological import PHOTOS, jpeg
+from tests.pathological import PHOTOS, counting, jpeg
 from vision.city.geometry import small_copy
 from vision.lattice import TooManyCards, locate_city
 from vision.lattice.bounds import GAME_CELLS, TooManyColours, check_region
 from vision.lattice.colours import COLOUR_BIN, MAX_CARD_COLOURS, region_colours
 from vision.photo.decode import decode_image
 from vision.pipeline import WORK_LONG_SIDE, scan_image
-
-
-@pytest.fixture(scope="module")
-def panel_jpeg() -> bytes:
-    return jpeg(PHOTOS["framed tiles"]())
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
-    """Replace ``module.name`` by itself counting its calls (the returned list grows by one a call)."""
-    calls: list[int] = []
-    real: Callable[..., Any] = getattr(module, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counted)
-    return calls
 
 
 def _located_colours(data: bytes) -> int:
@@ -90,7 +69,7 @@ def test_the_cards_of_an_honest_city_and_town_show_a_few_colours() -> None:
 def test_a_panel_of_tiles_on_a_table_is_refused_before_any_lattice_is_fitted_or_read(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fits = _counting(monkeypatch, vision.city.geometry, "fit_lattice")
+    fits = counting(monkeypatch, vision.city.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyColours) as refused:
         scan_image(jpeg(PHOTOS[name]()), timings=timings)
@@ -102,23 +81,3 @@ def test_the_small_panel_holds_fewer_cells_than_a_game_so_only_its_colours_refus
     with pytest.raises(TooManyColours) as refused:
         scan_image(jpeg(PHOTOS["small panel"]()))
     assert refused.value.cells <= GAME_CELLS
-
-
-def test_the_service_path_refuses_the_panel_without_looking_for_a_town(
-    panel_jpeg: bytes, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
-    timings: dict[str, float] = {}
-    with pytest.raises(TooManyColours):
-        scan_photo(panel_jpeg, GameRequest(), timings=timings)
-    assert "game" not in timings and town_fits == []
-
-
-def test_the_panel_named_a_town_is_refused_before_any_town_lattice_is_fitted(
-    panel_jpeg: bytes, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
-    timings: dict[str, float] = {}
-    with pytest.raises(TooManyColours):
-        scan_photo(panel_jpeg, GameRequest(game="wagons"), timings=timings)
-    assert town_fits == [] and "town" not in timings

@@ -4,7 +4,6 @@ town's; an honest photo's card region holds far fewer cells than the bound."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,7 @@ import vision.towns.arbitrate as support
 import vision.towns.geometry
 from games import GameRequest, scan_photo
 from models.synth.scene import render_photo
-from tests.pathological import PHOTOS, jpeg, mosaic
+from tests.pathological import PHOTOS, counting, jpeg
 from vision.city.geometry import small_copy
 from vision.lattice import (
     BLOCK_H_MM,
@@ -27,30 +26,12 @@ from vision.lattice import (
     measure_periods,
     rectify_city,
 )
-from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, check_region, region_cells
+from vision.lattice.bounds import GAME_CELLS, MAX_CARDS, TooManyColours, check_region, region_cells
 from vision.photo.decode import decode_image
 from vision.pipeline import WORK_LONG_SIDE, scan_image
 from vision.towns import town_game_evidence
 from vision.towns.geometry import MAX_TOWN_CELLS
 from vision.towns.scan import shipped_reader
-
-
-@pytest.fixture(scope="module")
-def mosaic_jpeg() -> bytes:
-    return jpeg(mosaic())
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
-    """Replace ``module.name`` by itself counting its calls (the returned list grows by one a call)."""
-    calls: list[int] = []
-    real: Callable[..., Any] = getattr(module, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, counted)
-    return calls
 
 
 def test_a_card_region_is_counted_in_cells_of_the_top_down_view() -> None:
@@ -89,7 +70,7 @@ def test_a_region_filling_the_photo_is_held_to_a_whole_games_cells() -> None:
 def test_a_patterned_photo_is_refused_before_any_lattice_is_fitted_or_read(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fits = _counting(monkeypatch, vision.city.geometry, "fit_lattice")
+    fits = counting(monkeypatch, vision.city.geometry, "fit_lattice")
     timings: dict[str, float] = {}
     with pytest.raises(TooManyCards) as refused:
         scan_image(jpeg(PHOTOS[name]()), timings=timings)
@@ -98,23 +79,29 @@ def test_a_patterned_photo_is_refused_before_any_lattice_is_fitted_or_read(
     assert set(timings) == {"decode", "locate", "rectify"}  # no lattice, classify or arbitrate stage
 
 
-def test_the_service_path_refuses_the_mosaic_without_looking_for_a_town(
-    mosaic_jpeg: bytes, monkeypatch: pytest.MonkeyPatch
+# A mosaic is refused by its cells, a panel of coloured tiles on a table by its colours.
+REFUSED = [("mosaic", TooManyCards), ("framed tiles", TooManyColours)]
+
+
+@pytest.mark.parametrize(("name", "refusal"), REFUSED)
+def test_the_service_path_refuses_a_pattern_without_looking_for_a_town(
+    name: str, refusal: type[TooManyCards], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
+    town_fits = counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
-    with pytest.raises(TooManyCards):
-        scan_photo(mosaic_jpeg, GameRequest(), timings=timings)
+    with pytest.raises(refusal):
+        scan_photo(jpeg(PHOTOS[name]()), GameRequest(), timings=timings)
     assert "game" not in timings and town_fits == []
 
 
-def test_a_mosaic_named_a_town_is_refused_before_any_town_lattice_is_fitted(
-    mosaic_jpeg: bytes, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("name", "refusal"), REFUSED)
+def test_a_pattern_named_a_town_is_refused_before_any_town_lattice_is_fitted(
+    name: str, refusal: type[TooManyCards], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    town_fits = _counting(monkeypatch, vision.towns.geometry, "fit_lattice")
+    town_fits = counting(monkeypatch, vision.towns.geometry, "fit_lattice")
     timings: dict[str, float] = {}
-    with pytest.raises(TooManyCards):
-        scan_photo(mosaic_jpeg, GameRequest(game="wagons"), timings=timings)
+    with pytest.raises(refusal):
+        scan_photo(jpeg(PHOTOS[name]()), GameRequest(game="wagons"), timings=timings)
     assert town_fits == [] and "town" not in timings
 
 

@@ -21,7 +21,7 @@ from scoring.wagons import parse_town
 from tests.vision.town_standins import ColourGuessReader, TruthReader
 from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.runtime.stages import Stages, StageTimer, Stop
-from vision.towns import scan_town
+from vision.towns import scan_town, shipped_reader
 from vision.towns.arbitrate import Reader
 
 
@@ -29,14 +29,11 @@ def evidence(city: float, town: float) -> tuple[Evidence, ...]:
     return Evidence("sprawlopolis", city, 40), Evidence("wagons", town, 30)
 
 
-def which_game(
-    rgb: np.ndarray, reader: Reader | None = None, town_reader: Callable[[], Reader] | None = None
-) -> Verdict:
-    """Both games' evidence of ``rgb`` (the town read by ``reader``, or the reader ``town_reader`` gives)
-    and the verdict on it, as game telling decides."""
+def which_game(rgb: np.ndarray, town_reader: Callable[[], Reader] = shipped_reader) -> Verdict:
+    """Both games' evidence of ``rgb`` (the town read by the reader ``town_reader`` gives) and the verdict
+    on it, as game telling decides."""
     photo = Photo(rgb, Stages(StageTimer(), Stop()))
-    wagons = Wagons(town_reader or ((lambda: reader) if reader is not None else Wagons().reader))
-    games = (Sprawlopolis(), wagons)
+    games = (Sprawlopolis(), Wagons(town_reader))
     return decide([g.evidence(photo, g.choices({}), None) for g in games])
 
 
@@ -69,7 +66,7 @@ def town_photo(seed: int):  # noqa: ANN201
 @pytest.mark.parametrize("seed", [1, 3])
 def test_a_rendered_city_is_a_city_even_to_a_confident_territory_reader(seed: int) -> None:
     photo = city_photo(seed)
-    verdict = which_game(photo.image, reader=ColourGuessReader())
+    verdict = which_game(photo.image, town_reader=ColourGuessReader)
     assert verdict.game == "sprawlopolis", verdict.why
     city, town = verdict.evidence
     assert city.explained >= MIN_EXPLAINED and town.explained < MIN_EXPLAINED
@@ -79,7 +76,7 @@ def test_a_rendered_city_is_a_city_even_to_a_confident_territory_reader(seed: in
 @pytest.mark.parametrize("seed", [202, 203])
 def test_a_rendered_town_is_a_town_and_the_city_classifier_explains_none_of_it(seed: int) -> None:
     photo = town_photo(seed)
-    verdict = which_game(photo.image, reader=TruthReader(photo.image, photo.truth.to_json()))
+    verdict = which_game(photo.image, town_reader=lambda: TruthReader(photo.image, photo.truth.to_json()))
     assert verdict.game == "wagons", verdict.why
     assert verdict.evidence[0].explained < 0.2
 
