@@ -9,17 +9,27 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from vision.deck.seen import CardSeen, place_name
 from vision.deck.taught import CARDS, DeckError
 
-__all__ = ["FITS", "SETTLED", "assign_cards"]
+__all__ = ["FITS", "SETTLED", "assign_cards", "best_assignment"]
 
 # A card fits its layout when its four blocks average at least this log-probability (0.1 a block)...
 FITS = math.log(0.1)
 # ...and the assignment is settled when giving any card another layout costs at least this many nats.
 SETTLED = 2.0
+
+
+def best_assignment(fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns of the one-to-one assignment of greatest total ``fit`` (SciPy's
+    :func:`~scipy.optimize.linear_sum_assignment`)."""
+    # SciPy's optimize takes 0.3 s to import: it loads when a deck is taught or named by its structure,
+    # not at the start of every command and every service process.
+    from scipy.optimize import linear_sum_assignment
+
+    rows, cols = linear_sum_assignment(-fit)
+    return rows, cols
 
 
 def assign_cards(
@@ -32,7 +42,7 @@ def assign_cards(
     """Each card found (photo, row, column) one layout, each layout once; refused (named) unless every
     card is settled. ``fit[i, j]``: how well card ``i`` fits layout ``cards[j]`` (turned: ``turn[i, j]``);
     ``cards`` are the deck's card numbers (Sprawlopolis's by default, Circle the Wagons' for a town deck)."""
-    rows, cols = linear_sum_assignment(-fit)
+    rows, cols = best_assignment(fit)
     given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
     problems = _count_problems(places, fit, given, cards)
     if not problems:
@@ -100,7 +110,7 @@ def _unsettled(
     for i, j in given.items():
         forbidden = fit.copy()
         forbidden[i, j] = -1e9
-        r2, c2 = linear_sum_assignment(-forbidden)
+        r2, c2 = best_assignment(forbidden)
         if total - forbidden[r2, c2].sum() < SETTLED:
             other = cards[int(c2[list(r2).index(i)])]
             problems.append(f"the card at {place_name(places[i])} could be card {cards[j]} or card {other}")

@@ -19,10 +19,9 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from vision.cells import Classifier, TopDown
-from vision.deck.assign import assign_cards
+from vision.deck.assign import assign_cards, best_assignment
 from vision.deck.look import (
     CityLook,
     apartness,
@@ -171,7 +170,7 @@ def name_by_structure(
     cards = assign_cards(places, best.fit, best.turn, label)
     cycles = []
     for other in others:  # each other naming's own assignment, kept for the player's one correction
-        rows, cols = linear_sum_assignment(-other.fit)
+        rows, cols = best_assignment(other.fit)
         given = dict(zip(rows.tolist(), cols.tolist(), strict=True))
         cycles.append(tuple((CARDS[given[i]], bool(other.turn[i, given[i]])) for i in range(len(places))))
     looks = tuple(city_look(grounds, groups, centres, n.zone_of, road_scale) for n in others)

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from vision.cells import CellReading, Classifier, Grid, read_lattice
 from vision.city import Geometry, geometry_for, small_copy
+from vision.deck.assign import best_assignment
 from vision.deck.corrections import card_labels
 from vision.deck.taught import CARDS, block_features
 from vision.lattice import Lattice, NoCityFound, locate_city, measure_periods, project_points
@@ -122,7 +122,7 @@ def _read_cards(geometry: Geometry, classify: Classifier) -> tuple | None:
 def score_of(fit: np.ndarray) -> float:
     """How well the known layouts explain the cards found: the assignment's log-probability, each layout
     that no card explains counted as a whole card at the floor."""
-    rows, cols = linear_sum_assignment(-fit)
+    rows, cols = best_assignment(fit)
     return float(fit[rows, cols].sum() + 4 * FLOOR * (len(CARDS) - len(rows)))
 
 

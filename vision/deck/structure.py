@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from scoring.city import ROADS
 from scoring.layouts import card_blocks
+from vision.deck.assign import best_assignment
 from vision.deck.look import LAB_WEIGHTS, ZONES, CityLook, lab_distance, road_logp
 from vision.deck.taught import CARDS
 
@@ -126,7 +126,7 @@ def naming_fit(zone_logp: np.ndarray, roads: np.ndarray, zone_of: str) -> Naming
                 per += np.maximum(FLOOR, zl + rl)
             ways.append(per)
         fit[:, j], turn[:, j] = np.maximum(*ways), ways[1] > ways[0]
-    rows, cols = linear_sum_assignment(-fit)
+    rows, cols = best_assignment(fit)
     return Naming(zone_of, fit, turn, float(fit[rows, cols].sum()))
 
 
