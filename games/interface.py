@@ -19,6 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -225,6 +226,12 @@ class Game(ABC):
     def page_choices(self) -> dict[str, Any]:
         """What the page offers a player of this game to choose (merged into ``/api/v1/meta``)."""
         return {}
+
+    #: The folder of the game's own part of the phone page: its ``page.js`` (an ES module whose default
+    #: export draws the game's cells, choices and words; see ``api/web/static/gamepage.js``) and the
+    #: modules it imports. ``None``: the page offers the game with its plain defaults (cells as typed, each
+    #: option of :attr:`options` as a text field).
+    page_dir: Path | None = None
 
     def card_listing(self, as_json: bool) -> str:
         """The game's cards as ``sprawlscan cards`` prints them (text, or JSON)."""

@@ -4,6 +4,7 @@ and the registry's face behaves as documented."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,33 @@ def test_no_code_of_the_interfaces_names_a_game() -> None:
         if text.strip().lower() in names
     ]
     assert found == []
+
+
+def _page_mentions(folder: Path, words: set[str]) -> list[str]:
+    """Each line of the page's files in ``folder`` that says one of ``words`` (whole words, any case)."""
+    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in sorted(words)) + r")\b", re.IGNORECASE)
+    return [
+        f"{path.relative_to(folder)}:{n}: {line.strip()[:80]}"
+        for path in sorted(folder.rglob("*"))
+        if path.suffix in {".js", ".html", ".css", ".webmanifest"}
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+
+
+def test_no_file_of_the_page_names_a_game() -> None:
+    """The page learns the games from ``/api/v1/meta``; each game's own page part lives in its package."""
+    words = _names() | {g.title for g in registered()}
+    assert _page_mentions(ROOT / "api" / "web" / "static", words) == []
+
+
+def test_the_page_check_finds_a_game_named_in_a_comment_or_a_string(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text('const x = 1;\n// read as a Sprawlopolis city\nconst y = "wagons";\n')
+    (tmp_path / "b.js").write_text("const sprawlscan = 'sprawlopolisque';\n")
+    assert _page_mentions(tmp_path, {"sprawlopolis", "wagons"}) == [
+        "a.js:2: // read as a Sprawlopolis city",
+        'a.js:3: const y = "wagons";',
+    ]
 
 
 def test_the_check_finds_a_game_name_in_code_but_not_in_a_docstring(tmp_path: Path) -> None:

@@ -24,12 +24,14 @@ from api.core import ERROR_RESPONSES, version
 from api.storage import DatabaseUnavailable, open_schema
 from api.web import docs_pages, scanning
 from api.web.allocator import limit_arenas
+from api.web.choices import PAGE_PREFIX
 from api.web.deps import Services
 from api.web.error_handlers import install_error_handlers
 from api.web.guards import BodyDeadline, BodyGuard, CrossSiteGuard, SecurityHeaders, ServerFaults
 from api.web.hosts import HostGuard, HostPolicy
 from api.web.routers import deck, frames, games, page, scans, scoring
 from api.web.settings import Settings
+from games import registered
 
 __all__ = ["create_app", "lifespan"]
 
@@ -57,6 +59,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(OneLineStartFailure)
     for router in (scoring.router, scans.router, frames.router, page.router, games.router, deck.router):
         app.include_router(router)
+    for game in registered():  # each game's own page files, before the page's (the longer prefix first)
+        if game.page_dir is not None:
+            own = StaticFiles(directory=game.page_dir)
+            app.mount(f"{PAGE_PREFIX}/{game.name}", own, name=f"page-{game.name}")
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR), name="static")
     return app
 

@@ -5,6 +5,7 @@ city scan (:func:`vision.pipeline.scan_rgb`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from games.flags import breakdown_in_flag_words
@@ -92,6 +93,7 @@ class Sprawlopolis(Game):
     def render_check(self, verdict: TallyReport) -> str:
         return render_check(verdict)
 
+    page_dir = Path(__file__).resolve().parent / "page"
     stats_heading = "Sprawlopolis"
 
     def card_name(self, card: Any) -> str:

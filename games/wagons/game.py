@@ -5,6 +5,7 @@ the territory reader (:mod:`vision.towns`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from games.decks import DECK_SHARE
@@ -96,6 +97,7 @@ class Wagons(Game):
     def render_check(self, verdict: TownCheck) -> str:
         return render_town_check(verdict)
 
+    page_dir = Path(__file__).resolve().parent / "page"
     stats_heading = "Circle the Wagons (goal cards)"
 
     def card_name(self, card: Any) -> str:

@@ -45,12 +45,12 @@ def test_a_town_photo_switches_the_page_to_its_town_and_scores_the_corrected_tow
     photo = tmp_path / "town.jpg"
     photo.write_bytes(town_photo().jpeg)
     page = session.open()
-    hint = page.locator("#town-photo-hint")
+    hint = page.locator("#game-photo-hint")
     expect(hint).to_be_hidden()
     page.locator(".game-switch label", has_text="Circle the Wagons").click()
     expect(hint).to_be_visible()  # before the first town scan: teach the deck, and why
     expect(hint).to_contain_text("rulebook")
-    expect(page.locator("#deck-wagons-note")).to_contain_text("lay your 18 Circle the Wagons cards")
+    expect(page.locator("#deck-game-note")).to_contain_text("lay your 18 Circle the Wagons cards")
     page.locator(".game-switch label", has_text="Sprawlopolis").click()
 
     page.locator("#photo").set_input_files(str(photo))  # uploaded in Sprawlopolis mode

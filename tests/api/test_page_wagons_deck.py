@@ -29,7 +29,7 @@ def test_the_page_teaches_a_wagons_deck_and_then_reads_a_town_with_it(
     town.write_bytes(town_photo().jpeg)
     page = session.open()
     page.locator(".game-switch label", has_text="Circle the Wagons").click()
-    hint = page.locator("#town-photo-hint")
+    hint = page.locator("#game-photo-hint")
     expect(hint).to_be_visible()  # before the first town scan: teach the deck first, and why
     expect(hint).to_contain_text("Before your first town scan")
     expect(hint).to_contain_text("rulebook's key")

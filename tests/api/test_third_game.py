@@ -1,19 +1,23 @@
 """A third game, registered by a test and by a server's environment, is served by the command line's
-``scan``, ``score`` and ``check`` and by the service's ``/scans`` and ``/score`` with no change to ``api/``:
-everything they know of games comes from the registry (issue 36)."""
+``scan``, ``score`` and ``check``, by the service's ``/scans`` and ``/score`` and by the page (a tab of its
+own, its options as fields) with no change to ``api/``: everything they know of games comes from the
+registry (issue 36)."""
 
 from __future__ import annotations
 
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from playwright.sync_api import Browser, expect
 
 from games import game_names, registering
+from tests.api.page_session import Session
 from tests.conftest import Cli
 from tests.live_server import serving
 from tests.tiny_game import MAGENTA, Tiny
@@ -66,25 +70,59 @@ def test_the_command_line_tells_a_third_game_from_a_photo(cli: Cli, tmp_path: Pa
     assert json.loads(out)["game"] == "tiny" and json.loads(out)["total"] == 3
 
 
+@pytest.fixture(scope="module")
+def tiny_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server whose environment registers the third game."""
+    folder = tmp_path_factory.mktemp("tiny")
+    env = {"SPRAWLSCAN_GAMES": "tests.tiny_game_plugin", "SPRAWLSCAN_DATABASE_PATH": str(folder / "t.db")}
+    with serving(folder / "log", env=env) as (url, _):
+        yield url
+
+
 @pytest.mark.slow
-def test_a_server_with_a_third_game_scores_it_typed_and_from_a_photo(tmp_path: Path) -> None:
+def test_a_server_with_a_third_game_scores_it_typed_and_from_a_photo(
+    tiny_server: str, tmp_path: Path
+) -> None:
     photo = _magenta_png(tmp_path / "tiny.png").read_bytes()
-    env = {"SPRAWLSCAN_GAMES": "tests.tiny_game_plugin", "SPRAWLSCAN_DATABASE_PATH": str(tmp_path / "t.db")}
-    with serving(tmp_path / "log", env=env) as (url, _):
-        body = json.dumps({"game": "tiny", "city": "XX\n", "options": {"bonus": 1}}).encode()
-        request = urllib.request.Request(f"{url}/api/v1/score", body, {"Content-Type": "application/json"})
-        assert _answer(request)["total"] == 3
-        boundary = "tinyboundary"
-        form = (
-            (
-                f'--{boundary}\r\nContent-Disposition: form-data; name="bonus"\r\n\r\n5\r\n'
-                f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="t.png"\r\n'
-                "Content-Type: image/png\r\n\r\n"
-            ).encode()
-            + photo
-            + f"\r\n--{boundary}--\r\n".encode()
-        )
-        headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
-        request = urllib.request.Request(f"{url}/api/v1/scans", form, headers)
-        scanned = _answer(request)
+    url = tiny_server
+    body = json.dumps({"game": "tiny", "city": "XX\n", "options": {"bonus": 1}}).encode()
+    request = urllib.request.Request(f"{url}/api/v1/score", body, {"Content-Type": "application/json"})
+    assert _answer(request)["total"] == 3
+    boundary = "tinyboundary"
+    form = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="bonus"\r\n\r\n5\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="t.png"\r\n'
+            "Content-Type: image/png\r\n\r\n"
+        ).encode()
+        + photo
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    headers = {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+    request = urllib.request.Request(f"{url}/api/v1/scans", form, headers)
+    scanned = _answer(request)
     assert scanned["game"] == "tiny" and scanned["total"] == 6
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_page_offers_a_third_game_a_tab_of_its_own_and_scores_it_typed(
+    browser: Browser, tiny_server: str
+) -> None:
+    session = Session(browser, tiny_server, 390)
+    try:
+        page = session.open()
+        page.locator(".game-switch label", has_text="Tiny").click()
+        expect(page.locator("#city-h")).to_have_text("2 · Grid")
+        expect(page.locator('.game-choices[data-game="tiny"]')).to_be_visible()
+        expect(page.locator('.game-choices[data-game="sprawlopolis"]')).to_be_hidden()
+        bonus = page.locator('[data-option="bonus"]')
+        bonus.fill("2")
+        bonus.dispatch_event("change")
+        page.locator("#city-text").fill("X . X\nX X .\n")
+        page.locator("#score-text").click()
+        expect(page.locator("#total")).to_have_text("6")
+        expect(page.locator("#grid .cell")).to_have_count(6)
+        session.check_origin()
+    finally:
+        session.context.close()

@@ -1,37 +1,26 @@
 // sprawlscan page: upload a photo, correct the city read (tap a cell, or paint many), pick the cards,
 // score, check a hand tally. Plain ES modules, no build step; the server is the only source of truth for
 // scores: this page edits the city (rows of cell tokens in the city text format) and shows the answers.
-import { $, $$, emit, on, scrollBehaviour } from "./dom.js";
-import { EXAMPLES, parseCityText } from "./city.js";
+// The games come from the server (/api/v1/meta), each with its own part of the page (gamepage.js).
+import { $, el, emit, on, scrollBehaviour } from "./dom.js";
+import { parseCityText } from "./city.js";
 import { api } from "./api.js";
-import { cityText, isGoalId, key, scoreBody, state } from "./state.js";
+import { choices, game, gameOf, games, knownGame, loadGames, scoreBody } from "./gamepage.js";
+import { cityText, key, state } from "./state.js";
 import { flashCells, renderGrid, wireGrid, paintCell } from "./grid.js";
 import { renderPalette, wirePalette } from "./paint.js";
 import { openEditor, wireEditor } from "./editor.js";
 import { hidePhoto, renderOverlay, wireOverlay } from "./overlay.js";
 import { renderBreakdown, renderUnscored, showError, wireBreakdown } from "./breakdown.js";
 import { adoptDoubts, clearDoubts, renderDoubts, restoreDoubts, wireDoubts } from "./doubt.js";
-import { renderCardInfo, renderChips, renderGoals, wireChoices } from "./cards.js";
+import { mountChoices, renderChoices } from "./choices.js";
 import { checkTally } from "./tally.js";
-import { dropPhotoCards, forgetScan, renderProvenance, renderTownHint, renderWarnings, restorePhoto, scan } from "./scan.js";
+import { dropPhotoCards, forgetScan, renderPhotoHint, renderProvenance, renderWarnings, restorePhoto, scan } from "./scan.js";
 import { forgetGame } from "./reset.js";
 import { wireCamera } from "./camera.js";
 import { loadDraft, loadMeta, saveDraft, saveMeta } from "./storage.js";
 import { pageWords } from "./wording.js";
 // Each further part of the page (e.g. a game history) is its own module, imported here and listed in sw.js.
-
-const WORDS = {
-  sprawlopolis: {
-    lead: "Photograph your finished city, fix anything misread, get the score.",
-    city: "2 · City", type: "Type or paste a city", score: "Score this city",
-    empty: "No city yet: scan a photo, type one below, or start an empty grid and paint it.",
-  },
-  wagons: {
-    lead: "Photograph or type in your finished town, fix anything, get the score and check your tally.",
-    city: "2 · Town", type: "Type or paste a town", score: "Score this town",
-    empty: "No town yet: scan a photo, type one below, or start an empty grid and paint it.",
-  },
-};
 
 function renderCity() {
   renderGrid();
@@ -93,7 +82,7 @@ function startNewGame(origin) {
 
 // The server answers with the city in canonical spelling ("R:ES" typed → "R:SE"): show the grid that way.
 function adoptCanonicalGrid(text) {
-  const parsed = parseCityText(text, state.game, isGoalId);
+  const parsed = parseCityText(text, game().choices.owns);
   const same = parsed.rows.length === state.rows.length && parsed.rows.every((row, r) => row.join(" ") === state.rows[r].join(" "));
   if (same || !parsed.rows.length) return;
   state.rows = parsed.rows;
@@ -103,45 +92,42 @@ function adoptCanonicalGrid(text) {
 // `from`: where the text comes from. A typed city's cards line gives the cards; a scan's or a saved game's
 // says the cards the caller set already (read from the photo, or saved), so it keeps where they came from.
 function adoptCity(text, from = "text") {
-  const parsed = parseCityText(text, state.game, isGoalId);
+  const parsed = parseCityText(text, game().choices.owns);
   state.rows = parsed.rows;
   state.interstate = parsed.interstate;
   state.headers = parsed.headers;
-  if (parsed.cards && parsed.cards.length && from === "text") { state.cards = parsed.cards; state.cardsFrom = "text"; }
-  if (parsed.expansions) state.expansions = parsed.expansions;
-  if (parsed.goals) state.goals = parsed.goals;
-  if (parsed.scenario !== undefined) state.scenario = parsed.scenario;
-  if (parsed.pile !== undefined) state.pile = parsed.pile;
+  game().choices.fromHeaders(choices(), parsed.owned, from);
   state.selected = null;
   renderCity();
-  if (state.game === "wagons") renderGoals(); else renderChips();
+  renderChoices();
 }
 
 // A scan's answer on the page: its city, its cards (set by scan.js), the score with where the cards came
 // from, the scan's warnings and doubtful cells beside it; a photo to retake has its city and no score.
 function adoptScan(data) {
-  const game = data.game === "wagons" ? "wagons" : "sprawlopolis";
-  if (game !== state.game) { // the scanner tells the game: the page follows it, keeping this scan
+  const name = knownGame(data.game);
+  if (name !== state.game) { // the scanner tells the game: the page follows it, keeping this scan
     const scanId = state.scanId;
-    $(`input[name="game"][value="${game}"]`).checked = true;
-    setGame(game);
+    $(`input[name="game"][value="${name}"]`).checked = true;
+    setGame(name);
     state.scanId = scanId;
   }
   startNewGame("photo");
+  // This photo's own choices (its scoring cards: the player's, when they picked them for it), else none.
+  game().choices.fromScan(choices(), data);
   adoptCity(data.city, "scan");
   state.scanned = new Map(state.rows.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
   adoptDoubts(data);
   const scored = !state.retake && Number.isFinite(data.total) && Array.isArray(data.items);
-  if (game === "sprawlopolis") renderChips();
+  renderChoices();
   if (scored) renderBreakdown(data); else renderUnscored();
   renderProvenance();
   renderWarnings();
   renderCity();
   if (scored) announceScore(data);
   saveDraft({ tally: $("#tally").value });
-  // A town comes scored with no goal cards: the goals picked on the page score it now.
-  const same = JSON.stringify(data.goals || []) === JSON.stringify(state.goals);
-  if (game === "wagons" && !same) rescore();
+  // A game whose photo is scored without the choices on the page (a town's goal cards) is scored with them now.
+  if (game().choices.rescoreAfterScan(choices(), data)) rescore();
 }
 
 function editGrid(action) {
@@ -155,8 +141,9 @@ function editGrid(action) {
   rescore();
 }
 
-function setGame(game, { keep = false } = {}) {
-  state.game = game;
+// The game on the page: its words, its grid's tools and its choices (gamepage.js: the game's face).
+function setGame(name, { keep = false } = {}) {
+  state.game = name;
   if (!keep) {
     Object.assign(state, { rows: [], interstate: null, headers: [], scanId: null, breakdown: null, scanned: null });
     clearDoubts();
@@ -164,27 +151,43 @@ function setGame(game, { keep = false } = {}) {
     state.highlightKey = null;
   }
   state.brush = null;
-  const words = WORDS[game];
-  for (const node of $$(".sprawl-only")) node.hidden = game !== "sprawlopolis";
-  for (const node of $$(".wagons-only")) node.hidden = game !== "wagons";
-  $("#lead").textContent = words.lead;
-  $("#city-h").textContent = words.city;
-  $("#text-box summary").textContent = words.type;
-  $("#score-text").textContent = words.score;
-  $("#grid-hint-text").textContent = words.empty;
+  showWords(game());
   $("#result").hidden = true;
   $("#error").hidden = true;
   $("#sticky").hidden = true;
   $("#tally-result").replaceChildren();
   if (!keep) {
-    $("#city-text").value = EXAMPLES[game];
+    $("#city-text").value = game().example;
     hidePhoto();
   }
-  $("#text-box").open = game === "wagons" && !state.rows.length;
-  renderTownHint();
+  $("#text-box").open = Boolean(game().startsTyped) && !state.rows.length;
+  renderPhotoHint();
   renderPalette();
   renderCity();
-  if (game === "wagons") renderGoals(); else renderChips();
+  renderChoices();
+}
+
+// The page's headings and hints in the game's words (the hints are the game's own HTML).
+function showWords(face) {
+  const words = face.words;
+  $("#lead").textContent = words.lead;
+  $("#city-h").textContent = words.heading;
+  $("#text-box summary").textContent = words.typeIt;
+  $("#score-text").textContent = words.score;
+  $("#grid-hint-text").textContent = words.empty;
+  $("#text-hint").innerHTML = words.textHint;
+  $("#tally-hint").innerHTML = words.tallyHint;
+  $("#deck-game-note").hidden = !words.deckNote;
+  $("#deck-game-note").textContent = words.deckNote || "";
+  $("#interstate-box").hidden = !face.interstate;
+  $("#empty-grid").hidden = !face.cells.brushes().length; // an empty grid is painted: no brushes, no grid
+}
+
+// One radio per game the server offers, in its order; the first is chosen until the player picks.
+function buildGameSwitch() {
+  $("#game-switch").replaceChildren(...games().map(({ info }) => el("label", {},
+    el("input", { type: "radio", name: "game", value: info.name }), el("span", { text: info.title }))));
+  $('input[name="game"]').checked = true;
 }
 
 function startEmptyGrid() {
@@ -194,7 +197,7 @@ function startEmptyGrid() {
   hidePhoto();
   state.rows = Array.from({ length: 6 }, () => Array(8).fill("."));
   state.interstate = null;
-  state.brush = state.game === "wagons" ? { type: "terrain", value: "D" } : { type: "zone", value: "R" };
+  state.brush = game().firstBrush;
   renderPalette();
   renderCity();
   $("#city-h").scrollIntoView({ behavior: scrollBehaviour() });
@@ -208,18 +211,17 @@ function wire() {
   for (const input of [$("#photo"), $("#photo-library")]) {
     input.addEventListener("change", (e) => {
       const file = e.target.files && e.target.files[0];
-      if (file) scan(file, adoptScan).then(renderChips);
+      if (file) scan(file, adoptScan).then(renderChoices);
       e.target.value = "";
     });
   }
-  wireCamera((file) => scan(file, adoptScan).then(renderChips)); // the live camera's photo, scanned as a file
+  wireCamera((file) => scan(file, adoptScan).then(renderChoices)); // the live camera's photo, scanned as a file
   wireGrid();
   wirePalette();
   wireEditor();
   wireOverlay();
   wireBreakdown();
   wireDoubts();
-  wireChoices();
   on("cell-tapped", ({ r, c }) => {
     state.selected = key(r, c);
     if (state.brush) { paintCell(r, c); return; }
@@ -271,7 +273,7 @@ function wire() {
   $("#check").addEventListener("click", checkTally);
   $("#tally").addEventListener("change", () => saveDraft({ tally: $("#tally").value }));
   document.addEventListener("sprawlscan:saved", () => { state.gameSaved = true; });
-  for (const radio of $$('input[name="game"]')) radio.addEventListener("change", (e) => setGame(e.target.value));
+  $("#game-switch").addEventListener("change", (e) => setGame(e.target.value));
 }
 
 // ---- hooks for games.js (saved games, history, statistics: an ES module of its own) ----------------------
@@ -282,13 +284,10 @@ function announceScore(bd) {
 }
 
 function restoreGame({ request, scanId }) {
-  const game = request.game === "wagons" ? "wagons" : "sprawlopolis";
-  $(`input[name="game"][value="${game}"]`).checked = true;
-  setGame(game);
-  const o = request.options || {};
-  if (game === "wagons") Object.assign(state, { goals: o.goals || [], scenario: o.scenario || "", pile: [].concat(o["opponent-pile"] || []).join(" ") });
-  else Object.assign(state, { cards: request.cards || [], cardsFrom: "saved", expansions: request.expansions || [], variant: request.variant || "", options: { ...o } });
-  $("#variant").value = state.variant;
+  const name = knownGame(request.game);
+  $(`input[name="game"][value="${name}"]`).checked = true;
+  setGame(name);
+  state.choicesOf[name] = game().choices.fromSaved(request);
   state.scanId = scanId || null;
   state.origin = "saved";
   adoptCity(request.city, "saved");
@@ -312,15 +311,21 @@ async function init() {
       return;
     }
   }
+  await loadGames(state.meta);
+  buildGameSwitch();
+  mountChoices();
   const draft = loadDraft();
   if (draft && draft.rows.length) {
-    for (const f of ["rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile", "scanId", "origin"]) {
+    const name = knownGame(draft.game);
+    for (const f of ["rows", "interstate", "headers", "scanId", "origin"]) {
       if (draft[f] !== undefined) state[f] = draft[f];
     }
-    $(`input[name="game"][value="${draft.game === "wagons" ? "wagons" : "sprawlopolis"}"]`).checked = true;
+    // A draft kept by an older page has its game's choices at its top level: the game reads them there.
+    state.choicesOf = draft.choicesOf || { [name]: gameOf(name).choices.restore(draft) };
+    $(`input[name="game"][value="${name}"]`).checked = true;
     $("#tally").value = draft.tally || "";
     const scorable = restoreDoubts(draft);
-    setGame(draft.game === "wagons" ? "wagons" : "sprawlopolis", { keep: true });
+    setGame(name, { keep: true });
     document.documentElement.dataset.restored = "draft"; // games.js then leaves the page as it is
     if (scorable) rescore(); else renderUnscored();
     restorePhoto();
@@ -328,7 +333,6 @@ async function init() {
     // The browser may restore the game chosen before a reload.
     setGame($('input[name="game"]:checked').value);
   }
-  renderCardInfo();
   document.addEventListener("sprawlscan:restore", (e) => restoreGame(e.detail));
   document.dispatchEvent(new CustomEvent("sprawlscan:ready"));
   emit("ready");

@@ -1,6 +1,7 @@
 // The score: the breakdown table, the verdict, the notes and the sticky total. Tapping a line that counted
 // cells outlines them in the grid and on the photo, scrolls the grid into view and flashes them.
 import { $, el, emit, scrollBehaviour, signed } from "./dom.js";
+import { gameOf } from "./gamepage.js";
 import { state } from "./state.js";
 import { pageWords } from "./wording.js";
 
@@ -24,13 +25,6 @@ function renderItems(body, items) {
   }
 }
 
-function verdictText(bd) {
-  if (bd.game === "wagons") {
-    if (bd.result) return { win: "You beat the opponent!", tie: "A tie with the opponent", loss: "The opponent wins" }[bd.result];
-    return "Circle the Wagons";
-  }
-  return bd.won === true ? "You win!" : bd.won === false ? "Not this time" : "No target (no scoring cards)";
-}
 
 export function renderBreakdown(bd) {
   state.breakdown = bd;
@@ -50,12 +44,12 @@ export function renderBreakdown(bd) {
     $("#opp-total").textContent = bd.opponent.total === null ? "incomplete" : bd.opponent.total;
   }
   $("#total").textContent = bd.total;
-  const won = bd.game === "wagons" ? (bd.result ? bd.result === "win" : null) : bd.won;
+  const { text: said, won } = gameOf(bd.game || state.game).verdict(bd);
   const opp = bd.opponent && bd.opponent.total !== null && bd.opponent.total !== undefined ? bd.opponent.total : null;
   const target = bd.target !== null && bd.target !== undefined ? ` · target ${bd.target}` : opp !== null ? ` · opponent ${opp}` : "";
   const verdict = $("#verdict");
   verdict.className = "verdict " + (won === true ? "won" : won === false ? "lost" : "");
-  verdict.replaceChildren(el("span", { class: "big", text: `${bd.total} points` }), el("span", { class: "small", text: `${verdictText(bd)}${target}` }));
+  verdict.replaceChildren(el("span", { class: "big", text: `${bd.total} points` }), el("span", { class: "small", text: `${said}${target}` }));
   $("#notes").replaceChildren(...(bd.notes || []).map((n) => el("li", { text: pageWords(n) })));
   const sticky = $("#sticky");
   sticky.hidden = false;

@@ -50,7 +50,7 @@ async function checkFrame(video) {
   const blob = await toBlob(grab(video, FRAME_SIDE), 0.8);
   const form = new FormData();
   form.append("image", blob, "frame.jpg");
-  form.append("game", state.game === "wagons" ? "wagons" : "sprawlopolis");
+  form.append("game", state.game);
   const res = await fetch(FRAMES, { method: "POST", body: form });
   if (!res.ok) return { busy: res.status === 503 || res.status === 429 };
   return res.json();

@@ -1,22 +1,25 @@
 // sprawlscan page, "Teach your deck": photograph your own 18 cards face up in a grid (one photo, or two for a
 // big table); the server finds each card, says which it is and how it lies, and reads this device's later
 // scans with what it learned. The cards are shown on the photo and as a grid for the player to check; a
-// card tapped can be corrected (its number and turn, or an expansion card) and the corrections are sent
-// together (PATCH), since two cards mixed up need both. Expansion cards lying beside the 18 are named
-// before teaching. "Forget my deck" removes it. An ES module of its own, using the page's device token
-// (api.js; the deck is kept with the saved games). The 18 cards may be Sprawlopolis's or Circle the
-// Wagons' (the server tells which from the photo; a deck is used for photos of its own game only). A
-// device keeps one deck of each game side by side: the decks kept are listed one line per game, each can
-// be shown (to check and correct it) or forgotten on its own; the games kept are set on the page's root
-// (data-deck-games) and announced ("sprawlscan:deck") for the town photo hint. A Circle the Wagons deck's
-// cards are 0 to 17, and a place may be said to hold no card at all.
+// card tapped can be corrected (to what the deck's game offers: gamepage.js, deckChoices) and the
+// corrections are sent together (PATCH), since two cards mixed up need both. Other cards lying beside the
+// 18 (a game's deckExtras) are named before teaching. "Forget my deck" removes it. An ES module of its own,
+// using the page's device token (api.js; the deck is kept with the saved games). The 18 cards may be any
+// game's (the server tells which from the photo; a deck is used for photos of its own game only). A device
+// keeps one deck of each game side by side: the decks kept are listed one line per game, each can be shown
+// (to check and correct it) or forgotten on its own; the games kept are set on the page's root
+// (data-deck-games) and announced ("sprawlscan:deck") for a game's photo hint.
 import { deviceCall, keptToken } from "./api.js";
+import { gameOf, games, knownGame } from "./gamepage.js";
 
-const KINDS = { wrecktar: "Wrecktar", poi: "Point of Interest", construction: "Construction Zone" };
-const SHORT = { wrecktar: "W", poi: "POI", construction: "CZ" };
 const $ = (sel) => document.querySelector(sel);
-
-const GAME_NAMES = { sprawlopolis: "Sprawlopolis", wagons: "Circle the Wagons" };
+// The other cards a deck photo may hold beside the 18, every game's (gamepage.js: deckExtras):
+// name -> {label, short}.
+let extraKinds = {};
+const kindLabel = (name) => (extraKinds[name] || {}).label;
+const kindShort = (name) => (extraKinds[name] || {}).short;
+const titleOf = (name) => gameOf(name).info.title;
+const photosOf = (name) => gameOf(name).info.grid_word;
 let current = null; // the shown deck's cards as the server last answered
 let game = null; // the game whose cards the shown deck holds
 let kept = []; // the decks this device keeps: [{game, taught_at}], one per game
@@ -27,10 +30,10 @@ const extras = []; // expansion cards named for the next teaching
 
 const key = (c) => `${c.photo},${c.row},${c.col}`;
 const where = (c, many) => `${many ? `photo ${c.photo + 1}, ` : ""}row ${c.row + 1}, card ${c.col + 1}`;
-const NONE = "none"; // a Circle the Wagons deck's place that holds no card ("card": null)
-const label = (c) => (c.extra ? SHORT[c.extra] : c.card === null ? "–" : `${c.card}${c.rotated ? "r" : ""}`);
-const shown = (c) => (c.extra ? SHORT[c.extra] : c.card === null ? "–" : `${c.card}${c.rotated ? " ⟲" : ""}`);
-const said = (f) => (f.extra ? KINDS[f.extra] : f.card === null ? "not a card" : `card ${f.card}${f.rotated ? " turned round" : ""}`);
+const NONE = "none"; // a place said to hold no card ("card": null), where the game offers it
+const label = (c) => (c.extra ? kindShort(c.extra) : c.card === null ? "–" : `${c.card}${c.rotated ? "r" : ""}`);
+const shown = (c) => (c.extra ? kindShort(c.extra) : c.card === null ? "–" : `${c.card}${c.rotated ? " ⟲" : ""}`);
+const said = (f) => (f.extra ? kindLabel(f.extra) : f.card === null ? "not a card" : `card ${f.card}${f.rotated ? " turned round" : ""}`);
 const manyPhotos = () => Boolean(current && new Set(current.map((c) => c.photo)).size > 1);
 const svgNS = "http://www.w3.org/2000/svg";
 
@@ -166,14 +169,13 @@ function render() {
   $("#deck-fix-send").textContent = list.length > 1 ? `Send ${list.length} corrections` : "Send correction";
 }
 
-const photosOf = (g) => (g === "wagons" ? "town" : "city");
-const GAME_ORDER = Object.keys(GAME_NAMES);
-const byGame = () => [...kept].sort((x, y) => GAME_ORDER.indexOf(x.game) - GAME_ORDER.indexOf(y.game));
+const gameOrder = () => games().map((g) => g.info.name);
+const byGame = () => [...kept].sort((x, y) => gameOrder().indexOf(x.game) - gameOrder().indexOf(y.game));
 
 function showGame() {
   const node = $("#deck-game");
   node.hidden = !game;
-  node.textContent = game ? `Your deck: ${GAME_NAMES[game] || game} cards, used for your ${photosOf(game)} photos.` : "";
+  node.textContent = game ? `Your deck: ${titleOf(game)} cards, used for your ${photosOf(game)} photos.` : "";
   document.documentElement.dataset.deckGames = byGame().map((d) => d.game).join(" ");
   window.dispatchEvent(new Event("sprawlscan:deck"));
 }
@@ -189,7 +191,7 @@ function showKept() {
     li.dataset.game = d.game;
     const when = d.taught_at ? `, taught ${new Date(d.taught_at).toLocaleDateString()}` : "";
     const text = document.createElement("span");
-    text.textContent = `${GAME_NAMES[d.game] || d.game} deck${when}: used for your ${photosOf(d.game)} photos.`;
+    text.textContent = `${titleOf(d.game)} deck${when}: used for your ${photosOf(d.game)} photos.`;
     li.append(text);
     const view = document.createElement("button");
     view.type = "button";
@@ -209,18 +211,13 @@ function showKept() {
 function fixOptions() {
   const cards = $("#deck-fix-card");
   cards.replaceChildren();
-  if (game === "wagons") {
-    for (let n = 0; n <= 17; n++) cards.add(new Option(`Card ${n}`, String(n)));
-    cards.add(new Option("Not a card", NONE));
-    return;
-  }
-  for (let n = 1; n <= 18; n++) cards.add(new Option(`Card ${n}`, String(n)));
-  for (const [value, name] of Object.entries(KINDS)) cards.add(new Option(name, value));
+  if (!game) return;
+  for (const { value, label: text } of gameOf(game).deckChoices()) cards.add(new Option(text, value));
 }
 
 function show(deck, overlays) {
   current = deck ? deck.cards : null;
-  game = deck ? deck.game || "sprawlopolis" : null;
+  game = deck ? knownGame(deck.game) : null;
   if (deck) kept = deck.kept || [{ game, taught_at: deck.taught_at }];
   else kept = [];
   pending = new Map();
@@ -259,7 +256,7 @@ function setFix(event) {
   const value = $("#deck-fix-card").value;
   const place = { photo: editing.photo, row: editing.row, col: editing.col };
   let fix;
-  if (KINDS[value]) fix = { ...place, extra: value };
+  if (kindLabel(value)) fix = { ...place, extra: value };
   else if (value === NONE) fix = { ...place, card: null, rotated: false };
   else fix = { ...place, card: Number(value), rotated: $("#deck-fix-turned").checked };
   const same = fix.extra ? editing.extra === fix.extra : !editing.extra && editing.card === fix.card && editing.rotated === fix.rotated;
@@ -289,7 +286,7 @@ function showExtras() {
   out.replaceChildren();
   extras.forEach((e, i) => {
     const li = document.createElement("li");
-    li.textContent = `${where(e, true)}: ${KINDS[e.extra]} `;
+    li.textContent = `${where(e, true)}: ${kindLabel(e.extra)} `;
     const remove = document.createElement("button");
     remove.type = "button";
     remove.textContent = "Remove";
@@ -346,10 +343,7 @@ async function teach() {
   try {
     const deck = await call("POST", form);
     show(deck, deck.overlays);
-    const named = deck.cards.filter((c) => c.extra).length;
-    const also = named ? ` and ${named} expansion card${named > 1 ? "s" : ""}` : "";
-    if (deck.game === "wagons") status("All 18 Circle the Wagons cards found: check them against your table. Your town scans now read with your deck.");
-    else status(`All 18 cards${also} found: check them against your table. Your scans now read with your deck.`);
+    status(gameOf(knownGame(deck.game)).taughtMessage(deck));
   } catch (err) {
     status(err.message || String(err), true);
     offerExtra(err.message || "");
@@ -365,7 +359,7 @@ async function forget(which = game) {
     const left = await call("GET");
     show(left, []);
     const photos = `${photosOf(which)} photos`;
-    status(`Your ${GAME_NAMES[which] || which} deck is forgotten: your ${photos} read as before.`);
+    status(`Your ${titleOf(which)} deck is forgotten: your ${photos} read as before.`);
   } catch (err) {
     status(err.message || String(err), true);
   }
@@ -376,13 +370,24 @@ function chosen() {
   $("#deck-files").textContent = names.length ? `Chosen: ${names.join(", ")}` : "";
 }
 
-function options() {
-  fixOptions();
-  for (const [value, name] of Object.entries(KINDS)) $("#deck-extra-kind").add(new Option(name, value));
+// The other cards the games' decks may hold, offered to be named before teaching (none: no such offer).
+function extraOptions() {
+  extraKinds = Object.assign({}, ...games().map((g) => g.deckExtras || {}));
+  const names = Object.values(extraKinds).map((k) => k.label);
+  $("#deck-extras-toggle").hidden = !names.length;
+  $("#deck-extras-hint").textContent = `${names.join(", ")} lying beside the 18: say where (row, and which card ` +
+    "in that row, counted from 1) and the scanner learns it too.";
+  for (const [value, kind] of Object.entries(extraKinds)) $("#deck-extra-kind").add(new Option(kind.label, value));
 }
 
+// Once the page knows the games (app.js says "sprawlscan:ready").
+document.addEventListener("sprawlscan:ready", () => {
+  extraOptions();
+  // Only a device that already has a token can have a deck: no token is made just to look.
+  if (keptToken()) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
+});
+
 document.addEventListener("DOMContentLoaded", () => {
-  options();
   $("#deck-photo").addEventListener("change", chosen);
   $("#deck-photo-2").addEventListener("change", chosen);
   $("#deck-teach").addEventListener("click", teach);
@@ -392,6 +397,4 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#deck-fix-send").addEventListener("click", sendFixes);
   $("#deck-extra-add").addEventListener("click", addExtra);
   $("#deck-extras-toggle").addEventListener("click", () => openExtras($("#deck-extras-box").hidden));
-  // Only a device that already has a token can have a deck: no token is made just to look.
-  if (keptToken()) call("GET").then((d) => show(d, [])).catch((err) => status(err.message, true));
 });

@@ -4,32 +4,19 @@
 // with the total it would give. A "retake" answer (the photo's geometry was unsure) has no total: its reason
 // shows above the score, and the city read stays on the page to correct by hand; correcting it scores.
 import { $, $$, el, emit, scrollBehaviour } from "./dom.js";
-import { cellName, describeToken, formatCity, parseToken, roadName } from "./city.js";
+import { cellName, formatCity } from "./city.js";
 import { api } from "./api.js";
-import { key, scoreBody, state } from "./state.js";
+import { game, scoreBody } from "./gamepage.js";
+import { key, state } from "./state.js";
 import { pageWords } from "./wording.js";
 import { saveDraft } from "./storage.js";
 
 // The score request the alternatives' totals were worked out for: after any other change they are stale.
 let totalsFor = null;
 
-const ZONE_WORDS = { R: "residential", C: "commercial", I: "industrial", P: "a park", W: "Wrecktar", "~": "a beach" };
-
-// "if it is a park", "if it is industrial, road east–west", "if there is no block".
-function ifItIs(label) {
-  if (state.game === "wagons") return label === "." ? "If there is no card here" : `If it is ${describeToken(label, "wagons")} (${label})`;
-  const cell = parseToken(label);
-  if (cell.kind === ".") return "If there is no block";
-  const road = cell.road ? ` with a road ${roadName(cell.road)}` : "";
-  return `If it is ${ZONE_WORDS[cell.kind]}${road}`;
-}
-
-function readAs(label) {
-  if (state.game === "wagons") return label === "." ? "empty" : `${describeToken(label, "wagons")} (${label})`;
-  const cell = parseToken(label);
-  if (cell.kind === ".") return "no block";
-  return `${ZONE_WORDS[cell.kind].replace(/^a /, "")}${cell.road ? ` with a road ${roadName(cell.road)}` : ""} (${label})`;
-}
+// "If it is a park", "If there is no block": the game's words for another reading of a cell.
+const ifItIs = (label) => game().cells.ifItIs(label);
+const readAs = (label) => game().cells.readAs(label);
 
 const total = (v) => (Number.isFinite(v) ? v : null);
 

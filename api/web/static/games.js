@@ -4,7 +4,8 @@
 //   "sprawlscan:ready"                                  the page can score (after it loaded the metadata)
 //   "sprawlscan:scored"  {request, breakdown, scanId}   a score is on screen (request: the /score body)
 //   "sprawlscan:restore" {request, scanId}              sent from here: put this game back on the page
-import { api, deviceCall, privateImage } from "./api.js";
+import { deviceCall, privateImage } from "./api.js";
+import { gameOf } from "./gamepage.js";
 
 const CURRENT_KEY = "sprawlscan.current-game";
 const HISTORY_PAGE = 20;
@@ -12,7 +13,6 @@ const HISTORY_PAGE = 20;
 const $ = (sel) => document.querySelector(sel);
 let current = null; // {request, breakdown, scanId} of the score on screen
 let savedAs = null;  // {key, id}: the score on screen was saved as game id (key: its request as JSON)
-let cardNames = {};
 
 // Read at once: the page may put its own draft back and score it before this module hears "ready".
 function keptGame() {
@@ -22,10 +22,9 @@ savedAs = (keptGame() || {}).savedAs || null;
 
 // ---- API ---------------------------------------------------------------------------------------------
 
-// Every games call is the device's (its token, api.js), but the metadata's, which anyone may read.
-async function call(method, path, body, auth = true) {
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return auth ? deviceCall(method, path, text) : api(path, body);
+// Every games call is the device's (its token, api.js).
+async function call(method, path, body) {
+  return deviceCall(method, path, body === undefined ? undefined : JSON.stringify(body));
 }
 
 function showError(err) {
@@ -96,7 +95,7 @@ function renderHistory(page) {
     const result = li.querySelector(".g-result");
     result.className = `g-result ${cls}`;
     result.textContent = game.target === null ? word : `${word} · target ${game.target}`;
-    const meta = [when, game.game === "wagons" ? `goals ${cards}` : `cards ${cards}`, game.label, game.players.join(", ")];
+    const meta = [when, gameOf(game.game).playedWith(cards), game.label, game.players.join(", ")];
     li.querySelector(".g-meta").textContent = meta.filter(Boolean).join(" — ");
     list.append(li);
   }
@@ -112,8 +111,8 @@ async function onHistoryClick(ev) {
       await refresh();
     } else if (ev.target.closest("[data-open]")) {
       const game = await call("GET", `/api/v1/games/${encodeURIComponent(li.dataset.id)}`);
-      const request = { game: game.game, city: game.city, expansions: game.expansions, variant: game.variant, options: game.options };
-      if (game.game !== "wagons") request.cards = game.cards;
+      // The game's own page reads the choices it needs from it (gamepage.js: choices.fromSaved).
+      const request = { game: game.game, city: game.city, cards: game.cards, expansions: game.expansions, variant: game.variant, options: game.options };
       savedAs = null;
       restore({ request, scanId: game.scan_id });
       $("#score-h").scrollIntoView({ behavior: "smooth" });
@@ -160,7 +159,8 @@ function renderStats(stats) {
   $("#stats-empty").hidden = stats.games > 0;
   const head = ["Cards", "Games", "Won", "Mean", "Best", "Worst"];
   for (const section of stats.sections) {
-    const title = section.game === "wagons" ? "Circle the Wagons (goal cards)" : "Sprawlopolis";
+    const face = gameOf(section.game);
+    const title = face.info.stats_heading;
     const rows = [line("All games", section.overall)];
     for (const combo of section.combinations.slice(0, 12)) {
       rows.push(line(combo.cards.length ? combo.cards.join(" · ") : "none", combo));
@@ -168,7 +168,8 @@ function renderStats(stats) {
     const table = statTable(title, head, rows);
     table.tBodies[0].rows[0].classList.add("overall");
     box.append(table);
-    const cards = section.cards.slice(0, 18).map((c) => [cardNames[c.card] ? `${c.card} ${cardNames[c.card]}` : String(c.card), c.won, c.games]);
+    const named = (card) => (face.cardName(card) ? `${card} ${face.cardName(card)}` : String(card));
+    const cards = section.cards.slice(0, 18).map((c) => [named(c.card), c.won, c.games]);
     if (cards.length) box.append(statTable(`${title}: each card in won games`, ["Card", "Won", "Games"], cards));
   }
 }
@@ -237,10 +238,6 @@ function restore(detail) {
 }
 
 async function onReady() {
-  try {
-    const meta = await call("GET", "/api/v1/meta", undefined, false);
-    cardNames = Object.fromEntries(meta.cards.map((c) => [c.number, c.name]));
-  } catch { /* names are a nicety: numbers alone still say which card */ }
   const saved = keptGame();
   const drafted = document.documentElement.dataset.restored === "draft"; // the page put its own draft back
   if (saved && saved.request && typeof saved.request.city === "string" && !current && !drafted) {
@@ -274,8 +271,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#history").addEventListener("click", onHistoryClick);
   $("#export-games").addEventListener("click", exportGames);
   $("#import-games").addEventListener("change", importGames);
-  for (const radio of document.querySelectorAll('input[name="game"]')) {
-    // Another game chosen: the score on screen is gone, so there is nothing to save until the next one.
-    radio.addEventListener("change", () => { current = null; $("#save-game").hidden = true; });
-  }
+  // Another game chosen: the score on screen is gone, so there is nothing to save until the next one.
+  $("#game-switch").addEventListener("change", () => { current = null; $("#save-game").hidden = true; });
 });

@@ -1,39 +1,23 @@
-// The city grid: cells drawn as blocks with their roads, column letters and row numbers around them,
-// the breakdown's cells outlined, and paint mode (choose a zone or road, tap or drag over cells).
-import { $, el, emit, svgEl } from "./dom.js";
-import { ICONS, ROAD_PATHS, cellName, columnName, describeToken, paintToken, parseTerritory, parseToken } from "./city.js";
+// The city grid: cells drawn as the game draws them (gamepage.js), column letters and row numbers around them,
+// the breakdown's cells outlined, and paint mode (choose a brush, tap or drag over cells).
+import { $, el, emit } from "./dom.js";
+import { cellName, columnName } from "./city.js";
+import { game } from "./gamepage.js";
 import { key, state } from "./state.js";
-
-export function roadSvg(road, cls) {
-  const svg = svgEl("svg", { viewBox: "0 0 140 100", "aria-hidden": "true", class: cls || "road" });
-  if (road) {
-    svg.append(svgEl("path", { d: ROAD_PATHS[road], class: "asphalt" }));
-    svg.append(svgEl("path", { d: ROAD_PATHS[road], class: "centre" }));
-  }
-  return svg;
-}
 
 function cellButton(token, r, c) {
   const k = key(r, c);
   const btn = el("button", { type: "button", class: "cell", "data-row": r, "data-col": c, "data-name": cellName(r, c) });
   btn.style.gridRow = String(r + 2 + (state.interstate !== null && r >= state.interstate ? 1 : 0));
   btn.style.gridColumn = String(c + 2);
-  if (state.game === "wagons") {
-    const t = parseTerritory(token);
-    btn.classList.add(t ? "t-" + t.terrain : "z-empty");
-    if (t) btn.append(el("span", { class: "tok", text: token }), el("span", { class: "icon", text: ICONS[t.icon] }));
-  } else {
-    const cell = parseToken(token);
-    btn.classList.add(`z-${cell.kind === "." ? "empty" : cell.kind === "~" ? "beach" : cell.kind}`);
-    if (cell.poi) btn.classList.add("poi");
-    if (cell.construction) btn.classList.add("construction");
-    btn.append(roadSvg(cell.road), el("span", { class: "tok", text: cell.kind === "." ? "" : token }));
-  }
+  const cells = game().cells;
+  btn.classList.add(cells.cellClass(token));
+  cells.drawCell(btn, token);
   if (state.doubts.has(k)) btn.classList.add("doubt");
   if (state.highlight.has(cellName(r, c))) btn.classList.add("hl");
   if (state.selected === k) btn.classList.add("selected");
   const doubt = state.doubts.has(k) ? " (the scanner is in doubt: please check)" : "";
-  btn.setAttribute("aria-label", `${cellName(r, c)}: ${describeToken(token, state.game)}${doubt}`);
+  btn.setAttribute("aria-label", `${cellName(r, c)}: ${cells.describe(token)}${doubt}`);
   return btn;
 }
 
@@ -102,7 +86,7 @@ export function paintCell(r, c) {
   if (!state.brush || (painted && painted.has(k))) return;
   if (painted) painted.add(k);
   const before = state.rows[r][c];
-  const after = paintToken(before, state.brush, state.game);
+  const after = game().cells.paint(before, state.brush);
   // Painting a cell is checking it: it is no longer in doubt, whether the paint changed it or not.
   const checked = state.doubts.delete(k);
   if (after === before && !checked) return;

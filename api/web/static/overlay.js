@@ -2,7 +2,8 @@
 // in the photo's own perspective, its current token and road, the column letters and row numbers, the
 // breakdown's cells and the selected cell. Zoom with the buttons, a double tap or a pinch.
 import { $, emit, svgEl } from "./dom.js";
-import { ICONS, cellName, columnName, parseTerritory, parseToken } from "./city.js";
+import { cellName, columnName } from "./city.js";
+import { game } from "./gamepage.js";
 import { key, state } from "./state.js";
 
 const ZOOMS = [1, 1.5, 2, 3, 4];
@@ -19,33 +20,7 @@ function at(quad, u, v) {
   return [x * size.w, y * size.h];
 }
 
-const MID = { N: [0.5, 0], S: [0.5, 1], E: [1, 0.5], W: [0, 0.5] };
-
-function roadPoints(quad, road) {
-  const a = MID[road[0]];
-  const b = MID[road[1]];
-  if (road === "NS" || road === "EW") return [at(quad, ...a), at(quad, ...b)];
-  const corner = [a[0] + b[0] - 0.5, a[1] + b[1] - 0.5]; // the cell corner the curve turns around
-  const pts = [];
-  for (let i = 0; i <= 8; i++) {
-    const t = (i / 8) * (Math.PI / 2);
-    const da = [a[0] - corner[0], a[1] - corner[1]];
-    const db = [b[0] - corner[0], b[1] - corner[1]];
-    pts.push(at(quad, corner[0] + da[0] * Math.cos(t) + db[0] * Math.sin(t), corner[1] + da[1] * Math.cos(t) + db[1] * Math.sin(t)));
-  }
-  return pts;
-}
-
 const fmt = (pts) => pts.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-
-function cellClass(token) {
-  if (state.game === "wagons") {
-    const t = parseTerritory(token);
-    return t ? "t-" + t.terrain : "z-empty";
-  }
-  const kind = parseToken(token).kind;
-  return `z-${kind === "." ? "empty" : kind === "~" ? "beach" : kind}`;
-}
 
 export function renderOverlay() {
   const svg = $("#overlay-svg");
@@ -58,19 +33,21 @@ export function renderOverlay() {
     if (!quad) return;
     const k = key(r, c);
     const corrected = state.scanned && state.scanned.get(k) !== token;
-    const g = svgEl("g", { class: `ov-cell ${cellClass(token)}`, "data-row": r, "data-col": c, "data-name": cellName(r, c) });
+    const cells = game().cells;
+    const g = svgEl("g", { class: `ov-cell ${cells.cellClass(token)}`, "data-row": r, "data-col": c, "data-name": cellName(r, c) });
     if (corrected) g.classList.add("corrected");
     if (state.doubts.has(k)) g.classList.add("doubt");
     if (state.highlight.has(cellName(r, c))) g.classList.add("hl");
     if (state.selected === k) g.classList.add("selected");
     g.append(svgEl("polygon", { points: fmt(quad.map((_, i) => at(quad, [0, 1, 1, 0][i], [0, 0, 1, 1][i]))) }));
-    const cell = state.game === "wagons" ? null : parseToken(token);
-    if (cell && cell.road) g.append(svgEl("polyline", { points: fmt(roadPoints(quad, cell.road)), class: "ov-road", "stroke-width": 3 * unit }));
+    for (const line of cells.overlayLines(token)) {
+      const points = fmt(line.map(([u, v]) => at(quad, u, v)));
+      g.append(svgEl("polyline", { points, class: "ov-road", "stroke-width": 3 * unit }));
+    }
     if (token !== ".") {
       const [x, y] = at(quad, 0.5, 0.5);
-      const t = state.game === "wagons" ? parseTerritory(token) : null;
       const text = svgEl("text", { x: x.toFixed(1), y: y.toFixed(1), class: "ov-label", "font-size": (13 * unit).toFixed(1) });
-      text.textContent = t ? `${t.terrain} ${ICONS[t.icon]}` : token;
+      text.textContent = cells.overlayLabel(token);
       g.append(text);
     }
     svg.append(g);

@@ -1,25 +1,10 @@
-// Paint mode's palette: pick a zone or a road (a territory or an icon in Circle the Wagons), then tap or
-// drag over cells in the grid or on the photo.
+// Paint mode's palette: pick one of the game's brushes (a zone, a road, a territory…), then tap or drag
+// over cells in the grid or on the photo.
 import { $, el, emit } from "./dom.js";
-import { ICONS, ROADS, TERRAINS, ZONE_NAMES, roadName } from "./city.js";
-import { roadSvg } from "./grid.js";
+import { game } from "./gamepage.js";
 import { state } from "./state.js";
 
-function brushes() {
-  if (state.game === "wagons") {
-    return [
-      ...Object.entries(TERRAINS).map(([v, name]) => ({ type: "terrain", value: v, text: v, title: name, cls: "t-" + v })),
-      { type: "terrain", value: ".", text: ".", title: "empty", cls: "k-empty" },
-      ...Object.entries(ICONS).map(([v, name]) => ({ type: "icon", value: v, text: name, title: name, cls: "k-icon" })),
-    ];
-  }
-  return [
-    ...Object.entries(ZONE_NAMES).map(([v, name]) => ({ type: "zone", value: v, text: v, title: name, cls: "k-" + v })),
-    { type: "zone", value: ".", text: ".", title: "no block", cls: "k-empty" },
-    ...ROADS.map((v) => ({ type: "road", value: v, text: v, title: `road ${roadName(v)}`, cls: "k-road" })),
-    { type: "road", value: "", text: "no road", title: "no road", cls: "k-road" },
-  ];
-}
+const brushes = () => game().cells.brushes();
 
 export function renderPalette() {
   const box = $("#palette");
@@ -30,11 +15,12 @@ export function renderPalette() {
       title: b.title, "aria-label": `paint ${b.title}`,
       "aria-pressed": String(Boolean(state.brush && state.brush.type === b.type && state.brush.value === b.value)),
     });
-    if (b.type === "road") btn.append(roadSvg(b.value, "road-icon"));
+    if (b.icon) btn.append(b.icon.cloneNode(true));
     btn.append(el("span", { text: b.text }));
     box.append(btn);
   }
   const on = state.brush !== null;
+  $("#paint-toggle").hidden = !brushes().length; // a game with nothing to paint is typed or edited cell by cell
   $("#paint-toggle").setAttribute("aria-pressed", String(on));
   $("#paint-toggle").textContent = on ? "Done painting" : "Paint";
   $("#paint-box").hidden = !on;
@@ -43,12 +29,7 @@ export function renderPalette() {
     : "";
 }
 
-function describe(brush) {
-  if (brush.type === "road") return brush.value ? `road ${roadName(brush.value)}` : "no road";
-  if (brush.type === "zone") return brush.value === "." ? "no block" : ZONE_NAMES[brush.value];
-  if (brush.type === "terrain") return brush.value === "." ? "empty" : TERRAINS[brush.value];
-  return ICONS[brush.value];
-}
+const describe = (brush) => game().cells.describeBrush(brush);
 
 export function wirePalette() {
   $("#paint-toggle").addEventListener("click", () => {

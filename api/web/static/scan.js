@@ -1,50 +1,49 @@
-// A photo scanned: its city, its own scoring cards (sent only when the player picked them for this scan),
-// where those cards came from and the scan's warnings, both shown with the score; a failed scan clears the
+// A photo scanned: its city, its own choices (a city photo's scoring cards, sent only when the player
+// picked them for this scan), where they came from and the scan's warnings, both shown with the score; a failed scan clears the
 // last one's photo and warnings and says what went wrong beside the upload, where the player is looking.
 // After a reload the photo comes back from the server while it keeps the scan, or the page says it is gone.
 import { $, el, scrollBehaviour } from "./dom.js";
 import { api, privateImage } from "./api.js";
 import { parseCityText } from "./city.js";
-import { isGoalId, key, state } from "./state.js";
+import { choices, game } from "./gamepage.js";
+import { key, state } from "./state.js";
 import { hidePhoto, showPhoto } from "./overlay.js";
 import { uploadPhoto } from "./upload.js";
 import { pageWords } from "./wording.js";
 import { clearDoubts } from "./doubt.js";
 import { clearScanNote, renderScanNote } from "./notice.js";
 
-// Where the scoring cards came from, in words (the scan JSON's cards_source; "given": the player's picks).
-const CARDS_SOURCE = {
-  both: "read from their backs in the photo, and the city agrees",
-  backs: "read from their backs in the photo",
-  city: "derived from the city in the photo (the three cards it does not use)",
-  given: "given by you",
-  text: "from the cards line of the city text",
-  saved: "as saved with this game",
-};
-const PICK = "pick the three in play under 3 · Scoring cards";
-// Set once this browser has scanned a town: the hint to teach the deck is shown before the first one (and
-// not once a Circle the Wagons deck is taught: deck.js sets data-deck-games and says "sprawlscan:deck").
-const TOWN_SCANNED = "sprawlscan.town-scanned";
+// Set once this browser has scanned a photo of a game: a game's hint before its first photo (to teach the
+// deck first) is shown until then, and not once that game's deck is taught (deck.js sets data-deck-games
+// and says "sprawlscan:deck").
+const SCANNED = "sprawlscan.scanned-games";
 
-export function renderTownHint() {
-  let scanned = false;
-  try { scanned = localStorage.getItem(TOWN_SCANNED) === "1"; } catch { /* no storage: keep the hint */ }
-  const taught = (document.documentElement.dataset.deckGames || "").split(" ").includes("wagons");
-  $("#town-photo-hint").hidden = state.game !== "wagons" || scanned || taught;
+function scannedGames() {
+  try { return JSON.parse(localStorage.getItem(SCANNED) || "[]"); } catch { return []; }
 }
-window.addEventListener("sprawlscan:deck", renderTownHint);
 
-// The line beside the score saying which cards scored it and where they came from.
+export function renderPhotoHint() {
+  const hint = game().words.photoHint;
+  const taught = (document.documentElement.dataset.deckGames || "").split(" ").includes(state.game);
+  const box = $("#game-photo-hint");
+  box.hidden = !hint || taught || scannedGames().includes(state.game);
+  box.innerHTML = box.hidden ? "" : hint;
+}
+window.addEventListener("sprawlscan:deck", renderPhotoHint);
+
+function rememberScanned(name) {
+  const seen = scannedGames();
+  if (seen.includes(name)) return;
+  try { localStorage.setItem(SCANNED, JSON.stringify([...seen, name])); } catch { /* the hint shows again */ }
+}
+
+// The line beside the score saying which cards scored it and where they came from (a game whose choices
+// have no such line says nothing).
 export function renderProvenance() {
+  const text = game().choices.provenance(choices(), Boolean(state.scanId));
   const node = $("#cards-source");
-  node.hidden = state.game !== "sprawlopolis";
-  if (node.hidden) return;
-  if (!state.cards.length) {
-    node.textContent = state.scanId ? `No scoring cards: none read from this photo; ${PICK}.` : `No scoring cards: ${PICK}.`;
-  } else {
-    const from = CARDS_SOURCE[state.cardsFrom] || CARDS_SOURCE.given;
-    node.textContent = `Scoring cards ${state.cards.join(", ")}: ${from}.`;
-  }
+  node.hidden = text === null;
+  node.textContent = text || "";
 }
 
 export function renderWarnings() {
@@ -69,7 +68,7 @@ export function forgetScan() {
 // The cards a photo brought belong to that photo: another city (typed, or a failed scan) drops them;
 // cards the player gave stay.
 export function dropPhotoCards() {
-  if (["backs", "city", "both"].includes(state.cardsFrom)) { state.cards = []; state.cardsFrom = null; }
+  game().choices.dropPhotoCards(choices());
 }
 
 function scanFailed(err) {
@@ -99,18 +98,11 @@ export async function scan(file, adopt) {
   clearScanNote();
   const before = state.game;
   state.scanId = data.scan_id;
-  // This photo's own cards: what the scan chose (the player's, when they picked them for it), else none.
-  // A town's "cards" are the cards it is built from, not scoring cards.
-  state.cards = data.game === "wagons" ? [] : (data.cards || []).filter(Number.isInteger);
-  state.cardsFrom = state.cards.length ? data.cards_source : null;
-  state.cardsPicked = false;
   state.warnings = data.warnings || [];
-  adopt(data);
+  adopt(data); // the page follows the game the scanner told, and takes the photo's own choices (its cards)
   renderScanNote(data, file, state.game !== before);
-  if (data.game === "wagons") {
-    try { localStorage.setItem(TOWN_SCANNED, "1"); } catch { /* the hint shows again next time */ }
-    renderTownHint();
-  }
+  rememberScanned(state.game);
+  renderPhotoHint();
   if (photoUrl) showPhoto(photoUrl, data.cells);
   else privateImage(data.overlay).then((src) => showPhoto(src, data.cells)); // the device's own: fetched with its token
   $("#score-h").scrollIntoView({ behavior: scrollBehaviour() });
@@ -128,7 +120,7 @@ export async function restorePhoto() {
   let shown = false;
   try {
     const data = await api(`/api/v1/scans/${encodeURIComponent(state.scanId)}`);
-    const read = parseCityText(data.city || "", state.game, isGoalId).rows;
+    const read = parseCityText(data.city || "", game().choices.owns).rows;
     state.scanned = new Map(read.flatMap((row, r) => row.map((t, c) => [key(r, c), t])));
     if (data.overlay) await showPhoto(await privateImage(data.overlay), data.cells); // the device's own
     shown = !$("#overlay-box").hidden;

@@ -2,21 +2,12 @@
 import { formatCity } from "./city.js";
 
 export const state = {
-  game: "sprawlopolis",
-  goals: [],         // Circle the Wagons goal-card ids
-  scenario: "",      // Lone Cowboy scenario id
-  pile: "",          // the opponent's pile, as typed
+  game: "",          // the name of the game on the page (gamepage.js: its face)
+  choicesOf: {},     // game name -> the choices the player made for it (that game's own shape)
   rows: [],          // string[][] of cell tokens
   interstate: null,  // rows above the interstate line, or null
   headers: [],       // other "key: value" header lines of the scanned or typed city, kept as they were
-  cards: [],
-  cardsFrom: null,   // where the cards came from: "backs" | "city" | "both" (a scan), "given" (the player),
-                     // "text" (the typed city's cards line), "saved" (a saved game), or null
-  cardsPicked: false, // the player picked cards since the last scan: the next photo is sent with them
   warnings: [],      // the last scan's warnings
-  expansions: [],
-  options: {},
-  variant: "",
   scanId: null,
   origin: null,      // where the game on the page came from: "photo" | "typed" | "saved", or null
   gameSaved: false,  // it was saved since (games.js says "sprawlscan:saved")
@@ -30,29 +21,10 @@ export const state = {
   doubts: new Map(), // "r,c" -> {row, col, reading, why, alternatives: [{label, total}]} of the scan's doubt
   retake: null,      // why the scanner asks for another photo (and what to change), or null
   retakeScored: false, // the city of that photo was corrected by hand and scored since
-  brush: null,       // paint mode: {type: "zone" | "road" | "terrain" | "icon", value}, or null when off
+  brush: null,       // paint mode: a brush of the game's (gamepage.js: cells.brushes), or null when off
   seq: 0,            // request counter: only the newest answer is shown
 };
 
 export const key = (r, c) => `${r},${c}`;
 
 export function cityText() { return formatCity(state.rows, state.interstate, state.headers); }
-
-export function isGoalId(word) {
-  return Boolean(state.meta && state.meta.wagons && state.meta.wagons.goals.some((g) => g.id === word));
-}
-
-// The request body for /api/v1/score and /api/v1/check.
-export function scoreBody() {
-  if (state.game === "wagons") {
-    const options = {};
-    if (state.goals.length) options.goals = state.goals;
-    if (state.scenario) options.scenario = state.scenario;
-    if (state.pile.trim()) options["opponent-pile"] = state.pile.trim();
-    return { game: "wagons", city: cityText(), options };
-  }
-  const body = { city: cityText(), variant: state.variant || null, options: state.options };
-  if (state.cards.length) body.cards = state.cards;
-  body.expansions = state.expansions;
-  return body;
-}

@@ -4,7 +4,7 @@
 import { state } from "./state.js";
 
 const KEY = "sprawlscan:draft:v1";
-const FIELDS = ["game", "rows", "interstate", "headers", "cards", "cardsFrom", "cardsPicked", "expansions", "options", "variant", "goals", "scenario", "pile", "scanId", "origin"];
+const FIELDS = ["game", "choicesOf", "rows", "interstate", "headers", "scanId", "origin"];
 
 export function saveDraft(extra = {}) {
   try {

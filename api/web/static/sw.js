@@ -1,8 +1,9 @@
 // Service worker: keeps the page shell (HTML, styles, modules, icons) so the page opens without a
 // connection. Shell files are fetched fresh when the server answers and taken from the cache when it does
 // not; API calls are never cached or answered here (the page says when the server cannot be reached).
-const CACHE = "sprawlscan-shell-v1";
-// Every file the page loads (tests/test_page.py checks that each static file is listed).
+const CACHE = "sprawlscan-shell-v2";
+// Every file the page loads (tests/test_page.py checks that each static file is listed); each game's own
+// page files (under /static/games/, as /api/v1/meta names them) are kept as they are fetched, below.
 const SHELL = [
   "/",
   "/static/app.css",
@@ -10,7 +11,7 @@ const SHELL = [
   "/static/api.js",
   "/static/breakdown.js",
   "/static/camera.js",
-  "/static/cards.js",
+  "/static/choices.js",
   "/static/city.js",
   "/static/dom.js",
   "/static/doubt.js",
@@ -18,7 +19,6 @@ const SHELL = [
   "/static/grid.js",
   "/static/overlay.js",
   "/static/paint.js",
-  "/static/pile.js",
   "/static/reset.js",
   "/static/scan.js",
   "/static/state.js",
@@ -28,6 +28,7 @@ const SHELL = [
   "/static/wording.js",
   "/static/notice.js",
   "/static/games.js",
+  "/static/gamepage.js",
   "/static/deck.js",
   "/static/manifest.webmanifest",
   "/static/icon.svg",

@@ -1,7 +1,8 @@
 // "Check your tally": send the hand tally with the city, show which lines agree and why others do not.
 import { $, el, signed } from "./dom.js";
 import { api } from "./api.js";
-import { scoreBody, state } from "./state.js";
+import { scoreBody } from "./gamepage.js";
+import { state } from "./state.js";
 import { pageWords } from "./wording.js";
 
 function tallyRow(cls, title, nums, why) {

@@ -4,6 +4,7 @@
 // taught deck.
 import { $ } from "./dom.js";
 import { ApiError, deviceToken, tokenRefused, unreachable } from "./api.js";
+import { choices, game } from "./gamepage.js";
 import { state } from "./state.js";
 
 const DEFAULT_LONG_SIDE = 2016; // the server says its own in /api/v1/meta (photo_long_side)
@@ -32,14 +33,10 @@ export async function shrinkPhoto(file, longSide) {
 function formFor(image, name) {
   const form = new FormData();
   form.append("image", image, name);
-  // Only cards the player picked for this photo: a new photo reads its own (never the last photo's).
-  // The scanner tells the game; Sprawlopolis choices go only from its mode (a town refuses them), and goal
-  // cards never do: a town is scored with the picked goals once it is on the page (app.js).
-  if (state.game !== "sprawlopolis") return form;
-  if (state.cardsPicked && state.cards.length) form.append("cards", state.cards.join(" "));
-  if (state.expansions.length) form.append("expansions", state.expansions.join(" "));
-  if (state.variant) form.append("variant", state.variant);
-  if (Object.keys(state.options).length) form.append("options", JSON.stringify(state.options));
+  // The scanner tells the game; the choices of the game on the page go with the photo as that game
+  // sends them (gamepage.js: choices.scanForm; a game whose photo is scored with its choices once it is
+  // on the page sends none).
+  game().choices.scanForm(choices(), form);
   return form;
 }
 
