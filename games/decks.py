@@ -18,7 +18,7 @@ from typing import Any
 from games.interface import Game, GameOptionError
 from games.registry import game_named, registered
 from scoring.errors import InputError
-from vision.deck import deck_game
+from vision.deck import DeckFileError, deck_game
 
 __all__ = ["DECK_SHARE", "check_deck_extras", "deck_games", "load_any_deck", "teach_photos"]
 
@@ -68,7 +68,14 @@ def check_deck_extras(game: str | None, extras: Sequence[tuple[str, object]]) ->
 def load_any_deck(data: bytes, name: str) -> Any:
     """The taught deck in a ``.deck`` file of any game, read by its game; the file's own errors say what
     is wrong with it."""
-    return game_named(deck_game(data, name)).load_deck(data, name)
+    written = deck_game(data, name)
+    try:
+        game = game_named(written)
+    except GameOptionError:
+        raise DeckFileError(
+            f"{name}: a taught deck of a game this sprawlscan does not know ({written[:40]!r})"
+        ) from None
+    return game.load_deck(data, name)
 
 
 def deck_games(decks: Sequence[Any], names: Sequence[str]) -> dict[str, Any]:

@@ -7,9 +7,12 @@ import ast
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from games import GameOptionError, game_named, game_names, registered
+from games import GameOptionError, game_named, game_names, load_any_deck, registered
+from vision.deck import DeckFileError
+from vision.deck.archive import write_archive
 
 ROOT = Path(__file__).resolve().parents[1]
 # A migration records what the schema and its data were at the time: its game names are history.
@@ -99,3 +102,11 @@ def test_every_choice_a_game_offers_is_its_own_key_once() -> None:
     for game in registered():
         keys = [o.key for o in game.options]
         assert len(keys) == len(set(keys)) and all(game.owns(k) for k in keys)
+
+
+def test_a_deck_file_of_a_game_no_one_registered_is_refused_naming_it() -> None:
+    data = write_archive(
+        {"game": "chess", "version": 1}, np.zeros((1, 4)), (1.0, 0.0), {}, (), np.zeros((0, 3))
+    )
+    with pytest.raises(DeckFileError, match=r"k.deck: a taught deck of a game this sprawlscan does not know"):
+        load_any_deck(data, "k.deck")

@@ -86,10 +86,14 @@ def test_a_wagons_deck_survives_its_file_which_names_its_game_and_a_sprawlopolis
     again = load_town_deck(data, "mine.deck")
     assert np.abs(again.prototypes - deck.prototypes).max() < 1e-2 and again.calibration == deck.calibration
     assert [m["card"] for m in again.seen] == [m["card"] for m in deck.seen]
-    with pytest.raises(DeckFileError, match="mine.deck: a taught Circle the Wagons deck, not a Sprawlopolis"):
+    with pytest.raises(
+        DeckFileError, match=r"mine.deck: a taught deck of another game \(wagons\), not a Sprawl"
+    ):
         load_deck(data, "mine.deck")
     sprawl = teach_sprawl_deck()
-    with pytest.raises(DeckFileError, match="s.deck: a taught Sprawlopolis deck, not a Circle the Wagons"):
+    with pytest.raises(
+        DeckFileError, match=r"s.deck: a taught deck of another game \(sprawlopolis\), not a Circle"
+    ):
         load_town_deck(sprawl.to_bytes(), "s.deck")
 
 

@@ -20,6 +20,7 @@ from vision.lattice import (
     BLOCK_W_MM,
     LOCATE_LONG_SIDE,
     PX_PER_MM,
+    GridWords,
     Lattice,
     LatticeFit,
     Located,
@@ -29,6 +30,7 @@ from vision.lattice import (
     border_band,
     colour_clusters,
     fit_lattice,
+    framing_warnings,
     project_points,
     rectify_city,
     warp,
@@ -38,6 +40,7 @@ from vision.runtime import Stages
 
 __all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
 
+CITY_WORDS = GridWords("city", "blocks")  # how the framing warnings name a city
 # Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
 MIN_BLOCKS = 8
 # Cells off the card region are read too, but there the classifier must be at least this sure that the
@@ -246,7 +249,7 @@ def geometry_for(
         lattice,
         np.pad(fit.occupied, 1),
         visible,
-        _warnings(located, rect.aspect),
+        framing_warnings(located.touches_border, rect.aspect, CITY_WORDS),
         fine_table_colours(photo, located.mask),
         # Only a table that repeats a pattern has one to match (a textured table's patches could match a
         # block washed by glare: the devset's glare perturbation).
@@ -254,20 +257,6 @@ def geometry_for(
         if located.patterned
         else (),
     )
-
-
-def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
-    """What a person should know about the photo's geometry: a city cut by its edge, a steep angle."""
-    warnings = [
-        f"the city runs off the {side} edge of the photo: blocks beyond it are missing"
-        for side in located.touches_border
-    ]
-    if not 1.2 <= aspect <= 1.65:
-        warnings.append(
-            f"the blocks measure {aspect:.2f} : 1 instead of 1.4 : 1; the photo may be taken at too "
-            "steep an angle (hold the phone flatter above the city)"
-        )
-    return tuple(warnings)
 
 
 def fine_table_colours(photo: np.ndarray, region: np.ndarray) -> np.ndarray:

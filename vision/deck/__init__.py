@@ -27,7 +27,6 @@ from vision.deck.seen import CardSeen
 from vision.deck.structure import colour_groups
 from vision.deck.taught import (
     DECK_FORMAT,
-    GAME_NAMES,
     MAX_FILE_BYTES,
     DeckError,
     DeckFileError,
@@ -51,7 +50,6 @@ __all__ = [
     "DeckFixError",
     "EXTRA_KINDS",
     "FITS",
-    "GAME_NAMES",
     "LookClassifier",
     "MAX_FILE_BYTES",
     "SLIDE",

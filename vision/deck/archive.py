@@ -20,7 +20,6 @@ __all__ = [
     "DECK_FORMAT",
     "DECK_GAME",
     "EXTRA_ARRAYS",
-    "GAME_NAMES",
     "MAX_FILE_BYTES",
     "DeckFileError",
     "deck_game",
@@ -37,7 +36,6 @@ WAGONS_ARRAYS = ("look_fills", "look_spread", "look_icons", "look_icon_of", "loo
 EXTRA_ARRAYS = CITY_ARRAYS + WAGONS_ARRAYS
 #: The game a deck file is of when its ``meta`` names none (files taught before Circle the Wagons decks).
 DECK_GAME = "sprawlopolis"
-GAME_NAMES = {"sprawlopolis": "Sprawlopolis", "wagons": "Circle the Wagons"}
 MAX_FILE_BYTES = 1_000_000
 
 
@@ -56,7 +54,7 @@ def write_archive(
     patches: np.ndarray,
     extra: dict[str, np.ndarray] | None = None,
 ) -> bytes:
-    """A ``.deck`` file of either game (what :func:`read_archive` reads): ``meta`` (the game, its version
+    """A ``.deck`` file of any game (what :func:`read_archive` reads): ``meta`` (the game, its version
     and cards) completed with the format, the prototypes' shape, ``calibration``, ``source`` and
     ``seen``; the arrays kept as float16, with the game's ``extra`` arrays (named in
     :data:`EXTRA_ARRAYS`) beside them."""
@@ -80,7 +78,7 @@ def write_archive(
 
 
 def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:
-    """A ``.deck`` file's ``meta`` and arrays (of either game: ``meta["game"]`` says which, absent for
+    """A ``.deck`` file's ``meta`` and arrays (of any game: ``meta["game"]`` says which, absent for
     Sprawlopolis); raises :class:`DeckFileError` for a file that is not one."""
     if len(data) > MAX_FILE_BYTES:
         raise DeckFileError(f"{name}: {len(data)} bytes, more than a taught deck ({MAX_FILE_BYTES} at most)")
@@ -96,12 +94,13 @@ def read_archive(data: bytes, name: str) -> tuple[dict, dict[str, np.ndarray]]:
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)") from None
     if not isinstance(meta, dict) or meta.get("format") != DECK_FORMAT:
         raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
-    if meta.setdefault("game", DECK_GAME) not in GAME_NAMES:
-        raise DeckFileError(f"{name}: a taught deck of an unknown game {meta['game']!r}")
+    if not isinstance(meta.setdefault("game", DECK_GAME), str):  # a file of before the game was recorded
+        raise DeckFileError(f"{name}: not a taught deck file (made by `sprawlscan teach`)")
     return meta, arrays
 
 
 def deck_game(data: bytes, name: str = "deck file") -> str:
-    """Which game's cards the ``.deck`` file holds (``"sprawlopolis"`` or ``"wagons"``); raises
-    :class:`DeckFileError` for a file that is not a taught deck."""
+    """The name of the game whose cards the ``.deck`` file holds (as the game that taught it wrote it: the
+    registry knows which games there are); raises :class:`DeckFileError` for a file that is not a taught
+    deck."""
     return str(read_archive(data, name)[0]["game"])

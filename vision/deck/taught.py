@@ -34,7 +34,6 @@ from vision.deck.archive import (
     DECK_FORMAT,
     DECK_GAME,
     EXTRA_ARRAYS,
-    GAME_NAMES,
     MAX_FILE_BYTES,
     DeckFileError,
     deck_game,
@@ -57,7 +56,6 @@ __all__ = [
     "DECK_FORMAT",
     "EXTRA_ARRAYS",
     "MAX_FILE_BYTES",
-    "GAME_NAMES",
     "DECK_GAME",
     "DECK_VERSION",
     "DeckError",
@@ -144,7 +142,7 @@ def load_deck(data: bytes, name: str = "deck file") -> TaughtDeck:
     Circle the Wagons deck is read by :func:`vision.towns.deck.load_town_deck`)."""
     meta, arrays = read_archive(data, name)
     if meta["game"] != DECK_GAME:
-        raise DeckFileError(f"{name}: a taught {GAME_NAMES[meta['game']]} deck, not a Sprawlopolis one")
+        raise DeckFileError(f"{name}: a taught deck of another game ({meta['game']}), not a Sprawlopolis one")
     prototypes = arrays["prototypes"]
     patches = arrays.get("patches")
     if meta.get("version") not in READS_VERSIONS:

@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.frames.measures import FrameMeasures, measure_frame
 from vision.lattice import (
+    STEEP_ASPECT,
     Located,
     NoCityFound,
     Periods,
@@ -40,10 +41,9 @@ FRAME_LONG_SIDE = 512
 # read from too few pixels per cell in the photo, and its outline jitters).
 CLOSER_SPAN = 0.5
 # Past this tilt from straight above (degrees) the far cells shrink and blur; the scanner reads to about
-# 35°, so the hint comes before that. Outside this range of the cells' measured aspect the scan itself
-# warns of a steep angle (vision.city.geometry).
+# 35°, so the hint comes before that. Outside the cells' measured aspect the scan itself warns of
+# (vision.lattice.STEEP_ASPECT) the hint is given too.
 TILT_HINT = 25.0
-ASPECT_RANGE = (1.2, 1.65)
 # Saturated spots over this share of the card region hide art (a third of a cell of a 15-card city): a
 # lamp's spot 5 % of the frame's long side across measures 0.0067-0.023 on rendered cities, their scoring
 # cards and white details 0.0034 at most (vision.frames.measures.GLARE_SPOT_CELLS).
@@ -107,7 +107,7 @@ def hints_for(m: FrameMeasures) -> tuple[str, ...]:
     wanted = {
         "step_back": bool(m.cut),
         "closer": not m.cut and m.span < CLOSER_SPAN,
-        "less_tilt": m.tilt > TILT_HINT or not ASPECT_RANGE[0] <= m.aspect <= ASPECT_RANGE[1],
+        "less_tilt": m.tilt > TILT_HINT or not STEEP_ASPECT[0] <= m.aspect <= STEEP_ASPECT[1],
         "glare": m.glare >= GLARE_HINT,
         "shadow": m.shadow >= SHADOW_HINT or m.table_shadow >= TABLE_SHADOW_HINT,
         "hold_still": m.blur >= BLUR_HINT,

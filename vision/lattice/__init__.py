@@ -17,6 +17,7 @@ from vision.lattice.fit import (
     fit_lattice,
     occupied_cells,
 )
+from vision.lattice.framing import STEEP_ASPECT, GridWords, framing_warnings
 from vision.lattice.locate import (
     LOCATE_LONG_SIDE,
     Located,
@@ -41,6 +42,9 @@ from vision.lattice.rectify import (
 )
 
 __all__ = [
+    "STEEP_ASPECT",
+    "GridWords",
+    "framing_warnings",
     "BLOCK_H_MM",
     "MIN_PERIOD_STRENGTH",
     "ColourJumps",

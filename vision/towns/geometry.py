@@ -21,6 +21,7 @@ from vision.lattice import (
     BLOCK_W_MM,
     MIN_PERIOD_STRENGTH,
     PX_PER_MM,
+    GridWords,
     Lattice,
     LatticeFit,
     Located,
@@ -28,6 +29,7 @@ from vision.lattice import (
     Periods,
     TooManyCards,
     fit_lattice,
+    framing_warnings,
     locate_city,
     measure_periods,
     rectify_city,
@@ -54,6 +56,7 @@ CELL_MM = (BLOCK_H_MM, BLOCK_W_MM)
 # by WIDE_RING: a whole card (two cells across) whose colours are the table's (blue territories on a blue
 # cloth, white ones on a white table) lies outside the region found by colour, and only a reader that
 # knows the print can tell it from the table.
+TOWN_WORDS = GridWords("town", "territories", upright=True)  # territories stand upright: 1 : 1.4
 RING = 1
 WIDE_RING = 2
 #: Fewer card-covered cells than one card's four cannot be a town.
@@ -263,7 +266,7 @@ def town_geometry(
         lattice.padded(ring, ring, ring, ring),
         np.pad(fit.occupied, ring),
         rect.aspect,
-        _warnings(located, rect.aspect),
+        framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
     )
 
 
@@ -298,20 +301,6 @@ def _stretch(view: np.ndarray, seen: tuple[np.ndarray, np.ndarray, np.ndarray]) 
         PX_PER_MM * CELL_MM[axis] / p if np.isfinite(p) else 1.0 for axis, p in enumerate(periods)
     )
     return None if max(abs(f - 1.0) for f in stretch) <= REMEASURE_ABOVE else (stretch[0], stretch[1])
-
-
-def _warnings(located: Located, aspect: float) -> tuple[str, ...]:
-    """What a person should know about the photo's geometry."""
-    warnings = [
-        f"the town runs off the {side} edge of the photo: territories beyond it are missing"
-        for side in located.touches_border
-    ]
-    if not 1.2 <= aspect <= 1.65:
-        warnings.append(
-            f"the territories measure 1 : {aspect:.2f} instead of 1 : 1.4; the photo may be taken at "
-            "too steep an angle (hold the phone flatter above the town)"
-        )
-    return tuple(warnings)
 
 
 def find_town_cards(small: np.ndarray) -> tuple[Located, Periods]:

@@ -117,7 +117,9 @@ def load_town_deck(data: bytes, name: str = "deck file") -> TownDeck:
     """Read a Circle the Wagons ``.deck`` file; :class:`~vision.deck.DeckFileError` says what is wrong."""
     meta, arrays = read_archive(data, name)
     if meta["game"] != GAME:
-        raise DeckFileError(f"{name}: a taught Sprawlopolis deck, not a Circle the Wagons one")
+        raise DeckFileError(
+            f"{name}: a taught deck of another game ({meta['game']}), not a Circle the Wagons one"
+        )
     if meta.get("version") not in READS_VERSIONS:
         raise DeckFileError(f"{name}: Circle the Wagons deck version {meta.get('version')!r}; this scanner "
                             "reads versions 1 to 3 (teach the deck again)")  # fmt: skip
