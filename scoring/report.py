@@ -14,11 +14,6 @@ from scoring.breakdown import Breakdown, LineItem
 from scoring.tally import LineCheck, TallyReport
 
 WIDTH = 110
-GAME_TITLES = {
-    "sprawlopolis": "Sprawlopolis",
-    "circle-the-wagons": "Circle the Wagons",
-    "wagons": "Circle the Wagons",
-}
 
 
 def _points(n: int) -> str:
@@ -43,10 +38,8 @@ def _table(rows: Sequence[tuple[str, str, str]], indent: int = 2, width: int = W
 
 
 def _heading(breakdown: Breakdown) -> str:
-    game = GAME_TITLES.get(breakdown.game, breakdown.game.replace("-", " ").capitalize())
-    goals = [i.label for i in breakdown.items if i.key.startswith("goal:")]
-    if breakdown.game != "sprawlopolis":
-        return f"{game}: goal cards {', '.join(goals)}" if goals else game
+    """A Sprawlopolis city's heading: its scoring cards by number and name."""
+    game = "Sprawlopolis"
     if not breakdown.cards:
         return f"{game}: no scoring cards"
     names = {}
@@ -90,12 +83,14 @@ def _competitive(breakdown: Breakdown, info: dict[str, Any], width: int) -> list
     return lines
 
 
-def render_text(breakdown: Breakdown, width: int = WIDTH) -> str:
-    """The breakdown as a table (label, points, explanation), then total, target and WIN/LOSE, then notes.
+def render_text(breakdown: Breakdown, width: int = WIDTH, heading: str | None = None) -> str:
+    """The breakdown as a table (label, points, explanation), then total, target and WIN/LOSE, then notes,
+    under ``heading`` (by default a Sprawlopolis city's: its scoring cards; another game's renderer says
+    its own).
 
     A competitive Interstate breakdown is shown as one table per player followed by the result.
     """
-    lines = [_heading(breakdown)]
+    lines = [_heading(breakdown) if heading is None else heading]
     info = dict(breakdown.extra).get("interstate")
     if isinstance(info, dict) and info.get("mode") == "competitive":
         lines += _competitive(breakdown, info, width)

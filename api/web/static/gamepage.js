@@ -63,6 +63,7 @@ function plainChoices(info) {
     return opt.several ? typed : typed.join(" ");
   };
   const shown = (v) => (Array.isArray(v) ? v.join(" ") : v === undefined ? "" : String(v));
+  let section = null; // where mount() put the fields
   return {
     fresh: () => ({}),
     restore: (saved) => ({ ...(saved || {}) }),
@@ -76,15 +77,18 @@ function plainChoices(info) {
     dropPhotoCards() {},
     provenance: () => null,
     mount(box) {
-      box.append(el("h2", { id: "choices-h", text: "3 · Choices" }));
+      section = box;
+      box.append(el("h2", { id: `choices-h-${info.name}`, text: "3 · Choices" }));
       for (const opt of options) {
         const input = opt.choices ? el("select") : el("input", { type: "text", autocomplete: "off" });
-        for (const choice of opt.choices || []) input.append(new Option(choice, choice));
+        for (const choice of opt.choices ? ["", ...opt.choices] : []) input.append(new Option(choice || "—", choice));
         input.dataset.option = opt.key;
         box.append(el("label", { class: "inline", text: `${opt.key} ` }, input, el("small", { text: ` ${opt.help}` })));
       }
     },
-    render(ch) { for (const opt of options) { const input = document.querySelector(`[data-option="${opt.key}"]`); if (input) input.value = shown(ch[opt.key]); } },
+    render(ch) {
+      for (const input of section.querySelectorAll("[data-option]")) input.value = shown(ch[input.dataset.option]);
+    },
     forget() {},
     wire(current, box) {
       box.addEventListener("change", (e) => {
