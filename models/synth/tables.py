@@ -14,6 +14,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from models.synth.camera import local_scale
 from models.synth.draw import Pen
 
 TableKind = Literal["cloth", "wood", "white", "dark", "check", "felt", "marble", "pale_wood"]
@@ -21,6 +22,8 @@ TableKind = Literal["cloth", "wood", "white", "dark", "check", "felt", "marble",
 COMMON_TABLES: tuple[TableKind, ...] = ("cloth", "wood", "white", "dark")
 HARDER_TABLES: tuple[TableKind, ...] = ("check", "felt", "marble", "pale_wood")
 TABLE_KINDS: tuple[TableKind, ...] = COMMON_TABLES + HARDER_TABLES
+#: The side of the square table texture tiled under a photo (mm): larger than any framing repeats visibly.
+TABLE_TILE_MM = 420.0
 
 
 def _smooth_noise(rng: np.random.Generator, h: int, w: int, cell_h: float, cell_w: float) -> np.ndarray:
@@ -174,3 +177,20 @@ def render_table(
     if kind == "pale_wood":
         return _wood(rng, h, w, ppm, pale=True)
     raise ValueError(f"unknown table kind {kind!r} (expected one of {', '.join(TABLE_KINDS)})")
+
+
+def table_view(
+    kind: TableKind, hom: np.ndarray, size: tuple[int, int], scene: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """The table seen through ``hom``: a tileable texture warped with wrap-around, so it covers any view.
+    The table is soft detail: it is warped at half size, then upsampled."""
+    table_ppm = min(4.0, max(1.0, 0.5 * local_scale(hom, tuple(scene.mean(axis=0)))))
+    tile = render_table(kind, rng, TABLE_TILE_MM, TABLE_TILE_MM, table_ppm)
+    offset = rng.uniform(0, TABLE_TILE_MM, 2)
+    to_tile = np.array([[1 / table_ppm, 0, offset[0]], [0, 1 / table_ppm, offset[1]], [0, 0, 1]])
+    half_size = ((size[0] + 1) // 2, (size[1] + 1) // 2)
+    half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
+    small = cv2.warpPerspective(
+        tile, half @ hom @ to_tile, half_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP
+    )
+    return cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)

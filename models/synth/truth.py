@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from scoring.city import City
 from scoring.city_text import parse_city
 
@@ -152,3 +154,8 @@ class PhotoTruth:
             homography=tuple(tuple(float(v) for v in r) for r in data.get("homography", ())),  # type: ignore[misc]
             pitch_mm=tuple(float(v) for v in data.get("pitch_mm", (0.0, 0.0))),  # type: ignore[arg-type]
         )
+
+
+def rounded_points(arr: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """Image points as the truth keeps them: pairs rounded to a hundredth of a pixel."""
+    return tuple((round(float(x), 2), round(float(y), 2)) for x, y in arr)

@@ -87,9 +87,9 @@ def test_the_shipped_deck_photo_is_the_commands_and_teaches_as_laid(tmp_path: Pa
 def test_a_synth_photo_shows_its_scoring_cards_and_a_scan_reads_them_without_a_warning(
     tmp_path: Path, capsys
 ) -> None:
-    from models.synth.scene import _streams
+    from models.synth.scene import seed_streams
 
-    assert not sample_conditions(_streams(NO_CARDS_SEED)[0]).scoring_cards  # drawn without them
+    assert not sample_conditions(seed_streams(NO_CARDS_SEED)[0]).scoring_cards  # drawn without them
     args = ["synth", "--count", "1", "--seed", str(NO_CARDS_SEED), "--long-side", "2016"]
     assert main([*args, "--out", str(tmp_path)]) == 0
     truth = json.loads((tmp_path / "photo-0000.json").read_text())

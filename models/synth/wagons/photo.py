@@ -19,20 +19,11 @@ import numpy as np
 from models.synth.art import paste
 from models.synth.camera import local_scale, project
 from models.synth.clutter import TableObject, place_objects, render_object
-from models.synth.scene import (
-    Conditions,
-    SynthPhoto,
-    _coerce,
-    _encode,
-    _frame,
-    _photo_effects,
-    _pts,
-    _streams,
-    _table_layer,
-    check_conditions,
-    sample_conditions,
-)
-from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth
+from models.synth.conditions import Conditions, check_conditions, coerce, sample_conditions
+from models.synth.phone import encode_jpeg, frame_scene, photo_effects
+from models.synth.scene import SynthPhoto, seed_streams
+from models.synth.tables import table_view
+from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth, rounded_points
 from models.synth.wagons.card import render_wagons_card
 from models.synth.wagons.edition import Edition, check_edition
 from models.synth.wagons.layout import TownLayout, cell_points, lay_out_town
@@ -82,7 +73,7 @@ def town_conditions(seed_rng: np.random.Generator, overrides: dict[str, Any]) ->
         raise ValueError(f"unknown condition(s) {', '.join(unknown)}; known: {names}")
     base = replace(sample_conditions(seed_rng), n_cards=_n_cards(seed_rng), scoring_cards=False)
     base = replace(base, wrecktar=False, poi=False, construction=0)
-    cond = replace(base, **{k: _coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
+    cond = replace(base, **{k: coerce(k, v, getattr(base, k)) for k, v in overrides.items()})
     if not 1 <= cond.n_cards <= len(CARDS):
         raise ValueError(f"n_cards must be 1..{len(CARDS)} for a town, got {cond.n_cards}")
     check_conditions(replace(cond, n_cards=1))
@@ -141,7 +132,7 @@ def render_town_photo(
         raise ValueError(f"art_spread must be a number 0..3, got {art_spread!r}")
     if play is not None:
         overrides = {**overrides, "n_cards": len(play.placements)}
-    cond_rng, town_rng, art_rng, table_rng, fx_rng, clutter_rng = _streams(seed)
+    cond_rng, town_rng, art_rng, table_rng, fx_rng, clutter_rng = seed_streams(seed)
     cond = town_conditions(cond_rng, overrides)
     if play is None:
         play = simulate_town(random.Random(int(town_rng.integers(2**63))), cond.n_cards)
@@ -150,11 +141,11 @@ def render_town_photo(
     corners = [layout.corners_mm(i) for i in range(len(play.placements))]
     scene = np.vstack(corners)
     size = cond.size()
-    hom = _frame(scene, cond, fx_rng)
-    img = _table_layer(cond.table, hom, size, scene, table_rng)
+    hom = frame_scene(scene, cond, fx_rng)
+    img = table_view(cond.table, hom, size, scene, table_rng)
     objects = place_objects(cond.clutter, scene, clutter_rng)
     coverage = _paste_town(img, hom, play, layout, (print_, edition), cond, (art_rng, clutter_rng), objects)
-    img = _photo_effects(img, cond, fx_rng, coverage, hom)
+    img = photo_effects(img, cond, fx_rng, coverage, hom)
     cells = cell_points(play, layout)
     pts = project(hom, np.array([[x, y] for _, _, x, y, _ in cells]))
     conditions = {k: v for k, v in cond.to_json().items() if k not in SPRAWL_ONLY}
@@ -164,7 +155,7 @@ def render_town_photo(
         height=size[1],
         city=format_town(play.town),
         cards=tuple(
-            CardTruth("wagons", p.number, p.rotated, p.row, p.col, _pts(project(hom, corners[i])))
+            CardTruth("wagons", p.number, p.rotated, p.row, p.col, rounded_points(project(hom, corners[i])))
             for i, p in enumerate(play.placements)
         ),
         scoring_cards=(),
@@ -172,12 +163,12 @@ def render_town_photo(
             (r, c, round(float(x), 2), round(float(y), 2), token)
             for (r, c, _, _, token), (x, y) in zip(cells, pts, strict=True)
         ),
-        objects=tuple(ObjectTruth(o.kind, _pts(project(hom, o.corners_mm()))) for o in objects),
+        objects=tuple(ObjectTruth(o.kind, rounded_points(project(hom, o.corners_mm()))) for o in objects),
         homography=tuple(tuple(float(f"{v:.9g}") for v in row) for row in hom),
         pitch_mm=(round(layout.pitch[0], 4), round(layout.pitch[1], 4)),
         conditions={**conditions, "look": print_.to_json(), **_edition_json(edition)},
     )
-    return SynthPhoto(img, _encode(img, cond), truth, cond)
+    return SynthPhoto(img, encode_jpeg(img, cond), truth, cond)
 
 
 def _edition_json(edition: Edition) -> dict[str, Any]:
