@@ -31,6 +31,8 @@ def _if(alternative: dict[str, Any], total: int | None) -> str:
     changes = alternative.get("changes") or []
     if alternative.get("note"):  # a block only an expansion's card shows (vision.city.doubt.EXPANSION_ONLY)
         label = f"{label} ({alternative['note']})"
+    if other == total and not changes and total is not None:  # told for what it shows (a road drawn)
+        return f"if it is {label} the total is {other} too, and no line changes"
     if other != total or not changes:
         return f"if it is {label} the total is {other}"
     moved = ", ".join(f"{c['line']} {_points(c['from'])} → {_points(c['to'])}" for c in changes)

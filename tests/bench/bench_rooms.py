@@ -11,7 +11,9 @@ false. Per room kind it prints the blocks right, the cities read exactly, the wr
 scan named nowhere (silent), the photos it asked to take again (``retake``, with the message and whether
 it is true of the photo), those it found no city in and the cells in doubt a photo (the scan's ``doubt``
 list). It ends with ``harder rooms: blocks B/T (P %), exact K/N, wrong cells W, silent S, retake R (false
-F), no city C, doubt per photo D``: an honest scanner has S = F = 0.
+F), no city C, doubt per photo D``: an honest scanner has S = F = 0. ``--rooms cut,cut_pale_wood`` reads
+cities cut by the frame instead (:data:`CUT_ROOMS`, not among the defaults): there every answer should be a
+true retake.
 ``--save DIR`` writes each photo that was not read exactly as ``ROOM-SEED.jpg`` for a look.
 """
 
@@ -46,7 +48,14 @@ HARD_CONDITIONS: dict[str, dict[str, Any]] = {
     "8mp": {"long_side": 3264},
     "jpeg": {"jpeg_quality": (68, 85)},
 }
+# Cities framed too tight, cut by the photo's edge: read only when named (``--rooms cut``), where the one
+# true answer is a retake saying that the city runs off the edge (the blocks beyond it are not in the photo).
+CUT_ROOMS: dict[str, dict[str, Any]] = {
+    "cut": {"partial": True, "fill": (1.05, 1.35)},
+    "cut_pale_wood": {"partial": True, "fill": (1.05, 1.35), "table": "pale_wood"},
+}
 ROOMS: tuple[str, ...] = HARDER_TABLES + tuple(HARD_CONDITIONS)
+ALL_ROOMS: tuple[str, ...] = ROOMS + tuple(CUT_ROOMS)
 # A retake's message names its cause; how a person looking at the photo would check it.
 _CUT = re.compile(r"runs off the edge")
 _GLARE = re.compile(r"^glare")
@@ -59,7 +68,7 @@ def room_conditions(room: str, seed: int, long_side: int) -> dict[str, Any]:
     out: dict[str, Any] = {"partial": False, "fill": float(rng.uniform(0.62, 0.9)), "long_side": long_side}
     if room in HARDER_TABLES:
         return out | {"table": room}
-    for name, value in HARD_CONDITIONS[room].items():
+    for name, value in (HARD_CONDITIONS | CUT_ROOMS)[room].items():
         if isinstance(value, tuple) and isinstance(value[0], int):
             value = int(rng.integers(value[0], value[1] + 1))
         elif isinstance(value, tuple):
@@ -146,15 +155,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", type=Path, help="write the photos not read exactly here")
     args = ap.parse_args(argv)
     rooms = [r.strip() for r in args.rooms.split(",") if r.strip()]
-    unknown = [r for r in rooms if r not in ROOMS]
+    unknown = [r for r in rooms if r not in ALL_ROOMS]
     if unknown:
-        ap.error(f"unknown room kind(s) {', '.join(unknown)}; known: {', '.join(ROOMS)}")
+        ap.error(f"unknown room kind(s) {', '.join(unknown)}; known: {', '.join(ALL_ROOMS)}")
     every: list[dict[str, Any]] = []
     lines = []
     for room in rooms:
         rows = []
         for i in range(args.first, args.first + args.photos):
-            seed = ROOMS_SEED_BASE + 1000 * ROOMS.index(room) + i  # whichever rooms are asked
+            seed = ROOMS_SEED_BASE + 1000 * ALL_ROOMS.index(room) + i  # whichever rooms are asked
             rows.append(read_room(room, seed, args.long_side, args.save))
             print(f"  {room} seed {seed}: {_what(rows[-1])}", flush=True)
         lines.append(_line(room, rows))

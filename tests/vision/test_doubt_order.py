@@ -5,16 +5,22 @@ it could be."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from games.doubt_text import doubt_text
+from games.sprawlopolis import ScoreOptions, score_scan
+from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cards.pieces import Placement
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
-from vision.city.doubt import ORDER_DOUBT, find_doubts
+from vision.city.doubt import ORDER_DOUBT, CellDoubt, find_doubts
+from vision.city.doubt_matters import doubts_that_matter, scored_lines
+from vision.city.result import ScanResult
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,3 +112,54 @@ def test_a_scan_whose_colours_were_corrected_keeps_its_first_look_for_the_doubt(
     assert result.cards_read is not None and result.cards_read.photographed is first[0]
     monkeypatch.setattr(pipeline, "normalise_zone_colours", lambda g, readings, c: (g, readings))
     assert pipeline.scan_image(photo).cards_read.photographed is None  # nothing corrected, no second look
+
+
+def _told(as_cards: CardReading) -> tuple[CellDoubt, ...]:
+    """The doubts a player is told of, with the scoring cards unknown (any of the 18 may score)."""
+    assembled = assemble_city(as_cards.readings)
+    return doubts_that_matter(assembled.city, find_doubts(assembled, as_cards), None)
+
+
+def test_a_road_that_alone_decides_the_order_is_told_though_the_other_road_scores_the_same() -> None:
+    # B2 as a curve scores every line of every card the same: only the road the overlay draws changes.
+    city = parse_city(CORNER)
+    curve = city.with_cell(1, 1, parse_cell("I:SW"))
+    assert scored_lines(curve, None) == scored_lines(city, None)
+    as_cards = _as_cards(CORNER, CORNER_CARDS, B2=_straight_or_curve(0.89, 0.1))  # no third road
+    (doubt,) = _told(as_cards)
+    assert (doubt.name, doubt.alternatives, doubt.sources) == ("B2", ("I:SW",), ("order",))
+    # Asked only what a card scores (whether the city's scoring cards stand), the road is no doubt.
+    found = find_doubts(assemble_city(as_cards.readings), as_cards)
+    assert doubts_that_matter(city, found, None, seen=False) == ()
+
+
+def test_a_road_the_cards_chose_over_the_classifiers_own_reading_is_not_told_where_it_scores_the_same() -> (
+    None
+):
+    # The classifier's first look prefers the curve; card 14 on top (the other cells say so) shows the
+    # straight road: the order rests on the cards, and the curve would change no line.
+    as_cards = _as_cards(CORNER, CORNER_CARDS)
+    first_look = [list(row) for row in as_cards.readings]
+    first_look[1][1] = CellReading.from_options((("I", "SW", 0.6), ("I", "NS", 0.35), ("I", "NW", 0.05)))
+    as_cards = replace(as_cards, before=first_look)
+    (found,) = find_doubts(assemble_city(as_cards.readings), as_cards)
+    assert "order" in found.sources and found.seen == ()
+    assert _told(as_cards) == ()
+
+
+def test_a_road_the_card_decoding_hardly_tells_is_told_whatever_it_scores() -> None:
+    as_cards = _as_cards(CORNER, CORNER_CARDS, B2=_straight_or_curve(0.8, 0.15))
+    shown = dict(as_cards.decoding.cells)
+    shown[(1, 1)] = replace(shown[(1, 1)], margin=0.5)  # another explanation almost as good
+    as_cards = replace(as_cards, decoding=replace(as_cards.decoding, cells=shown))
+    (doubt,) = _told(as_cards)
+    assert "cards" in doubt.sources and "I:SW" in doubt.alternatives and "I:SW" in doubt.seen
+
+
+def test_a_road_told_for_what_it_shows_says_that_the_score_stays() -> None:
+    city = parse_city(CORNER)
+    (doubt,) = _told(_as_cards(CORNER, CORNER_CARDS, B2=_straight_or_curve(0.89, 0.1)))
+    scored = score_scan(ScanResult(city, [], [], {}, None, doubts=(doubt,)), ScoreOptions())
+    line = doubt_text(scored.doubt, scored.breakdown.total)
+    total = scored.breakdown.total
+    assert f"B2 read as I:NS: if it is I:SW the total is {total} too, and no line changes (cards 14" in line

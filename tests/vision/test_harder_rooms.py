@@ -82,6 +82,15 @@ def test_a_city_really_cut_by_the_frame_is_still_called_cut() -> None:
     assert retake is not None and "runs off the edge of the photo" in retake
 
 
+def test_a_city_cut_by_the_frame_on_pale_wood_is_found_and_called_cut() -> None:
+    seed = 80_003_008  # a pale oak table; the city runs off the left and bottom edges
+    photo = render_photo(seed, table="pale_wood", long_side=3000)
+    assert cut_truly(photo)
+    # The border band is half cards: measured on all of it, the table took them in ("no city found").
+    retake = scan_image(photo.jpeg).retake
+    assert retake is not None and "runs off the edge of the photo" in retake
+
+
 def test_a_shadow_band_darkens_a_band_of_the_photo_and_is_off_by_default() -> None:
     plain = render_photo(7, long_side=400)
     banded = render_photo(7, long_side=400, shadow_band=0.6)

@@ -19,7 +19,7 @@ from vision.cells.topdown import TopDown
 from vision.cells.white_balance import lattice_box
 from vision.city.arbitrate import lattice_evidence, read_geometry
 from vision.city.assemble import assemble_city
-from vision.city.geometry import Geometry
+from vision.city.geometry import Geometry, small_copy
 from vision.city.rereads import REFINE_BELOW, REFINE_MARGIN, find_lost_blocks, refine_doubtful
 from vision.lattice.fit import (
     BLOCK_H_MM,
@@ -28,7 +28,7 @@ from vision.lattice.fit import (
     Lattice,
     occupied_cells,
 )
-from vision.lattice.locate import NoCityFound, locate_city
+from vision.lattice.locate import NoCityFound, cards_in_border, locate_city
 from vision.lattice.offsets import cell_offsets, drift_offsets
 from vision.lattice.periods import estimate_period, folded_peak, position_profile
 from vision.lattice.rectify import Periods, project_points
@@ -150,6 +150,19 @@ def test_city_cut_by_the_frame_is_read_with_a_warning() -> None:
 def test_no_city_in_plain_or_noisy_pictures(image: np.ndarray) -> None:
     with pytest.raises(NoCityFound) as err:
         read_geometry(image, shipped_classifier())
+    assert err.value.code == "no_city_found"
+
+
+def test_a_table_busy_along_one_side_only_is_given_a_second_look_and_is_still_no_city() -> None:
+    # Grain along the left side makes that stretch of the border band far busier than the rest, as the
+    # cards of a city cut by the frame do: the second look measures the table on the calm stretches.
+    table = np.full((600, 800, 3), (214, 196, 150), np.uint8)
+    grain = (np.random.default_rng(1).random((600, 160)) * 120).astype(np.uint8)
+    table[:, :160] -= grain[:, :, None]
+    small, _ = small_copy(table)
+    assert cards_in_border(small) and not cards_in_border(np.full_like(small, 200))
+    with pytest.raises(NoCityFound) as err:
+        read_geometry(table, shipped_classifier())
     assert err.value.code == "no_city_found"
 
 

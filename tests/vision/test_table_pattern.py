@@ -87,3 +87,13 @@ def test_a_table_without_a_repeating_pattern_is_left_to_the_colour_and_busyness_
     rng = np.random.default_rng(3)
     grain = cv2.GaussianBlur(rng.normal(140, 30, (SIZE, SIZE)).astype(np.float32), (0, 0), 3)
     assert repeating_table(np.clip(grain, 0, 255).astype(np.uint8), 40) is None
+
+
+def test_a_faint_grain_that_repeats_all_over_is_no_pattern_while_the_same_weave_in_contrast_is() -> None:
+    # A table's fine weave repeats as often as a check does, but faintly (the devset's tables: the border
+    # patches that repeat spread their lightness by 8-15); a check cloth's squares spread it by 21 or more.
+    ys, xs = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+    weave = np.sin(2 * np.pi * xs / 24) * np.sin(2 * np.pi * ys / 24)
+    for amplitude, patterned in ((20.0, False), (70.0, True)):
+        lightness = np.clip(150 + amplitude * weave, 0, 255).astype(np.uint8)
+        assert (repeating_table(lightness, 40) is not None) == patterned, amplitude

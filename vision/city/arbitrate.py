@@ -17,7 +17,15 @@ import numpy as np
 from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
 from vision.city.geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
-from vision.lattice import Located, NoCityFound, Periods, TooManyCards, locate_city, measure_periods
+from vision.lattice import (
+    Located,
+    NoCityFound,
+    Periods,
+    TooManyCards,
+    cards_in_border,
+    locate_city,
+    measure_periods,
+)
 from vision.runtime import Stages
 
 __all__ = ["Evidence", "Verdict", "judge_lattice", "lattice_evidence", "read_geometry"]
@@ -96,7 +104,27 @@ def read_geometry(photo: np.ndarray, judge: Classifier, stages: Stages | None = 
     stages = Stages() if stages is None else stages
     with stages("locate"):
         small, _ = small_copy(photo)
-        located = locate_city(small)
+    try:
+        return _located_and_judged(photo, small, judge, stages, calm_border=False)
+    except TooManyCards:
+        raise
+    except NoCityFound as refusal:
+        # A city cut by the frame fills part of the border band, where the table is measured: its cards
+        # are taken for table and too few blocks stand out. A second look takes the table from the calm
+        # stretches of the band alone (only here: a table busier on one side looks the same to it).
+        if not cards_in_border(small):
+            raise
+        try:
+            return _located_and_judged(photo, small, judge, stages, calm_border=True)
+        except NoCityFound:
+            raise refusal from None
+
+
+def _located_and_judged(
+    photo: np.ndarray, small: np.ndarray, judge: Classifier, stages: Stages, calm_border: bool
+) -> Verdict:
+    with stages("locate"):
+        located = locate_city(small, calm_border=calm_border)
     with stages("rectify"):
         periods = measure_periods(located, small)
     return judge_lattice(photo, small, located, periods, judge, stages)

@@ -100,7 +100,9 @@ class CellDoubt:
     first, ``why`` says in plain words what raised the doubt and ``sources`` which sources named it.
     ``named``: the (source, reason, alternative) of each reason that rests on one alternative alone (two
     cards in the other order, the table at the rim): where that alternative changes nothing scored, the
-    reason is moot (:mod:`vision.city.doubt_matters`).
+    reason is moot (:mod:`vision.city.doubt_matters`). ``seen``: the alternatives that are another road of
+    the same block where the doubt is about that very road (:func:`_seen_roads`): the player is told of
+    them even where no line of the score changes, since the road drawn does.
     """
 
     row: int
@@ -110,6 +112,7 @@ class CellDoubt:
     why: str
     sources: tuple[str, ...]
     named: tuple[tuple[str, str, str], ...] = ()
+    seen: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -253,6 +256,26 @@ def _named(cell: _Cell, signals: list[tuple[str, str]]) -> tuple[tuple[str, str,
     return tuple((src, why, alt) for src, why in signals if (alt := own.get(src)) is not None)
 
 
+def _seen_roads(cell: _Cell, sources: tuple[str, ...], alternatives: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``alternatives`` that are another road of the cell's block, where the doubt is about the road
+    itself: the card decoding hardly tells it (``cards``), or two overlapping cards' order rests on the
+    classifier's own first reading of it (``order``, the classifier reading what is given). A wrong road
+    there scores the same more often than not (comp012 D2, a real industrial curve read straight in every
+    devset reading, and comp016 F4/F6: 18 of the 312 perturbed readings), yet the player sees it drawn.
+    Where the cards overruled the classifier's road, the order rests on the other cells they share, and a
+    road swap that scores the same is left out (on the devset those were all read right)."""
+    if cell.label in (".", "W"):
+        return ()
+    zone = cell.label.split(":")[0]
+    roads = [a for a in alternatives if a != cell.label and a.split(":")[0] == zone and ":" in a]
+    if "cards" in sources:
+        return tuple(roads)
+    before = cell.before
+    if "order" in sources and cell.order is not None and before is not None and before.label == cell.label:
+        return tuple(a for a in roads if a == cell.order.label)
+    return ()
+
+
 def _a_hole_of_the_cards(d: StackedCell | None, explained: bool) -> bool:
     """Whether the cards, explaining the city, leave this cell bare by :data:`ENCLOSED_MARGIN` or more."""
     return explained and d is not None and d.source == "empty" and (d.margin or 0.0) >= ENCLOSED_MARGIN
@@ -348,7 +371,8 @@ def find_doubts(
             alts = _alternatives(cell, sources, marks) if signals else ()
             if alts:
                 why = "; ".join(reason for _, reason in signals)
-                out.append(CellDoubt(r, c, cell.label, alts, why, sources, _named(cell, signals)))
+                named, seen = _named(cell, signals), _seen_roads(cell, sources, alts)
+                out.append(CellDoubt(r, c, cell.label, alts, why, sources, named, seen))
     return tuple(out)
 
 

@@ -6,7 +6,11 @@ nothing, and such lines drown the ones that matter: the list under the score, an
 keep only the alternatives that change the breakdown the player is shown (a largest group, the roads, a
 scoring card's points), and a cell only while a reason to doubt it stands (two cards the other way round,
 where that changes nothing scored, is no reason). With the scoring cards unknown, an alternative matters
-when it changes what any of the 18 cards would score, since any three of them may be the game's.
+when it changes what any of the 18 cards would score, since any three of them may be the game's. A road of
+the same block that scores the same still matters where the doubt is about that very road
+(:attr:`vision.city.doubt.CellDoubt.seen`): the overlay draws it, and a wrong one is a wrong reading the
+player sees (a real industrial curve read straight, devset comp012 D2, was named nowhere in 13 of the 13
+perturbed readings for scoring the same).
 
 A scoring card taken from the city alone (no back read it, the player gave none) rests on every block the
 decoding was given: with a doubt left in the city, a misread block may have moved a card, and following
@@ -46,16 +50,21 @@ def _changes(city: City, doubt: CellDoubt, label: str, cards: tuple[int, ...] | 
 
 
 def doubts_that_matter(
-    city: City, doubts: tuple[CellDoubt, ...], cards: tuple[int, ...] | None
+    city: City, doubts: tuple[CellDoubt, ...], cards: tuple[int, ...] | None, seen: bool = True
 ) -> tuple[CellDoubt, ...]:
     """``doubts`` with only the alternatives that change :func:`scored_lines` of ``city`` (scored with
-    ``cards``, or with every card when unknown); a doubt left with none is dropped."""
+    ``cards``, or with every card when unknown), or with ``seen`` the road drawn where the doubt is about
+    that road (:attr:`vision.city.doubt.CellDoubt.seen`); a doubt left with none is dropped."""
     if not doubts:
         return ()
     lines = scored_lines(city, cards)
     out = []
     for doubt in doubts:
-        alternatives = tuple(a for a in doubt.alternatives if _changes(city, doubt, a, cards, lines))
+        alternatives = tuple(
+            a
+            for a in doubt.alternatives
+            if (seen and a in doubt.seen) or _changes(city, doubt, a, cards, lines)
+        )
         alternatives = alternatives[:MAX_ALTERNATIVES]  # a cell under glare comes with all its runners-up
         kept = _without_moot(doubt, alternatives) if alternatives else None
         if kept is not None:

@@ -149,7 +149,8 @@ def settle_doubts(
     """The doubts a player is told of (:func:`vision.city.doubt_matters.doubts_that_matter` of those
     ``found``), and the city and its cards without the scoring cards the city alone chose where a doubt
     that matters is left in it (:func:`vision.city.doubt_matters.unsure_city_cards`)."""
-    unsure = unsure_city_cards(cards.scoring, doubts_that_matter(assembled.city, found, None))
+    # A road drawn otherwise that no card scores moves no card: only what some card scores takes them back.
+    unsure = unsure_city_cards(cards.scoring, doubts_that_matter(assembled.city, found, None, seen=False))
     if unsure is not None:
         cards = replace(cards, scoring=unsure, warnings=unsure.warnings)
         assembled = replace(assembled, city=replace(assembled.city, cards=()))

@@ -129,30 +129,79 @@ def _busyness(lightness: np.ndarray, win: int) -> tuple[np.ndarray, float]:
     return busy, float(table_busy)
 
 
+# The border band is judged in this many stretches a side (:func:`_calm_border`).
+BORDER_STRETCHES = 4
+
+
+def _calm_border(busy: np.ndarray, band: int) -> np.ndarray | None:
+    """The stretches of the border band (:data:`BORDER_STRETCHES` a side) as calm as the table, (H, W)
+    bool, or None when every stretch is. A city cut by the frame puts cards in part of the border band:
+    stretches much busier than the calmest quarter of them (by the card cue of :func:`_busy_above`) are
+    cards, not table. Only asked for when the whole band found no city (:func:`locate_city`'s
+    ``calm_border``): a table whose grain is busier on one side is taken for cards by this rule."""
+    h, w = busy.shape
+    ids = np.full((h, w), -1, np.int32)
+    n = BORDER_STRETCHES
+    for k in range(n):
+        x0, x1 = k * w // n, (k + 1) * w // n
+        y0, y1 = band + k * (h - 2 * band) // n, band + (k + 1) * (h - 2 * band) // n
+        ids[:band, x0:x1], ids[h - band :, x0:x1] = k, n + k
+        ids[y0:y1, :band], ids[y0:y1, w - band :] = 2 * n + k, 3 * n + k
+    levels = np.array([float(busy[ids == i].mean()) for i in range(4 * n)])
+    quiet = float(np.percentile(levels, 25))
+    card = levels - quiet > max(12.0, 1.5 * quiet + 6.0)
+    if not card.any():
+        return None
+    return np.isin(ids, np.flatnonzero(~card))
+
+
+def cards_in_border(small: np.ndarray) -> bool:
+    """Whether part of the border band of ``small`` (as :func:`locate_city` takes it) is far busier than
+    the rest, as where a city runs off the frame: only then does ``calm_border`` measure another table."""
+    h, w = small.shape[:2]
+    half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    lightness = cv2.cvtColor(half, cv2.COLOR_RGB2LAB)[:, :, 0]
+    band, win = _band_and_window(lightness.shape)
+    return _calm_border(_busyness(lightness, win)[0], band) is not None
+
+
+def _band_and_window(shape: tuple[int, ...]) -> tuple[int, int]:
+    """The border band's depth, and the window the busy cue is measured over, for a photo of ``shape``."""
+    side = min(shape[:2])
+    return max(4, side // 25), max(5, (side // 40) | 1)
+
+
 def _busy_above(busy: np.ndarray, table_busy: float) -> np.ndarray:
     """Where ``busy`` stands clearly above the table's own level (bool)."""
     return (busy - table_busy) > max(12.0, 1.5 * table_busy + 6.0)
 
 
-def card_mask(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+def card_mask(rgb: np.ndarray, calm_border: bool = False) -> tuple[np.ndarray, np.ndarray, bool]:
     """Return (mask of likely card pixels as uint8 0/255, table Lab colours, whether the table repeats a
-    pattern) for a small RGB photo.
+    pattern) for a small RGB photo; ``calm_border``: the table measured on the calm stretches of the
+    border band only (:func:`_calm_border`), else on all of it.
 
     The cues are read on the photo as if lit evenly (:mod:`vision.photo.light`): a shadow across a pale table
     is darker than the table but no card, and drawings in the shade are as busy as those in the light.
     """
     h, w = rgb.shape[:2]
     raw_lab = cv2.cvtColor(rgb, cv2.COLOR_RGB2LAB)
-    band = max(4, min(h, w) // 25)
-    win = max(5, (min(h, w) // 40) | 1)
+    band, win = _band_and_window(rgb.shape)
     busy, table_busy = _busyness(raw_lab[:, :, 0], win)
-    table = table_colours(raw_lab, band)
+    calm = _calm_border(busy, band) if calm_border else None
+    if calm is None:
+        table = table_colours(raw_lab, band)
+    else:  # the city runs into part of the border: the table is what the rest of it shows
+        table = colour_clusters(raw_lab[calm], 3, 0.15)
+        table_busy = float(np.median(busy[calm]))
     table_rgb = cv2.cvtColor(np.clip(table + 0.5, 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2RGB)[0]
     even = even_light(rgb, light_field(rgb, table_rgb, ~_busy_above(busy, table_busy)))
     lab = raw_lab
     if even is not rgb:  # a shadow or a lamp's fall-off to lift: the cues on the evenly lit copy
         lab = cv2.cvtColor(even, cv2.COLOR_RGB2LAB)
         busy, table_busy = _busyness(lab[:, :, 0], win)
+        if calm is not None:
+            table_busy = float(np.median(busy[calm]))
     # Chroma differences weigh more than lightness: shading and glare change L far more than a, b.
     weights = np.array([0.25, 1.0, 1.0], np.float32)
     colour_score = cv2.blur(_nearest_distance(lab, table, weights), (5, 5))
@@ -247,10 +296,11 @@ def _border_sides(region: np.ndarray) -> tuple[str, ...]:
     return tuple(sides)
 
 
-def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
+def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0, calm_border: bool = False) -> Located:
     """Find the city in a small RGB photo (long side about :data:`LOCATE_LONG_SIDE`): in the largest
     card-like region, or with ``rank`` in the ``rank``-th largest (a town may lie beside a larger group of
-    goal cards).
+    goal cards); ``calm_border``: the table measured on the calm stretches of the border band
+    (:func:`card_mask`), for a second look at a photo whose city the whole band did not find.
 
     Raises :class:`NoCityFound` when no card region of a plausible size exists, or when its straight
     edges do not form two clear perpendicular families (a table, a face, a page of text).
@@ -258,7 +308,7 @@ def locate_city(small: np.ndarray, *, seed: int = 0, rank: int = 0) -> Located:
     h, w = small.shape[:2]
     # The region needs far less resolution than the lines: find it at half size.
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    raw, table, patterned = card_mask(half)
+    raw, table, patterned = card_mask(half, calm_border)
     region = cv2.resize(_largest_region(raw, rank), (w, h), interpolation=cv2.INTER_NEAREST)
     area = int(np.count_nonzero(region))
     if area < MIN_AREA_FRACTION * h * w:
