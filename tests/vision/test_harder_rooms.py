@@ -91,6 +91,14 @@ def test_a_city_cut_by_the_frame_on_pale_wood_is_found_and_called_cut() -> None:
     assert retake is not None and "runs off the edge of the photo" in retake
 
 
+def test_a_city_cut_where_the_card_region_misses_the_cut_cards_is_still_called_cut() -> None:
+    seed = 80_010_000  # pale wood: the card region takes in only the cards unlike it, clear of the edge
+    photo = render_photo(seed, **room_conditions("cut_pale_wood", seed, 3000))
+    assert cut_truly(photo)
+    retake = scan_image(photo.jpeg).retake
+    assert retake is not None and "runs off the edge of the photo beside A" in retake
+
+
 def test_a_shadow_band_darkens_a_band_of_the_photo_and_is_off_by_default() -> None:
     plain = render_photo(7, long_side=400)
     banded = render_photo(7, long_side=400, shadow_band=0.6)
