@@ -46,6 +46,7 @@ CORE = 0.8
 CORNER = (0.1, 0.24)
 SPAN = (5, 95)
 FLAT_TEXTURE = 16.0
+FLAT_CELLS = 4
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,19 @@ def corner_texture(view: np.ndarray, lattice: Lattice, row: int, col: int) -> fl
     return float(np.median(out)) if out else None
 
 
-def flat_print(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> bool:
-    """Whether the cells ``occupied`` of ``lattice`` show a print of flat grounds (:data:`FLAT_TEXTURE`)."""
-    cells = zip(*np.nonzero(occupied), strict=True)
-    known = [t for r, c in cells if (t := corner_texture(view, lattice, int(r), int(c))) is not None]
-    return bool(known) and float(np.median(known)) < FLAT_TEXTURE
+def flat_print(view: np.ndarray, lattice: Lattice, occupied: np.ndarray, strength: np.ndarray) -> bool:
+    """Whether the cells ``occupied`` of ``lattice`` show a print of flat grounds (:data:`FLAT_TEXTURE`),
+    judged on those the veil's ``strength`` leaves clear (under :data:`LEAST_STRENGTH` in their core): a
+    glare spot over most of a city washes its art flat, and at least :data:`FLAT_CELLS` clear cells are
+    asked for (fewer: not a flat print)."""
+    textures = []
+    for r, c in zip(*np.nonzero(occupied), strict=True):
+        box = lattice.core_box(int(r), int(c), CORE, strength.shape)
+        if box is None or float(strength[box[1] : box[3], box[0] : box[2]].mean()) >= LEAST_STRENGTH:
+            continue
+        if (texture := corner_texture(view, lattice, int(r), int(c))) is not None:
+            textures.append(texture)
+    return len(textures) >= FLAT_CELLS and float(np.median(textures)) < FLAT_TEXTURE
 
 
 def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
@@ -119,7 +128,7 @@ def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
         return Veil(view)
     base = float(np.median(envelope[mask]))
     strength = np.clip((envelope - base) / max(255.0 - base, 1.0), 0.0, 1.0)
-    if float(strength[mask].max()) < SPOT_STRENGTH or flat_print(view, lattice, occupied):
+    if float(strength[mask].max()) < SPOT_STRENGTH or flat_print(view, lattice, occupied, strength):
         return Veil(view)
     strength[strength < LEAST_STRENGTH] = 0.0
     a = np.minimum(strength, RECOVERABLE)[..., None]
