@@ -1,6 +1,7 @@
 """Any print of the cards: taught from one deck photo, read, and never scored untaught.
 
     python tests/bench/bench_print.py [--devset DIR] [--editions 20] [--city-editions 20] [--skip-devset]
+        [--seeds 7003 37002 ...]
 
 Three sets, each printed with its figures and a closing line:
 
@@ -208,9 +209,10 @@ def devset_untaught(devset: Path, names: list[str], truths: dict[str, Grid]) -> 
           f"{wrong} of {len(names)}, silent {silent}", flush=True)  # fmt: skip
 
 
-def editions(count: int) -> None:
+def editions(count: int, only: tuple[int, ...] = ()) -> None:
     taught = right = total = exact = refused = silent = 0
-    for i in range(count):
+    picked = [i for i in range(count) if not only or EDITION_SEED_BASE + i in only]
+    for i in picked:
         seed = EDITION_SEED_BASE + i
         edition = PRINT_AND_PLAY if i == 0 else random_edition(np.random.default_rng(seed))
         deck_rgb, deck_truth = render_wagons_deck(seed, ppm=3.0, edition=edition)
@@ -231,6 +233,7 @@ def editions(count: int) -> None:
         if not (ok and got.exact and kind == "scored") or untaught_kind != "needs_deck":
             print(f"  edition {seed} ({edition.name}): taught {ok}, {got.right}/{got.total} {kind}, silent "
                   f"{got.silent}; untaught {untaught_kind} {untaught.right}/{untaught.total}")  # fmt: skip
+    count = len(picked)
     print(f"editions: taught {taught}/{count}, territories {right}/{total}, towns exact {exact}/{count}, "
           f"silent {silent}, untaught refused or exact {refused}/{count}", flush=True)  # fmt: skip
 
@@ -241,6 +244,9 @@ def main() -> int:
     parser.add_argument("--editions", type=int, default=20)
     parser.add_argument("--city-editions", type=int, default=20)
     parser.add_argument("--skip-devset", action="store_true")
+    parser.add_argument(
+        "--seeds", type=int, nargs="+", default=(), help="only these edition seeds (7003 37002: for looking)"
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     meta = args.devset / "meta.json"
@@ -253,10 +259,11 @@ def main() -> int:
         truths = {n: _grid((args.devset / f"{n}.town").read_text()) for n in names}
         devset_taught(args.devset, names, truths)
         devset_untaught(args.devset, names, truths)
+    only = tuple(args.seeds)
     if args.editions:
-        editions(args.editions)
+        editions(args.editions, only)
     if args.city_editions:
-        city_editions(args.city_editions, jpeg)
+        city_editions(args.city_editions, jpeg, only)
     print(f"bench_print: {time.perf_counter() - start:.0f} s")
     return 0
 

@@ -99,11 +99,15 @@ def _teach(jpeg: bytes, truth: dict) -> tuple[object | None, int, bool, int, str
     return deck, right, True, cards_right([card_from_meta(m) for m in deck.seen], truth), ""
 
 
-def city_editions(count: int, jpeg: object) -> None:
+def city_editions(count: int, jpeg: object, only: tuple[int, ...] = ()) -> None:
+    """The editions' lines and the closing line; ``only``: the seeds to run of the ``count`` (for looking at
+    a few, not for figures; all when empty)."""
     tally = {"taught": 0, "asked": 0, "tapped": 0, "right": 0, "cells": 0, "exact": 0, "silent": 0}
     untaught_refused = untaught_exact = 0
-    for i in range(count):
-        seed = CITY_EDITION_SEED_BASE + i
+    seeds = [CITY_EDITION_SEED_BASE + i for i in range(count)]
+    seeds = [s for s in seeds if not only or s in only]
+    count = len(seeds)
+    for seed in seeds:
         edition = random_city_edition(np.random.default_rng(seed))
         deck_rgb, deck_truth = render_deck(seed, ppm=3.0, edition=edition)
         deck, right, asked, after, why = _teach(jpeg(deck_rgb), deck_truth)  # type: ignore[operator]

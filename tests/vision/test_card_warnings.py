@@ -182,3 +182,12 @@ def test_three_sure_backs_settle_a_near_tie_and_say_which_cells_they_settled() -
     unsure = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.7), None)
     assert unsure.as_cards.decoding.cells[(1, 1)].label == ("C", "NS") and unsure.moved == ()
     assert [a.card for a in unsure.against] == [1]
+
+
+def test_a_settled_cell_left_of_the_city_read_is_named_beside_it() -> None:
+    # The city read may start a column or row after a cell the backs made table: such a cell has no name
+    # in the city (and naming it with a negative column never ended).
+    geometry, readings = _card_one_alone()
+    read = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.95), None)
+    notes = read.moved_warnings((1, 2))
+    assert len(notes) == 2 and notes[0].startswith("a cell beside the city: read as C:NW (at first C:NS)")

@@ -76,3 +76,27 @@ def test_the_veil_is_strongest_in_the_cells_under_the_spot() -> None:
     assert np.unravel_index(per_cell.argmax(), per_cell.shape) == (3, 1)
     assert per_cell[3, 1] >= RECOVERABLE
     assert per_cell[0, 5] == 0.0
+
+
+def _flat_print(seed: int = 3) -> np.ndarray:
+    """A print of flat grounds: each block one colour (a cream among them) with a dark road across it."""
+    rng = np.random.default_rng(seed)
+    grounds = np.array([(157, 134, 134), (239, 230, 200), (233, 93, 121), (228, 225, 82)], np.uint8)
+    h, w = int(ROWS * PITCH_Y), int(COLS * PITCH_X)
+    art = np.empty((h, w, 3), np.uint8)
+    for r in range(ROWS):
+        for c in range(COLS):
+            y0, x0 = int(r * PITCH_Y), int(c * PITCH_X)
+            art[y0 : y0 + int(PITCH_Y), x0 : x0 + int(PITCH_X)] = grounds[rng.integers(4)]
+            art[y0 + int(0.45 * PITCH_Y) : y0 + int(0.55 * PITCH_Y), x0 : x0 + int(PITCH_X)] = 70
+    noise = rng.normal(0, 2.0, art.shape)
+    return np.clip(art + noise + 0.5, 0, 255).astype(np.uint8)
+
+
+def test_a_print_of_flat_grounds_is_not_taken_for_a_veil() -> None:
+    # Its cream blocks have nothing dark in half a cell, as a glare spot would leave them; lifting that
+    # "veil" would darken them into blotches.
+    art = _flat_print()
+    lifted = lift_veil(art, _lattice(), np.ones((ROWS, COLS), bool))
+    assert lifted.strength is None
+    assert lifted.image is art

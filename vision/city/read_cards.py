@@ -94,9 +94,9 @@ class CityCards:
         read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
         out = []
         for a in self.against:
-            cells = ", ".join(cell_name(r - origin[0], c - origin[1]) for r, c in a.cells)
+            cells = ", ".join(_named((r, c), origin) for r, c in a.cells)
             changes = ", ".join(
-                f"{cell_name(r - origin[0], c - origin[1])} as {_text(label)} (read {_text(read[(r, c)])})"
+                f"{_named((r, c), origin)} as {_text(label)} (read {_text(read[(r, c)])})"
                 for (r, c), label in a.otherwise[:MAX_OTHERWISE]
             )
             without = f"; without it the city reads {changes}" if changes else ""
@@ -111,10 +111,17 @@ class CityCards:
         read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
         cards = ", ".join(map(str, self.scoring.cards or ()))
         return tuple(
-            f"{cell_name(r - origin[0], c - origin[1])}: read as {_text(read[(r, c)])} (at first "
+            f"{_named((r, c), origin)}: read as {_text(read[(r, c)])} (at first "
             f"{_text(label)}) so that the scoring cards read on their backs ({cards}) lie beside the city"
             for (r, c), label in self.moved
         )
+
+
+def _named(cell: tuple[int, int], origin: tuple[int, int]) -> str:
+    """The lattice ``cell``'s name in the city read (top-left at ``origin``); a cell above or left of the
+    city's first row or column (one the decoding made table) has none there, and is named so."""
+    r, c = cell[0] - origin[0], cell[1] - origin[1]
+    return cell_name(r, c) if r >= 0 and c >= 0 else "a cell beside the city"
 
 
 def _text(label: Label) -> str:

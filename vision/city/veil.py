@@ -37,6 +37,16 @@ RECOVERABLE = 0.8
 # The veil is measured on each card cell's central box, this share of the pitch across (its rim and the
 # neighbours' edges left out).
 CORE = 0.8
+# The prior needs art with something dark in every patch. A print of flat grounds (no drawings) has none:
+# its palest zone's blocks look veiled from edge to edge, and lifting that "veil" paints dark blotches into
+# them and a halo round the city. Such a print shows its flatness in the cells' corner squares (a cell's
+# fractions CORNER from its sides, clear of every road piece): their grey levels span (SPAN percentiles)
+# under FLAT_TEXTURE in the median cell (rendered flat editions 1.7-4.9 levels, a phone's noise; the real
+# cards' development set 41-48, rendered drawn looks 53-98), and no veil is lifted on such a city.
+CORNER = (0.1, 0.24)
+SPAN = (5, 95)
+FLAT_TEXTURE = 16.0
+FLAT_CELLS = 4
 
 
 @dataclass(frozen=True)
@@ -65,6 +75,40 @@ def _city_mask(shape: tuple[int, ...], lattice: Lattice, occupied: np.ndarray) -
     return mask
 
 
+def corner_texture(view: np.ndarray, lattice: Lattice, row: int, col: int) -> float | None:
+    """How far apart (grey levels, between the :data:`SPAN` percentiles) the pixels of each of cell
+    (row, col)'s four corner squares lie, the median over its squares; None when the cell is off the view."""
+    box = lattice.core_box(row, col, 1.0, view.shape)
+    if box is None:
+        return None
+    grey = view[box[1] : box[3], box[0] : box[2]].mean(axis=2)
+    h, w = grey.shape
+    near, far = CORNER
+    out = []
+    for y0, y1 in ((near * h, far * h), ((1 - far) * h, (1 - near) * h)):
+        for x0, x1 in ((near * w, far * w), ((1 - far) * w, (1 - near) * w)):
+            square = grey[round(y0) : round(y1), round(x0) : round(x1)]
+            if square.size:
+                lo, hi = np.percentile(square, SPAN)
+                out.append(float(hi - lo))
+    return float(np.median(out)) if out else None
+
+
+def flat_print(view: np.ndarray, lattice: Lattice, occupied: np.ndarray, strength: np.ndarray) -> bool:
+    """Whether the cells ``occupied`` of ``lattice`` show a print of flat grounds (:data:`FLAT_TEXTURE`),
+    judged on those the veil's ``strength`` leaves clear (under :data:`LEAST_STRENGTH` in their core): a
+    glare spot over most of a city washes its art flat, and at least :data:`FLAT_CELLS` clear cells are
+    asked for (fewer: not a flat print)."""
+    textures = []
+    for r, c in zip(*np.nonzero(occupied), strict=True):
+        box = lattice.core_box(int(r), int(c), CORE, strength.shape)
+        if box is None or float(strength[box[1] : box[3], box[0] : box[2]].mean()) >= LEAST_STRENGTH:
+            continue
+        if (texture := corner_texture(view, lattice, int(r), int(c))) is not None:
+            textures.append(texture)
+    return len(textures) >= FLAT_CELLS and float(np.median(textures)) < FLAT_TEXTURE
+
+
 def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
     """The veil over the cells ``occupied`` of ``lattice`` in the RGB top-down ``view``, lifted.
 
@@ -84,7 +128,7 @@ def lift_veil(view: np.ndarray, lattice: Lattice, occupied: np.ndarray) -> Veil:
         return Veil(view)
     base = float(np.median(envelope[mask]))
     strength = np.clip((envelope - base) / max(255.0 - base, 1.0), 0.0, 1.0)
-    if float(strength[mask].max()) < SPOT_STRENGTH:
+    if float(strength[mask].max()) < SPOT_STRENGTH or flat_print(view, lattice, occupied, strength):
         return Veil(view)
     strength[strength < LEAST_STRENGTH] = 0.0
     a = np.minimum(strength, RECOVERABLE)[..., None]

@@ -35,7 +35,7 @@ from vision.deck.look import (
 )
 from vision.lattice import table_colours
 
-__all__ = ["LookClassifier", "block_probability", "light_of", "view_table"]
+__all__ = ["LookClassifier", "block_probability", "light_of", "road_shown", "view_table"]
 
 # A ground this many spreads from the nearest zone's is half as likely a block's.
 GROUND_HALF = 2.5
@@ -89,8 +89,9 @@ class LookClassifier:
             return CellReading.certain(None)
         lit, raw = ground
         zone_lp, nearest = self.look.zone_logp(lit[None])
-        roads = road_logp(apartness(crop, raw)[None], self.look.road_scale)[0]
-        p_block = block_probability(float(nearest[0]), table, raw)
+        apart = apartness(crop, raw)
+        roads = road_logp(apart[None], self.look.road_scale)[0]
+        p_block = block_probability(float(nearest[0]), table, raw, road_shown(apart) / self.look.road_scale)
         dist: dict[tuple[str | None, str | None], float] = {(None, None): 1.0 - p_block}
         for k, zone in enumerate(ZONES):
             pz = p_block * math.exp(float(zone_lp[0, k]))
@@ -108,13 +109,24 @@ def view_table(image: np.ndarray) -> np.ndarray:
     return table_colours(lab, max(4, min(lab.shape[:2]) // 25))
 
 
-def block_probability(nearest: float, table: np.ndarray, ground: np.ndarray) -> float:
+def road_shown(apart: np.ndarray) -> float:
+    """How plainly a cell whose edges lie ``apart`` (N, E, S, W) from its ground shows a road piece: its two
+    most unlike edges' lesser apartness beyond the other two's greater (ΔE; about 0 for the table and a park,
+    a road's contrast for a road piece's two ends)."""
+    ranked = np.sort(np.asarray(apart, np.float64))[::-1]
+    return max(0.0, float(ranked[1] - ranked[2]))
+
+
+def block_probability(nearest: float, table: np.ndarray, ground: np.ndarray, road: float = 0.0) -> float:
     """The chance that a cell of ``ground`` (``nearest`` spreads from the nearest zone's ground) holds a
-    block and not the table (colours ``table``): near a zone's ground, and nearer it than the table's."""
+    block and not the table (colours ``table``): near a zone's ground, and nearer it than the table's. A
+    road piece shown (``road``: :func:`road_shown` in units of the look's road scale) makes the table e
+    times less likely per unit: a zone's ground can lie as near a table's colour as a block's own spread
+    (a grey zone on a grey table in a lamp's fall-off), and the table draws no road."""
     near_zone = math.exp(-math.log(2) * (nearest / GROUND_HALF) ** 2)
     if len(table):
         from_table = float(lab_distance(table, ground).min()) / TABLE_SPREAD
-        logit = 0.5 * from_table**2 - 0.5 * nearest**2
+        logit = 0.5 * from_table**2 - 0.5 * nearest**2 + road
         near_zone /= 1.0 + math.exp(-float(np.clip(logit, -30, 30)))
     return float(np.clip(near_zone, *BLOCK_BOUNDS))
 
