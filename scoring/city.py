@@ -132,7 +132,16 @@ def cell_name(row: int, col: int) -> str:
 
     >>> cell_name(0, 0), cell_name(2, 1), cell_name(0, 26)
     ('A1', 'B3', 'AA1')
+
+    A place left of or above the grid has no name (the letters would never end):
+
+    >>> cell_name(0, -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: row 0, column -1 is outside the grid: cells are named from A1
     """
+    if row < 0 or col < 0:
+        raise ValueError(f"row {row}, column {col} is outside the grid: cells are named from A1")
     letters = ""
     n = col + 1
     while n:
