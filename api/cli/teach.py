@@ -97,7 +97,7 @@ def run_teach(args: argparse.Namespace) -> int:
     also = f" and {named} expansion card{'s' * (named > 1)}" if named else ""
     game = f"{game_named(teaching.deck.game).title} cards"
     summary = f"18 {game}{also} taught in {teaching.seconds:.1f} s; written to {args.out}"
-    ask = getattr(teaching, "ask", None)
+    ask = teaching.ask.text if teaching.ask is not None else None
     _print(args, args.out, teaching.cards, teaching.describe(), summary, teaching.deck.game, ask)
     return 0
 

@@ -40,6 +40,7 @@ __all__ = [
     "SHIPPED_GROUNDS",
     "StructureCards",
     "name_by_structure",
+    "Question",
     "question",
     "settle_cycle",
     "shipped_colours",
@@ -203,15 +204,34 @@ def settle_cycle(
     return None
 
 
-def question(cards: Sequence[CardSeen]) -> str:
+@dataclass(frozen=True)
+class Question:
+    """What teaching asks the player when the zones' cycle is not settled: which card lies at one place
+    (``photo``, card ``row`` and ``col``, 0-based), taken for ``taken``; naming it names every card."""
+
+    photo: int
+    row: int
+    col: int
+    taken: str
+
+    @property
+    def text(self) -> str:
+        """The question as the command line puts it."""
+        return (
+            "the cards' colours name every park but leave residential, commercial and industrial to one of "
+            f"three namings: say which card lies at {place_name((None, self.row, self.col))} (taken for card "
+            f"{self.taken}) with `sprawlscan deck fix DECK {self.row + 1},{self.col + 1}=N` (N the card's "
+            "number, 'r' after it when turned), or on the page's deck step; every other card follows"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {"photo": self.photo, "row": self.row, "col": self.col, "taken": self.taken, "text": self.text}
+
+
+def question(cards: Sequence[CardSeen]) -> Question:
     """What to ask the player when the cycle is not settled: name one card (any), which names them all."""
     first = cards[0]
-    return (
-        "the cards' colours name every park but leave residential, commercial and industrial to one of three "
-        f"namings: say which card lies at {place_name((None, first.row, first.col))} (taken for card "
-        f"{first.label()}) with `sprawlscan deck fix DECK {first.row + 1},{first.col + 1}=N` (N the card's "
-        "number, 'r' after it when turned), or on the page's deck step; every other card follows"
-    )
+    return Question(first.photo, first.row, first.col, first.label())
 
 
 def structure_cards(

@@ -28,7 +28,14 @@ import numpy as np
 
 from vision.cells import Classifier, get_classifier
 from vision.deck.assign import FITS, assign_cards
-from vision.deck.by_structure import StructureCards, question, shipped_colours, structure_cards, with_look
+from vision.deck.by_structure import (
+    Question,
+    StructureCards,
+    question,
+    shipped_colours,
+    structure_cards,
+    with_look,
+)
 from vision.deck.corrections import CardSeen, Correction, build_deck, describe, place_name
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.lattice_cards import PhotoCards, fit_matrix, lattice_cards, score_of
@@ -53,7 +60,8 @@ class Teaching:
     cards: list[CardSeen]
     seconds: float
     photos: list[np.ndarray] = field(default_factory=list, repr=False)
-    ask: str | None = None
+    #: Set when the cards' look names the zones only up to one cycle: the one card to ask the player about.
+    ask: Question | None = None
 
     def describe(self) -> str:
         """The assignment as a grid of card numbers per photo (``7r``: card 7 turned by 180°)."""

@@ -163,7 +163,9 @@ async def teach(
     ``{"photo", "row", "col", "extra"}``; the field ``game``, ``sprawlopolis`` or ``wagons``, names the
     cards' game, else the photo tells). 422 names the cards missing, doubled or unreadable. The answer's
     ``game`` is the deck's, ``overlays`` the photos with the cards drawn (JPEG data URLs, bounded in
-    size)."""
+    size), ``ask`` the one card to ask the player about when the cards' look names the zones only up to
+    one cycle (``photo``, ``row``, ``col`` 0-based, ``taken`` what it was taken for, ``text``; a correction
+    of it by PATCH names every card), else null."""
     async with admission.of(request) as take:
         limits = {"max_parts": 4, "image_fields": ("image", "image2")}
         form = await read_upload(request, take, max_body_bytes=2 * settings.max_upload_bytes, **limits)
@@ -181,7 +183,8 @@ async def teach(
     game = teaching.deck.game
     stored = await anyio.to_thread.run_sync(store.put, owner, teaching.deck.to_bytes(), cards, game)
     answer = await anyio.to_thread.run_sync(_answer, stored, store, owner)
-    taught = {"grid": teaching.describe(), "seconds": round(teaching.seconds, 2)}
+    ask = teaching.ask.to_json() if teaching.ask is not None else None
+    taught = {"grid": teaching.describe(), "seconds": round(teaching.seconds, 2), "ask": ask}
     return {**answer, **taught, "overlays": overlays}
 
 

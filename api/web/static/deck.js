@@ -26,6 +26,7 @@ let kept = []; // the decks this device keeps: [{game, taught_at}], one per game
 let drawn = new Map(); // place → the label the overlay picture shows
 let pending = new Map(); // place → correction not yet sent
 let editing = null; // the card the picker is open for
+let asked = null; // the place of the card teaching asked the player to name (its answer is always sent)
 const extras = []; // expansion cards named for the next teaching
 
 const key = (c) => `${c.photo},${c.row},${c.col}`;
@@ -221,6 +222,7 @@ function show(deck, overlays) {
   if (deck) kept = deck.kept || [{ game, taught_at: deck.taught_at }];
   else kept = [];
   pending = new Map();
+  asked = null;
   closePicker();
   fixOptions();
   showGame();
@@ -245,6 +247,16 @@ function pick(card) {
   $("#deck-fix-card").focus();
 }
 
+// The cards' look named them only up to one question (which of three namings of the zones): the player
+// names the one card asked about, and the correction names every other card.
+function askFor(ask) {
+  const card = current.find((c) => c.photo === ask.photo && c.row === ask.row && c.col === ask.col);
+  asked = card ? key(card) : null;
+  status(`Your 18 cards are found, but their colours leave one question: which card lies at ${where(ask, manyPhotos())}? ` +
+    `(It was taken for card ${ask.taken}.) Say which it is and send it: every other card follows.`);
+  if (card) pick(card);
+}
+
 function closePicker() {
   editing = null;
   $("#deck-fix").hidden = true;
@@ -260,7 +272,8 @@ function setFix(event) {
   else if (value === NONE) fix = { ...place, card: null, rotated: false };
   else fix = { ...place, card: Number(value), rotated: $("#deck-fix-turned").checked };
   const same = fix.extra ? editing.extra === fix.extra : !editing.extra && editing.card === fix.card && editing.rotated === fix.rotated;
-  if (same) pending.delete(key(editing));
+  // The card asked about is sent even when the player confirms what it was taken for: the answer settles it.
+  if (same && key(editing) !== asked) pending.delete(key(editing));
   else pending.set(key(editing), fix);
   closePicker();
   render();
@@ -343,7 +356,8 @@ async function teach() {
   try {
     const deck = await call("POST", form);
     show(deck, deck.overlays);
-    status(gameOf(knownGame(deck.game)).taughtMessage(deck));
+    if (deck.ask) askFor(deck.ask);
+    else status(gameOf(knownGame(deck.game)).taughtMessage(deck));
   } catch (err) {
     status(err.message || String(err), true);
     offerExtra(err.message || "");
