@@ -8,18 +8,9 @@ from pathlib import Path
 
 import cv2
 
-from models.synth.city_edition import CityEdition
 from models.synth.deck import render_deck
 from tests.conftest import Cli
-
-# Flat grounds of no shipped colour: the cards cannot tell residential, commercial and industrial apart.
-FLAT = CityEdition(
-    "flat cli print",
-    {"R": (206, 84, 96), "C": (236, 150, 40), "I": (128, 70, 150), "P": (236, 214, 72)},
-    textured=False,
-    road=(45, 45, 45),
-    road_edge=None,
-)
+from tests.vision.test_city_any_print import FLAT  # grounds of no shipped colour, flat
 
 
 def test_teaching_a_flat_print_asks_for_one_card_and_deck_fix_names_every_card(

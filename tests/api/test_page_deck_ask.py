@@ -12,20 +12,11 @@ import cv2
 import pytest
 from playwright.sync_api import expect
 
-from models.synth.city_edition import CityEdition
 from models.synth.deck import render_deck
 from tests.api.test_browser import _get
+from tests.vision.test_city_any_print import FLAT  # grounds of no shipped colour, flat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-# Flat grounds of no shipped colour: the cards cannot tell residential, commercial and industrial apart.
-FLAT = CityEdition(
-    "flat page print",
-    {"R": (206, 84, 96), "C": (236, 150, 40), "I": (128, 70, 150), "P": (236, 214, 72)},
-    textured=False,
-    road=(45, 45, 45),
-    road_edge=None,
-)
 
 
 def test_a_deck_of_an_unknown_print_asks_for_one_card_and_that_answer_names_them_all(  # type: ignore[no-untyped-def]
