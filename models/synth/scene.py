@@ -38,31 +38,14 @@ from models.synth.art import (
 from models.synth.camera import local_scale, project
 from models.synth.city_edition import CityEdition, check_city_edition
 from models.synth.clutter import TableObject, place_objects, render_object
-from models.synth.conditions import (
-    EXIF_TAGS,
-    HARDER_ROOM_OPTIONS,
-    Conditions,
-    check_conditions,
-    conditions_with,
-    sample_conditions,
-)
+from models.synth.conditions import Conditions, conditions_with
 from models.synth.phone import encode_jpeg, frame_scene, photo_effects
 from models.synth.tables import table_view
 from models.synth.truth import CardTruth, ObjectTruth, PhotoTruth, ScoringCardTruth, rounded_points
 from scoring.city import format_city
 from scoring.placement import Play, simulate_play
 
-# The conditions are the photo's as much as the scene's: named here too, where callers have found them.
-__all__ = [
-    "EXIF_TAGS",
-    "HARDER_ROOM_OPTIONS",
-    "Conditions",
-    "SynthPhoto",
-    "check_conditions",
-    "render_photo",
-    "sample_conditions",
-    "seed_streams",
-]
+__all__ = ["SynthPhoto", "render_photo", "seed_streams"]
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def test_supersampled_topdown_keeps_size_and_truth() -> None:
 
 
 def test_the_harder_rooms_tables_look_like_what_they_are_named_and_are_drawn_only_when_asked() -> None:
-    from models.synth.scene import sample_conditions
+    from models.synth.conditions import sample_conditions
     from models.synth.tables import COMMON_TABLES, HARDER_TABLES
 
     rng = np.random.default_rng(3)

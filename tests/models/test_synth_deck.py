@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from api.cli import main
+from models.synth.conditions import sample_conditions
 from models.synth.deck import deck_layout, render_deck
-from models.synth.scene import sample_conditions
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "deck.jpg"
