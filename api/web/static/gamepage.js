@@ -103,6 +103,12 @@ function plainChoices(info) {
   };
 }
 
+// A game's choices as kept in a draft: the fields of `fresh` that `saved` holds, the others as fresh.
+export function restoredFields(fresh, saved) {
+  for (const f of Object.keys(fresh)) if (saved && saved[f] !== undefined) fresh[f] = saved[f];
+  return fresh;
+}
+
 function plainGame(info) {
   return {
     info,

@@ -2,6 +2,7 @@
 // and shows what it counts), the expansions with their options, and the variant. A photo's own cards come
 // with its scan; where the cards came from is said beside the score.
 import { $, el, emit } from "/static/dom.js";
+import { restoredFields } from "/static/gamepage.js";
 import { state } from "/static/state.js";
 
 const IN_A_GAME = 3; // a Sprawlopolis game has exactly three scoring cards
@@ -43,11 +44,7 @@ export function fresh() {
 }
 
 // A kept draft's choices (an older page kept them at the draft's top level).
-export function restore(saved) {
-  const ch = fresh();
-  for (const f of Object.keys(ch)) if (saved && saved[f] !== undefined) ch[f] = saved[f];
-  return ch;
-}
+export const restore = (saved) => restoredFields(fresh(), saved);
 
 export function fromSaved(request) {
   return { ...fresh(), cards: request.cards || [], cardsFrom: "saved", expansions: request.expansions || [],

@@ -2,6 +2,7 @@
 // its two goal cards) and the opponent's pile. A town is scanned with none of them: a scanned town is
 // scored with the goals picked here once it is on the page.
 import { $, el, emit } from "/static/dom.js";
+import { restoredFields } from "/static/gamepage.js";
 import { state } from "/static/state.js";
 import { renderPile, wirePile } from "./pile.js";
 
@@ -19,11 +20,7 @@ const isGoalId = (word) => Boolean(state.meta && state.meta.wagons && state.meta
 export const fresh = () => ({ goals: [], scenario: "", pile: "" });
 
 // A kept draft's choices (an older page kept them at the draft's top level).
-export function restore(saved) {
-  const ch = fresh();
-  for (const f of Object.keys(ch)) if (saved && saved[f] !== undefined) ch[f] = saved[f];
-  return ch;
-}
+export const restore = (saved) => restoredFields(fresh(), saved);
 
 export function fromSaved(request) {
   const o = request.options || {};
