@@ -29,13 +29,22 @@ from vision.deck.look import (
     apartness,
     block_crops,
     ground_colour,
+    ground_texture,
     lab_distance,
-    road_logp,
     to_lab,
 )
+from vision.deck.road_paths import path_apartness, road_logp_by_path
 from vision.lattice import table_colours
 
-__all__ = ["LookClassifier", "block_probability", "light_of", "road_shown", "view_table"]
+__all__ = [
+    "LookClassifier",
+    "block_probability",
+    "light_of",
+    "path_shown",
+    "road_seen",
+    "road_shown",
+    "view_table",
+]
 
 # A ground this many spreads from the nearest zone's is half as likely a block's.
 GROUND_HALF = 2.5
@@ -52,6 +61,13 @@ ADAPT_ROUNDS = 3
 CHANNELS = np.array([1.0, 0.0, 0.0], np.float32)
 # A table's colour spreads over this much (weighted ΔE) round its measured colours (grain, weave, light).
 TABLE_SPREAD = 8.0
+# A road zone's block showing this much road along one piece's path (in road scales: a third of the deck's
+# usual road contrast) is half as likely as with a plain road; the chance falls by e per 1/STEEP below it.
+ROAD_SEEN_HALF = 1.0
+ROAD_SEEN_STEEP = 2.0
+# ... on a plain ground only (its corners' texture under this, ΔE): drawings on a ground lie on every piece's
+# path too, so there the paths say little about whether a road is there at all.
+PLAIN = 6.0
 # No cue is ever certain: a cell's chance of a block stays within these.
 BLOCK_BOUNDS = (0.005, 0.995)
 
@@ -89,9 +105,10 @@ class LookClassifier:
             return CellReading.certain(None)
         lit, raw = ground
         zone_lp, nearest = self.look.zone_logp(lit[None])
-        apart = apartness(crop, raw)
-        roads = road_logp(apart[None], self.look.road_scale)[0]
+        apart, paths = apartness(crop, raw), path_apartness(crop, raw)
+        roads = road_logp_by_path(apart, paths, self.look.road_scale)
         p_block = block_probability(float(nearest[0]), table, raw, road_shown(apart) / self.look.road_scale)
+        seen = road_seen(path_shown(paths) / self.look.road_scale) if ground_texture(crop) < PLAIN else 1.0
         dist: dict[tuple[str | None, str | None], float] = {(None, None): 1.0 - p_block}
         for k, zone in enumerate(ZONES):
             pz = p_block * math.exp(float(zone_lp[0, k]))
@@ -99,8 +116,26 @@ class LookClassifier:
                 dist[("P", None)] = pz
                 continue
             for j, road in enumerate(ROADS):
-                dist[(zone, road)] = pz * math.exp(float(roads[j]))
-        return _reading(dist)
+                dist[(zone, road)] = pz * seen * math.exp(float(roads[j]))
+        total = sum(dist.values())
+        return _reading({label: p / total for label, p in dist.items()})
+
+
+def path_shown(paths: np.ndarray) -> float:
+    """How plainly a cell shows a road piece along its whole path (``paths``:
+    :func:`~vision.deck.road_paths.path_apartness`): the likeliest piece's unlikeness to the ground beyond
+    the least likely one's, which crosses the road at most once (ΔE; about 0 for the table and a park,
+    whose paths are all ground; a wide road's neighbouring curves can show almost as much as it)."""
+    values = np.asarray(paths, np.float64)
+    return max(0.0, float(values.max() - values.min()))
+
+
+def road_seen(shown: float) -> float:
+    """How likely a residential, commercial or industrial block (each has a road) is to show as little
+    road as ``shown`` (:func:`path_shown` in units of the look's road scale), against a park or the table
+    (which show none): even, 1, for a plain road; :data:`ROAD_SEEN_HALF` scales or less of road halves it
+    and less: a grey cloth square or a pale one beside the city is a zone's colour with no road on it."""
+    return 1.0 / (1.0 + math.exp(-ROAD_SEEN_STEEP * (shown - ROAD_SEEN_HALF)))
 
 
 def view_table(image: np.ndarray) -> np.ndarray:
