@@ -1,6 +1,7 @@
 """Deck photos of editions that are hard to see (issue 37): a print whose road and blocks lie near the
 table's colour is still cut into its 18 cards, and a print that shows the shipped zone drawings in the
-shipped colours dealt to other zones is named by the shipped classifier's cue without asking."""
+shipped colours dealt to other zones is named by the shipped classifier's cue without asking, and one whose
+cue leads by little asks for one card."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import cv2
 import numpy as np
 
 from models.synth import palette as pal
-from models.synth.city_edition import CityEdition
+from models.synth.city_edition import CityEdition, random_city_edition
 from models.synth.deck import render_deck
 from vision.deck import teach_deck
+from vision.deck.by_structure import settle_cycle
 from vision.deck.outlines import CARD_DISTANCE, find_cards
 from vision.deck.seen import describe
 from vision.photo.decode import WORK_LONG_SIDE, decode_image
@@ -45,3 +47,22 @@ def test_a_dark_road_deck_teaches_all_18_cards_named_by_the_shipped_drawings() -
     assert teaching.deck.source["named_by"] == "structure"
     assert teaching.ask is None  # the drawings named the zones' cycle
     assert describe(teaching.cards) == truth["grid"]
+
+
+def test_a_print_the_shipped_classifier_fits_one_turn_of_the_cycle_round_asks_for_one_card() -> None:
+    # Random edition 37033: cyan residential, brown commercial, pink industrial, teal parks, each with the
+    # zone's drawings. The shipped classifier fits every card surely, as the card one turn of the zones'
+    # cycle round (all 18 wrong), and the drawings' cue leads the wrong naming by little: teaching names
+    # the cards by structure, and asks the player to name one card rather than settle the cycle.
+    edition = random_city_edition(np.random.default_rng(37_033))
+    rgb, truth = render_deck(37_033, ppm=3.0, edition=edition)
+    teaching = teach_deck(_jpeg(rgb))
+    assert teaching.deck.source["named_by"] == "structure"
+    assert teaching.ask is not None
+    want = {(c["row"], c["col"]): c["card"] for c in truth["cards"]}
+    first = teaching.cards[0]
+    answered = settle_cycle(
+        teaching.deck, teaching.cards, (first.photo, first.row, first.col), want[(first.row, first.col)],
+        next(c["rotated"] for c in truth["cards"] if (c["row"], c["col"]) == (first.row, first.col)),
+    )  # fmt: skip
+    assert answered is not None and describe(answered[0]) == truth["grid"]

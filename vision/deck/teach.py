@@ -173,21 +173,24 @@ def _named(
     label: str,
     named: dict,
 ) -> tuple[list[CardSeen], StructureCards | None]:
-    """The cards named: by the shipped classifier when it knows the print (every card fits its layout
-    surely), else by the deck's structure (:mod:`vision.deck.by_structure`) when that names them all,
-    else by the shipped classifier when it names them at all (refused naming the cards otherwise)."""
+    """The cards named: by the deck's structure (:mod:`vision.deck.by_structure`) when it names them all
+    and the print is coloured otherwise than the shipped one; by the shipped classifier when it knows the
+    print (every card fits its layout surely); else by the structure when that names them all, else by
+    the shipped classifier when it names them at all (refused naming the cards otherwise)."""
     try:
         given, refusal = assign_cards(places, fit, turn, label), None
     except DeckError as exc:
         given, refusal = None, exc
+    structured = None if named else structure_cards(rgbs, places, label, get_classifier())
+    # A print of other colours is named by its structure and read by its own look, however surely the
+    # shipped classifier fits it: zones it reads one turn of the cycle round (R as C, C as I, I as R) fit
+    # 18 other cards as surely as the true ones.
+    if structured is not None and not shipped_colours(structured.look):
+        return structured.cards, structured
     if given is not None and bool((fit.max(axis=1) >= 4 * KNOWN_PRINT).all()):
         return given, None
-    structured = None if named else structure_cards(rgbs, places, label, get_classifier())
-    # The structure's naming wins where the shipped one failed, disagrees, or names a print of other colours
-    # (whose cities the shipped classifier would misread).
-    if structured is not None and (
-        given is None or _differ(given, structured.cards) or not shipped_colours(structured.look)
-    ):
+    # The structure's naming wins where the shipped one failed or disagrees.
+    if structured is not None and (given is None or _differ(given, structured.cards)):
         return structured.cards, structured
     if given is None:
         raise refusal  # type: ignore[misc]
