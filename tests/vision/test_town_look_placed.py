@@ -98,6 +98,11 @@ def test_a_town_of_a_taught_print_laid_on_the_lattice_is_read_whole() -> None:
     assert _read(*_town({})) == _truth()
 
 
+def test_a_card_placed_a_third_of_a_cell_off_the_lattice_is_read_where_it_lies() -> None:
+    view, lattice = _town({TOWN[0][2]: 1 / 3})  # the top row's last card, pushed right onto the table
+    assert _read(view, lattice) == _truth()
+
+
 def test_an_overexposed_photo_whose_pale_fills_clip_to_white_still_tells_them_apart() -> None:
     view, lattice = _town({})
     bright = np.clip(view.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)

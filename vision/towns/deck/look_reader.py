@@ -175,7 +175,7 @@ def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[li
     """Each cell of ``lattice`` in the top-down town ``view``: its probability of every token (``"D/w"``)
     and of the table (``"."``), by ``look`` alone (see the module note)."""
     centres = lattice.centres().reshape(-1, 2)
-    fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y))
+    fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y), search=True)
     light = fitted_light(look, fills, masks)
     fills = light.adapted(fills)
     look = replace(look, fills=light.shown(look.fills))  # the named fills as this photo shows them
