@@ -135,24 +135,25 @@ def icon_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(union > 0, 1.0 - inter / np.maximum(union, 1e-6), 0.0)
 
 
-def _crop(lab: np.ndarray, x: float, y: float, w: int, h: int) -> np.ndarray | None:
-    """The ``w`` × ``h`` crop of ``lab`` centred at (``x``, ``y``); None where more than :data:`OUTSIDE`
-    of it lies beyond the view."""
-    x0, y0 = round(x - w / 2), round(y - h / 2)
+def _crop(lab: np.ndarray, x: float, y: float, pitch: tuple[float, float]) -> np.ndarray | None:
+    """The crop of ``lab`` one ``pitch`` (width, height) about (``x``, ``y``); None where more than
+    :data:`OUTSIDE` of it lies beyond the view."""
+    w, h = round(pitch[0]), round(pitch[1])
+    x0, y0 = round(x - pitch[0] / 2), round(y - pitch[1] / 2)
     crop = lab[max(0, y0) : max(0, y0 + h), max(0, x0) : max(0, x0 + w)]
     return None if crop.shape[0] * crop.shape[1] < (1 - OUTSIDE) * w * h else crop
 
 
-def _on_territory(lab: np.ndarray, x: float, y: float, w: int, h: int) -> np.ndarray | None:
+def _on_territory(lab: np.ndarray, x: float, y: float, pitch: tuple[float, float]) -> np.ndarray | None:
     """The crop about (``x``, ``y``), or where it straddles two territories (:data:`STRADDLE`) the crop
     nearby (:data:`SEARCH_STEPS`) whose corners agree best, each shift paying :data:`SHIFT_COST`."""
-    crop = _crop(lab, x, y, w, h)
+    crop = _crop(lab, x, y, pitch)
     if crop is None or corner_spread(crop) < STRADDLE:
         return crop
     best, best_cost = crop, corner_spread(crop)
     for fx in SEARCH_STEPS:
         for fy in SEARCH_STEPS:
-            other = _crop(lab, x + fx * w, y + fy * h, w, h)
+            other = _crop(lab, x + fx * pitch[0], y + fy * pitch[1], pitch)
             if other is None or other.shape != crop.shape or (fx == 0 and fy == 0):
                 continue
             cost = corner_spread(other) + SHIFT_COST * float(np.hypot(fx, fy))
@@ -168,14 +169,13 @@ def territory_looks(
     centred at ``centres`` (N, 2), each ``pitch`` (width, height) pixels. A crop reaching past the view by
     more than :data:`OUTSIDE` of its area is black with no icon (it reads as no territory): what the view
     does not show is not there to read. With ``search`` a crop that straddles two territories is moved
-    onto the one it shows most (:func:`_on_territory`): a town's card placed by hand off the lattice by a
-    third of a cell is read where it lies."""
+    to a crop nearby that lies on one (:func:`_on_territory`): a town's card placed by hand off the
+    lattice by a third of a cell is read where it lies."""
     lab = to_lab(view)
-    w, h = round(pitch[0]), round(pitch[1])
     fills = np.zeros((len(centres), 3), np.float32)
     masks = np.zeros((len(centres), ICON_SIZE, ICON_SIZE), np.float32)
     for i, (x, y) in enumerate(np.asarray(centres, float)):
-        crop = _on_territory(lab, x, y, w, h) if search else _crop(lab, x, y, w, h)
+        crop = _on_territory(lab, x, y, pitch) if search else _crop(lab, x, y, pitch)
         if crop is None:
             continue
         fills[i] = fill_colour(crop)
