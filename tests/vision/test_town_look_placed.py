@@ -108,3 +108,15 @@ def test_an_overexposed_photo_whose_pale_fills_clip_to_white_still_tells_them_ap
     bright = np.clip(view.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
     assert (bright.reshape(-1, 3) == 255).all(axis=1).any()  # the lavender is pure white now
     assert _read(bright, lattice) == _truth()
+
+
+def test_a_cell_on_a_busy_pattern_whose_corners_agree_nowhere_nearby_is_read_where_it_lies() -> None:
+    # A table's pattern (or a pale oval reaching a territory's corners) is no card off the lattice: the
+    # crop is moved only onto a place that shows one flat fill.
+    rng = np.random.default_rng(3)
+    blocks = rng.integers(0, 256, (24, 17, 3)).astype(np.uint8)
+    view = np.repeat(np.repeat(blocks, 12, axis=0), 12, axis=1)
+    centre, pitch = np.array([[96.0, 133.5]]), (64.0, 89.0)
+    fills, masks = territory_looks(view, centre, pitch)
+    searched_fills, searched_masks = territory_looks(view, centre, pitch, search=True)
+    assert np.array_equal(fills, searched_fills) and np.array_equal(masks, searched_masks)

@@ -59,10 +59,14 @@ ICON_BLUR = 1.2
 # A crop with more than this share of its area beyond the view is not read.
 OUTSIDE = 0.1
 # A town cell whose four ring corners differ by this much (the largest ΔE76 of a corner's median from
-# their median) straddles two territories, or a territory and the table: its card lies off the lattice.
-STRADDLE = 12.0
-# Where such a cell's crop is looked for, as shares of the pitch along each axis, and what a shift costs
-# (ΔE76 per pitch): a crop whose corners agree wins, a cell already on its territory stays.
+# their median) may straddle two territories, or a territory and the table: its card lies off the lattice
+# (30–40 on a rendered town's card placed a third of a cell off; an aligned cell's corners stayed under 15
+# but where the icon's pale oval reached them: 47).
+STRADDLE = 20.0
+# Such a cell is read where a crop nearby has corners that agree this well (one flat fill: under 10), if
+# one does: the cheapest of them, each shift costing SHIFT_COST (ΔE76 per pitch), among SEARCH_STEPS (shares
+# of the pitch along each axis). An oval's reach is no straddle: no crop nearby agrees, and that cell stays.
+AGREE = 8.0
 SEARCH_STEPS = (-1 / 3, -1 / 6, 0.0, 1 / 6, 1 / 3)
 SHIFT_COST = 20.0
 
@@ -145,19 +149,21 @@ def _crop(lab: np.ndarray, x: float, y: float, pitch: tuple[float, float]) -> np
 
 
 def _on_territory(lab: np.ndarray, x: float, y: float, pitch: tuple[float, float]) -> np.ndarray | None:
-    """The crop about (``x``, ``y``), or where it straddles two territories (:data:`STRADDLE`) the crop
-    nearby (:data:`SEARCH_STEPS`) whose corners agree best, each shift paying :data:`SHIFT_COST`."""
+    """The crop about (``x``, ``y``), or where it may straddle two territories (:data:`STRADDLE`) the
+    cheapest crop nearby (:data:`SEARCH_STEPS`) whose corners agree as one territory's (:data:`AGREE`),
+    each shift paying :data:`SHIFT_COST`; the crop itself where none does."""
     crop = _crop(lab, x, y, pitch)
     if crop is None or corner_spread(crop) < STRADDLE:
         return crop
-    best, best_cost = crop, corner_spread(crop)
+    best, best_cost = crop, np.inf
     for fx in SEARCH_STEPS:
         for fy in SEARCH_STEPS:
             other = _crop(lab, x + fx * pitch[0], y + fy * pitch[1], pitch)
             if other is None or other.shape != crop.shape or (fx == 0 and fy == 0):
                 continue
-            cost = corner_spread(other) + SHIFT_COST * float(np.hypot(fx, fy))
-            if cost < best_cost:
+            spread = corner_spread(other)
+            cost = spread + SHIFT_COST * float(np.hypot(fx, fy))
+            if spread <= AGREE and cost < best_cost:
                 best, best_cost = other, cost
     return best
 
