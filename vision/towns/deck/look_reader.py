@@ -16,7 +16,7 @@ territory passes and a table fails in some room:
   on dark red), while the fill itself stands far from the table.
 
 A town photo is lit otherwise than the deck photo: its fills are first brought to the deck's light
-(:func:`adapted_fills`), by the gain and offset per Lab channel that carry the fills of the cells surely
+(:func:`fitted_light`), by the gain and offset per Lab channel that carry the fills of the cells surely
 holding an icon onto their nearest named fills. An overexposed photo clips its pale fills: a lavender and a
 cream territory both show white, a light blue one pale cyan, where no gain and offset carry them back (the
 lavender came back as the cream, the light blue as the dark blue, on a rendered town exposed ×1.2). So the
@@ -39,7 +39,6 @@ from vision.towns.deck.structure import PrintLook, fill_distance
 
 __all__ = [
     "Light",
-    "adapted_fills",
     "clipped",
     "fitted_light",
     "land_probability",
@@ -113,7 +112,7 @@ def rim_fills(view: np.ndarray, lattice: Lattice, fills: np.ndarray) -> np.ndarr
     return fills[rim & on_photo]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Light:
     """How a town photo shows the deck photo's colours: a deck fill ``f`` (Lab) shows as ``(f - offset) /
     gain``, clipped to what the photo can hold (:func:`fitted_light`)."""
@@ -164,11 +163,6 @@ def fitted_light(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> Light
                 gain[ch] = np.clip(slope, *GAIN)
         light = Light(gain, np.median(dst - src * gain, axis=0).astype(np.float32))
     return light
-
-
-def adapted_fills(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """``fills`` (N, 3) brought to the deck photo's light (:func:`fitted_light`)."""
-    return fitted_light(look, fills, masks).adapted(fills)
 
 
 def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:
