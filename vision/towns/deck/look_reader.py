@@ -16,14 +16,20 @@ territory passes and a table fails in some room:
   on dark red), while the fill itself stands far from the table.
 
 A town photo is lit otherwise than the deck photo: its fills are first brought to the deck's light
-(:func:`adapted_fills`), by the gain and offset per Lab channel that carry the fills of the cells surely
-holding an icon onto their nearest named fills.
+(:func:`fitted_light`), by the gain and offset per Lab channel that carry the fills of the cells surely
+holding an icon onto their nearest named fills. An overexposed photo clips its pale fills: a lavender and a
+cream territory both show white, a light blue one pale cyan, where no gain and offset carry them back (the
+lavender came back as the cream, the light blue as the dark blue, on a rendered town exposed ×1.2). So the
+light is fitted on the fills the photo does not clip, and each cell is compared with the named fills as
+this photo shows them, clipped as it clips (:meth:`Light.shown`): the lavender is then told by its white.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from scoring.wagons.town import ICONS, TERRAINS
@@ -31,7 +37,14 @@ from vision.lattice import Lattice
 from vision.towns.deck.look import icon_distance, territory_looks
 from vision.towns.deck.structure import PrintLook, fill_distance
 
-__all__ = ["adapted_fills", "land_probability", "read_by_look", "rim_fills"]
+__all__ = [
+    "Light",
+    "clipped",
+    "fitted_light",
+    "land_probability",
+    "read_by_look",
+    "rim_fills",
+]
 
 TABLE = "."
 # A fill this many spreads from the nearest named fill is half as likely a territory's.
@@ -49,6 +62,8 @@ ADAPT_MIN_CELLS = 4
 ADAPT_SPREAD = 5.0
 GAIN = (0.7, 1.4)
 ADAPT_ROUNDS = 3
+# A fill with an RGB channel this near 1 is clipped by the photo (overexposed pale fills turn white).
+CLIPPED = 0.02
 # A fill this many spreads from every colour of the table's rim is half as likely the table's.
 TABLE_HALF = 3.0
 # Without an icon, the fill alone must lie nearer a named fill: this many spreads from it is half as likely
@@ -97,32 +112,67 @@ def rim_fills(view: np.ndarray, lattice: Lattice, fills: np.ndarray) -> np.ndarr
     return fills[rim & on_photo]
 
 
-def adapted_fills(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """``fills`` (N, 3) brought to the deck photo's light (see the module note); unchanged when too few
-    cells surely hold an icon."""
+@dataclass(frozen=True, eq=False)
+class Light:
+    """How a town photo shows the deck photo's colours: a deck fill ``f`` (Lab) shows as ``(f - offset) /
+    gain``, clipped to what the photo can hold (:func:`fitted_light`)."""
+
+    gain: np.ndarray
+    offset: np.ndarray
+
+    def adapted(self, fills: np.ndarray) -> np.ndarray:
+        """The photo's ``fills`` (N, 3) in the deck photo's light."""
+        return (fills * self.gain + self.offset).astype(np.float32)
+
+    def shown(self, deck_fills: np.ndarray) -> np.ndarray:
+        """Where the deck's ``deck_fills`` (N, 3) land once shown in this photo and brought back: the same
+        fills where the photo holds them, paler (or darker) and greyer where its exposure clips them."""
+        photo = ((deck_fills - self.offset) / self.gain).astype(np.float32)
+        rgb = cv2.cvtColor(photo[None], cv2.COLOR_LAB2RGB)  # float: clipped to 0–1 as a photo clips
+        return self.adapted(cv2.cvtColor(np.clip(rgb, 0.0, 1.0), cv2.COLOR_RGB2LAB)[0])
+
+
+NO_CHANGE = Light(np.ones(3, np.float32), np.zeros(3, np.float32))
+
+
+def clipped(fills: np.ndarray) -> np.ndarray:
+    """Whether each fill (N, 3, Lab) lies at the top of what a photo holds (some RGB channel within
+    :data:`CLIPPED` of 1): an overexposed photo cut its colour there, and it says nothing of the light's
+    gain. (The bottom is not asked: a print's deep colours have a channel near 0 in any light.)"""
+    rgb = cv2.cvtColor(fills.astype(np.float32)[None], cv2.COLOR_LAB2RGB)[0]
+    return (rgb >= 1.0 - CLIPPED).any(axis=1)
+
+
+def fitted_light(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> Light:
+    """The light that carries the fills of the cells surely holding an icon onto their nearest named fills
+    (see the module note), fitted on those the photo does not clip where enough are left;
+    :data:`NO_CHANGE` when too few cells surely hold an icon."""
     sure = masks.mean(axis=(1, 2)) >= ADAPT_ICON * look.icon_mass
     if sure.sum() < ADAPT_MIN_CELLS:
-        return fills
-    src, out = fills[sure], fills
+        return NO_CHANGE
+    if (sure & ~clipped(fills)).sum() >= ADAPT_MIN_CELLS:
+        sure &= ~clipped(fills)
+    src, light = fills[sure], NO_CHANGE
     for _ in range(ADAPT_ROUNDS):
-        terrain, _ = look.terrain_logp(out[sure])
+        terrain, _ = look.terrain_logp(light.adapted(src))
         dst = look.fills[terrain.argmax(axis=1)]
         gain = np.ones(3, np.float32)
         for ch in range(3):
             if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
                 slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
                 gain[ch] = np.clip(slope, *GAIN)
-        offset = np.median(dst - src * gain, axis=0)
-        out = (fills * gain + offset).astype(np.float32)
-    return out
+        light = Light(gain, np.median(dst - src * gain, axis=0).astype(np.float32))
+    return light
 
 
 def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:
     """Each cell of ``lattice`` in the top-down town ``view``: its probability of every token (``"D/w"``)
     and of the table (``"."``), by ``look`` alone (see the module note)."""
     centres = lattice.centres().reshape(-1, 2)
-    fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y))
-    fills = adapted_fills(look, fills, masks)
+    fills, masks = territory_looks(view, centres, (lattice.pitch_x, lattice.pitch_y), search=True)
+    light = fitted_light(look, fills, masks)
+    fills = light.adapted(fills)
+    look = replace(look, fills=light.shown(look.fills))  # the named fills as this photo shows them
     terrain, _ = look.terrain_logp(fills)
     icon = look.icon_logp(masks)
     land = land_probability(look, fills, masks, rim_fills(view, lattice, fills))
