@@ -22,17 +22,12 @@ The sources, each measured on photos of the real cards (``make bench-real``):
                 cards back by little: a patterned or coloured table (a check cloth) can look like art there;
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
 ``glare``       a cell washed out by a lamp's reflection (:func:`vision.city.retake.glare_cells`): the art
-                under it is lost, so any reading of it is a guess, however sure the classifier is;
-``backs``       a block the scoring cards read on their backs settled (:func:`vision.city.stack_city`): the
-                city alone read it otherwise, and only a little less likely, so its own reading stays an
-                alternative (a random print's commercial curve, settled into another road, was named only
-                in a warning: ``tests/bench/bench_print.py``, city edition 37012).
+                under it is lost, so any reading of it is a guess, however sure the classifier is.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -172,7 +167,6 @@ class _Cell:
     glare: float = 0.0
     order: StackOrder | None = None
     table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
-    alone: str | None = None  # the city's own reading, where the scoring cards' backs settled another
 
 
 @dataclass(frozen=True)
@@ -252,9 +246,6 @@ def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, 
         out.append(("unexplained", "no card of the 18 shows this block here"))
     if cell.glare >= GLARE_DOUBT:
         out.append(("glare", f"under a glare spot, {cell.glare:.0%} of it washed out"))
-    if cell.alone is not None:
-        why = f"the city alone reads {cell.alone}; the scoring cards read on their backs made it this"
-        out.append(("backs", why))
     return out
 
 
@@ -303,8 +294,6 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) ->
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
     if cell.before is not None and cell.before.label != cell.label and cell.before.label not in alts:
         alts.insert(0, cell.before.label)
-    if cell.alone is not None:
-        alts = [cell.alone, *(a for a in alts if a != cell.alone)]
     if "order" in sources and cell.order is not None:
         alts = [cell.order.label, *(a for a in alts if a != cell.order.label)]
     if "rim" in sources:
@@ -349,15 +338,13 @@ def find_doubts(
     glare: np.ndarray | None = None,
     photographed: Grid | None = None,
     table_pattern: np.ndarray | None = None,
-    settled: Mapping[tuple[int, int], Label] | None = None,
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
     share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
     readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
     own pattern off the cards (:func:`vision.city.retake.read_light`), (rows, cols), which are not in doubt
-    for being table beside or among blocks: a check cloth's squares are seen to be the cloth; ``settled``:
-    the cells (the readings' grid) the scoring cards' backs settled, each with the city's own label."""
+    for being table beside or among blocks: a check cloth's squares are seen to be the cloth."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
@@ -378,7 +365,6 @@ def find_doubts(
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
                 bool(table_pattern[r, c]) if table_pattern is not None else False,
-                _label(*settled[rc]) if settled and rc in settled else None,
             )
             signals = _signals(cell, as_cards.used, explained)
             sources = tuple(dict.fromkeys(source for source, _ in signals))

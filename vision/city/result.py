@@ -116,9 +116,7 @@ def assemble_scan(
     against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
     light = read_light(geometry, assembled)
-    found = find_doubts(
-        assembled, as_cards, light.glare_cells, cards.photographed, light.table_pattern, dict(cards.moved)
-    )
+    found = find_doubts(assembled, as_cards, light.glare_cells, cards.photographed, light.table_pattern)
     assembled, cards, doubts = settle_doubts(assembled, cards, found)
     if cards.scoring is not scoring:  # the city's cards taken back: its warning replaces theirs
         warnings = [w for w in warnings if w not in scoring.warnings] + list(cards.scoring.warnings)
