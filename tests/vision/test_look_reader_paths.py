@@ -10,7 +10,7 @@ from scoring.city import ROADS
 from vision.cells import TopDown
 from vision.deck.look import CityLook, apartness, ground_colour, road_logp, to_lab
 from vision.deck.look_reader import LookClassifier, road_seen
-from vision.deck.road_paths import centre_line, path_apartness, road_logp_by_path
+from vision.deck.road_paths import centre_line, path_apartness
 
 ROAD_SCALE = 10.0
 H, W = 64, 89  # one block at the view's scale (landscape, as the rectified city lays it)
@@ -33,7 +33,7 @@ def test_a_curve_with_a_drawing_by_a_third_edge_is_read_as_the_curve_and_not_the
     ground = ground_colour(lab)
     apart = apartness(lab, ground)
     by_edges = ROADS[int(np.argmax(road_logp(apart[None], ROAD_SCALE)[0]))]
-    by_path = ROADS[int(np.argmax(road_logp_by_path(apart, path_apartness(lab, ground), ROAD_SCALE)))]
+    by_path = ROADS[int(np.argmax(road_logp(apart, ROAD_SCALE, path_apartness(lab, ground))))]
     assert by_edges != "SE"  # the roof's edge looks as much like a road's end as the curve's
     assert by_path == "SE"
 

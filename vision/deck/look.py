@@ -127,10 +127,14 @@ def apartness(lab: np.ndarray, ground: np.ndarray) -> np.ndarray:
     return np.sqrt(((edge_colours(lab) - ground) ** 2).sum(axis=-1)).astype(np.float32)
 
 
-def road_logp(apart: np.ndarray, scale: float) -> np.ndarray:
+def road_logp(apart: np.ndarray, scale: float, path: np.ndarray | None = None) -> np.ndarray:
     """Log-probabilities (..., 6) of the road pieces of :data:`scoring.city.ROADS` for blocks whose edges
-    are ``apart`` (..., 4) from their ground: each piece's two edges' apartness over ``scale``."""
+    are ``apart`` (..., 4) from their ground: each piece's two edges' apartness over ``scale``. With the
+    pieces' ``path`` (..., 6: :func:`vision.deck.road_paths.path_apartness`), the mean of the two edges and
+    twice the path instead (a true piece scores about as it does on its edges alone)."""
     logits = np.stack([apart[..., EDGES.index(r[0])] + apart[..., EDGES.index(r[1])] for r in ROADS], axis=-1)
+    if path is not None:
+        logits = (logits.astype(np.float64) + 2.0 * np.asarray(path, np.float64)) / 2.0
     logits = logits / scale
     top = logits.max(axis=-1, keepdims=True)
     return logits - (top + np.log(np.exp(logits - top).sum(axis=-1, keepdims=True)))

@@ -31,9 +31,10 @@ from vision.deck.look import (
     ground_colour,
     ground_texture,
     lab_distance,
+    road_logp,
     to_lab,
 )
-from vision.deck.road_paths import path_apartness, road_logp_by_path
+from vision.deck.road_paths import path_apartness
 from vision.lattice import table_colours
 
 __all__ = [
@@ -106,7 +107,7 @@ class LookClassifier:
         lit, raw = ground
         zone_lp, nearest = self.look.zone_logp(lit[None])
         apart, paths = apartness(crop, raw), path_apartness(crop, raw)
-        roads = road_logp_by_path(apart, paths, self.look.road_scale)
+        roads = road_logp(apart, self.look.road_scale, paths)
         p_block = block_probability(float(nearest[0]), table, raw, road_shown(apart) / self.look.road_scale)
         seen = road_seen(path_shown(paths) / self.look.road_scale) if ground_texture(crop) < PLAIN else 1.0
         dist: dict[tuple[str | None, str | None], float] = {(None, None): 1.0 - p_block}

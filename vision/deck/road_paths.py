@@ -18,7 +18,7 @@ import numpy as np
 from scoring.city import ROADS
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM
 
-__all__ = ["LINES", "centre_line", "path_apartness", "road_logp_by_path"]
+__all__ = ["centre_line", "path_apartness"]
 
 # Points along each piece's centre line, its ends left out (an outline, a rim, a neighbour's road lie there).
 PATH_POINTS = 9
@@ -76,13 +76,3 @@ def path_apartness(lab: np.ndarray, ground: np.ndarray) -> np.ndarray:
             values.append(float(np.median(far[max(0, y - hy) : y + hy + 1, max(0, x - hx) : x + hx + 1])))
         out[k] = float(np.median(values))
     return out
-
-
-def road_logp_by_path(apart: np.ndarray, path: np.ndarray, scale: float) -> np.ndarray:
-    """Log-probabilities (6,) of the road pieces from the edges' ``apart`` (4,) and the paths' ``path``
-    (6,) (:func:`path_apartness`): each piece's two edges and twice its path's unlikeness, over twice
-    ``scale`` (the look's road scale, learned on two edges: a true piece scores about as it did on them)."""
-    edges = np.array([apart["NESW".index(r[0])] + apart["NESW".index(r[1])] for r in ROADS], np.float64)
-    logits = (edges + 2.0 * np.asarray(path, np.float64)) / (2.0 * scale)
-    top = logits.max()
-    return logits - (top + math.log(float(np.exp(logits - top).sum())))
