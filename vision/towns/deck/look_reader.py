@@ -150,8 +150,9 @@ def fitted_light(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> Light
     sure = masks.mean(axis=(1, 2)) >= ADAPT_ICON * look.icon_mass
     if sure.sum() < ADAPT_MIN_CELLS:
         return NO_CHANGE
-    if (sure & ~clipped(fills)).sum() >= ADAPT_MIN_CELLS:
-        sure &= ~clipped(fills)
+    unclipped = sure & ~clipped(fills)
+    if unclipped.sum() >= ADAPT_MIN_CELLS:
+        sure = unclipped
     src, light = fills[sure], NO_CHANGE
     for _ in range(ADAPT_ROUNDS):
         terrain, _ = look.terrain_logp(light.adapted(src))
