@@ -42,6 +42,7 @@ from vision.city import (
     Geometry,
     ScanResult,
     assemble_scan,
+    clear_under_backs,
     find_lost_blocks,
     grow_to_blocks,
     normalise_zone_colours,
@@ -132,6 +133,7 @@ def _read(
         found, back_warnings, seconds = backs.result()
         stages.timer.add("cards", seconds)
         stages.stop.check("cards")
+    readings = stages.run("cards", clear_under_backs, geometry, readings, found)
     city_cards = stages.run("stacking", stack_city, geometry, readings, found, cards)
     city_cards = stages.run(
         "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards

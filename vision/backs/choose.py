@@ -41,12 +41,14 @@ _HOW_MANY = {0: "none", 1: "one", 2: "two", 3: "three"}
 @dataclass(frozen=True)
 class BackNumber:
     """A number read on one back: ``number`` (None when unread), its confidence (0–1) and the next most
-    likely numbers with theirs (best first), ``where`` anything the caller keeps with it (its JSON)."""
+    likely numbers with theirs (best first), ``where`` anything the caller keeps with it (its JSON);
+    ``outline`` the card's four corners in the photo when its way up was seen (its title band), else None."""
 
     number: int | None
     confidence: float
     alternatives: tuple[tuple[int, float], ...] = ()
     where: dict[str, Any] = field(default_factory=dict, compare=False)
+    outline: tuple[tuple[float, float], ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

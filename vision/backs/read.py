@@ -98,7 +98,8 @@ class ScoringCardReading:
 
     def to_back_number(self) -> BackNumber:
         """This reading as :func:`vision.backs.choose.choose_scoring_cards` weighs it, with its JSON."""
-        return BackNumber(self.number, self.confidence, self.alternatives, self.to_json())
+        outline = tuple((float(x), float(y)) for x, y in self.corners) if self.band_found else None
+        return BackNumber(self.number, self.confidence, self.alternatives, self.to_json(), outline)
 
 
 def _band_contrasts(grey: np.ndarray, centre: np.ndarray, frames: Sequence[np.ndarray]) -> np.ndarray:

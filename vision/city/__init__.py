@@ -23,6 +23,7 @@ from vision.city.read_cards import read_backs, stack_city
 from vision.city.recolour import normalise_zone_colours
 from vision.city.rereads import find_lost_blocks, grow_to_blocks, refine_doubtful
 from vision.city.result import OVERLAY_LONG_SIDE, CityCell, ScanResult, assemble_scan, with_overlay
+from vision.city.under_backs import clear_under_backs
 from vision.city.unexplained import read_unexplained_again, refuse_unknown_colours
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "ScanResult",
     "assemble_scan",
     "cell_width",
+    "clear_under_backs",
     "coordinate_labels",
     "draw_labels",
     "find_lost_blocks",
