@@ -17,6 +17,7 @@ from scoring.city import parse_cell
 from scoring.city_text import parse_city
 from scoring.engine import score_city
 from vision.cards import CardReading, CardStacking, StackedCell
+from vision.cards.pieces import Placement
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import find_doubts
@@ -252,3 +253,24 @@ def test_wrecktars_cells_are_not_offered_a_block_without_a_road() -> None:
     readings[1][1] = CellReading.from_options(options, kind="wrecktar")
     (doubt,) = find_doubts(assemble_city(readings), _no_cards(readings))
     assert doubt.reading == "W" and doubt.alternatives == ("P",)
+
+
+def _overruled_by(placement: Placement) -> CardReading:
+    """B1 read C:EW surely (0.99) and turned to I:EW by ``placement``'s card, 6 nats surely."""
+    before = _readings("R:EW  C:EW\nP     I:NS\n", sure=0.99)
+    after = [list(row) for row in before]
+    after[0][1] = CellReading.certain("I", "EW", 0.99)
+    cells = {(r, c): StackedCell(("I", "EW"), "card", 4, margin=6.0) for r in (0, 1) for c in (0, 1)}
+    stacking = CardStacking((placement,), cells, 0.0, 1.0)
+    return CardReading(after, [[None, 4], [None, None]], stacking, True, before)
+
+
+def test_a_sure_reading_overruled_by_a_card_hanging_beyond_the_cells_read_is_doubted() -> None:
+    as_cards = _overruled_by(Placement(4, False, 1, 0))  # its lower two cells lie on row 3, not read
+    (doubt,) = find_doubts(assemble_city(as_cards.readings), as_cards)
+    assert doubt.name == "B1" and "C:EW" in doubt.alternatives and "beyond the cells read" in doubt.why
+
+
+def test_a_sure_reading_overruled_surely_by_a_card_wholly_read_is_taken_as_the_cards_say() -> None:
+    as_cards = _overruled_by(Placement(4, False, 0, 0))
+    assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
