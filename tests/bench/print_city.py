@@ -8,7 +8,9 @@ A teaching that leaves the zones' cycle open asks the player to name one card: t
 player would (the card at row 1 card 1, ``deck fix``) and counts the cards right after that tap too. A city
 photo of the same edition (no expansion marks) is then read with the deck and without it. Line per edition
 and a closing line: ``city editions: taught K/E (asked A, K2/E after one tap), blocks M/N, cities exact
-X/E, silent S, untaught needs_deck U/E (exact Q)``.
+X/E, silent S, untaught needs_deck U/E (exact Q)``, then the same blocks and cities over the photos that
+show the whole city, and how many run off the photo (a card partly outside it: the right answer is a
+retake, and no reading can be whole) with how many of those were retaken.
 """
 
 from __future__ import annotations
@@ -83,6 +85,14 @@ def _tap(deck: object, seen: list, truth: dict) -> object:
     return relabel(deck, [parse_correction(f"{first.row + 1},{first.col + 1}={card}{'r' * rotated}")])
 
 
+def runs_off(truth: object) -> bool:
+    """Whether a card of the city lies partly outside the rendered photo: no reading can be whole, and the
+    right answer is a retake (the scan asks to step back), not blocks."""
+    w, h = truth.width, truth.height  # type: ignore[attr-defined]
+    corners = np.array([c.corners for c in truth.cards], float).reshape(-1, 2)  # type: ignore[attr-defined]
+    return bool(((corners < 0) | (corners >= (w, h))).any())
+
+
 def _teach(jpeg: bytes, truth: dict) -> tuple[object | None, int, bool, int, str]:
     """The deck taught (after the player's tap when asked), cards right before and after, and why not."""
     try:
@@ -103,6 +113,8 @@ def city_editions(count: int, jpeg: object, only: tuple[int, ...] = ()) -> None:
     """The editions' lines and the closing line; ``only``: the seeds to run of the ``count`` (for looking at
     a few, not for figures; all when empty)."""
     tally = {"taught": 0, "asked": 0, "tapped": 0, "right": 0, "cells": 0, "exact": 0, "silent": 0}
+    whole = {"photos": 0, "right": 0, "cells": 0, "exact": 0}  # the photos that show the whole city
+    off_photo = off_retaken = 0
     untaught_refused = untaught_exact = 0
     seeds = [CITY_EDITION_SEED_BASE + i for i in range(count)]
     seeds = [s for s in seeds if not only or s in only]
@@ -123,15 +135,24 @@ def city_editions(count: int, jpeg: object, only: tuple[int, ...] = ()) -> None:
             tally["silent"] += got.silent if got.kind == "scored" else 0
         # The taught read's blocks over its own cells (the truth's and the read's), the truth's when the
         # deck was not taught: the untaught read's stray blocks are no part of it.
-        tally["cells"] += (
-            got.cells if got is not None else compare_cities(parse_city(photo.truth.city), None).cells
-        )
+        cells = got.cells if got is not None else compare_cities(parse_city(photo.truth.city), None).cells
+        tally["cells"] += cells
+        off = runs_off(photo.truth)
+        off_photo += off
+        off_retaken += off and got is not None and got.kind == "retake"
+        if not off:
+            whole["photos"] += 1
+            whole["cells"] += cells
+            if got is not None:
+                whole["right"] += got.right
+                whole["exact"] += got.exact and got.kind == "scored"
         untaught_refused += untaught.kind == "needs_deck"
         untaught_exact += untaught.exact and untaught.kind == "scored"
         style = f"{'textured' if edition.textured else 'flat'}{', outlined' if edition.outline_mm else ''}"
         read = "not read" if got is None else f"{got.right}/{got.cells} {got.kind}, silent {got.silent}"
         tapped = f" asked, after one tap {after}/18" if asked else ""
         refused = f" refused: {why}" if why else ""
+        style += ", runs off the photo" if off else ""
         print(f"  city edition {seed} ({style}): cards {right}/18{tapped}{refused}; city {read}; "
               f"untaught {untaught.kind} {untaught.right}/{untaught.cells}", flush=True)  # fmt: skip
     share = 100 * tally["right"] / max(1, tally["cells"])
@@ -139,3 +160,7 @@ def city_editions(count: int, jpeg: object, only: tuple[int, ...] = ()) -> None:
     print(f"city editions: taught {taught}, blocks {tally['right']}/{tally['cells']} ({share:.1f} %), cities "
           f"exact {tally['exact']}/{count}, silent {tally['silent']}, untaught needs_deck "
           f"{untaught_refused}/{count} (exact {untaught_exact})", flush=True)  # fmt: skip
+    whole_share = 100 * whole["right"] / max(1, whole["cells"])
+    print(f"  of them showing the whole city ({whole['photos']}): blocks {whole['right']}/{whole['cells']} "
+          f"({whole_share:.1f} %), exact {whole['exact']}/{whole['photos']}; running off the photo "
+          f"{off_photo}, retaken {off_retaken}/{off_photo}", flush=True)  # fmt: skip
