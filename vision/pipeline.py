@@ -14,7 +14,8 @@ past its deadline (:mod:`vision.runtime.stages`):
 ``classify``  the cell classifier on the first lattice (:mod:`vision.cells.classify`), which also judges it;
 ``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.city.arbitrate`);
 ``cards``     the scoring cards' backs beside the city (:mod:`vision.backs.read`), read while the cells
-              are read again (unless the cards are given);
+              are read again (unless the cards are given); a cell lying on a back read surely is table
+              (:mod:`vision.city.under_backs`);
 ``grow``, ``colour``, ``refine``  cells read again: the lattice grown towards blocks beyond the card
               region, the photo's zone colours mapped to the classifier's (:mod:`vision.city.recolour`), and
               doubtful or lost cells read a little shifted (:mod:`vision.city.rereads`);

@@ -9,7 +9,8 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 
 ``classifier``  the classifier's own probability of the final reading is low;
 ``cards``       the joint card decoding found a second explanation almost as good (its margin is small), or
-                it overruled the classifier's reading of the cell with little margin;
+                it overruled the classifier's reading of the cell with little margin, or with a card it placed
+                partly beyond the cells read (only that card's other cells speak for it);
 ``enclosed``    table read where blocks lie on all four sides: a finished city rarely has such a hole, while
                 a pale block (a sports field, a pond) is read as table more than any other mistake; unless
                 the cards, explaining the city, leave it bare by a clear margin (a hole the cards make);
