@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from models.synth import palette as pal
 from models.synth.city_edition import CityEdition, random_city_edition
 from models.synth.deck import render_deck
-from vision.deck import teach_deck
+from vision.deck import DeckError, teach_deck
 from vision.deck.by_structure import settle_cycle
 from vision.deck.outlines import CARD_DISTANCE, find_cards
 from vision.deck.seen import describe
@@ -66,3 +67,13 @@ def test_a_print_the_shipped_classifier_fits_one_turn_of_the_cycle_round_asks_fo
         next(c["rotated"] for c in truth["cards"] if (c["row"], c["col"]) == (first.row, first.col)),
     )  # fmt: skip
     assert answered is not None and describe(answered[0]) == truth["grid"]
+
+
+def test_a_deck_photo_neither_way_can_teach_says_what_a_print_the_scanner_has_not_seen_needs() -> None:
+    # The deck photo cut to its left half: neither the shipped print's cards nor the structure's 18 are
+    # there, and the refusal goes on to what teaching an unseen print needs, not only what the shipped
+    # print's cards lacked.
+    rgb, _ = render_deck(SEED, ppm=3.0, edition=DARK_ROAD)
+    with pytest.raises(DeckError) as refused:
+        teach_deck(_jpeg(np.ascontiguousarray(rgb[:, : rgb.shape[1] // 2])))
+    assert "as a print the scanner has not seen: the 18 cards could not be told apart" in str(refused.value)

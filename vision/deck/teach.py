@@ -102,8 +102,11 @@ def teach_deck(
         rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
         try:
             seen, patches, named = cards_by_structure([rgb], label, get_classifier())
-        except DeckError:
-            raise refusal from None
+        except DeckError as unknown:
+            # Both ways failed: what the shipped print's cards lacked, then what a print the scanner has
+            # not seen needs (a table unlike the cards: a navy print on a navy cloth falls apart).
+            why = str(unknown).removeprefix(f"{label}: ")
+            raise DeckError(f"{refusal}; as a print the scanner has not seen: {why}") from None
     source = {"cards": len(seen), "photos": 1, "extras": 0}
     deck = with_look(build_deck(patches, seen, source), named)
     ask = None if named.settled else question(seen)
