@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["chosen", "figures", "read_perturbed", "report", "run"]
+__all__ = ["changes_a_line", "chosen", "figures", "read_perturbed", "report", "run"]
 
 # A cell name as the scan writes it (vision.city.result: column letters, then the 1-based row).
 _CELL_NAME = re.compile(r"\b([A-Z]{1,2}[1-9][0-9]?)\b")
@@ -107,7 +107,9 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
     # A misreading the breakdown cannot show (the same line for every item with the true cards: a road's
     # bend that ends no road more or less and that no card counts) is not the player's to check.
     harmless = [
-        w for w, (where, _, got) in zip(wrong, score.wrong, strict=True) if not _scored(truth, where, got)
+        w
+        for w, (where, _, got) in zip(wrong, score.wrong, strict=True)
+        if not changes_a_line(truth, where, got)
     ]
     return {
         "refused": retake,
@@ -130,7 +132,7 @@ def figures(truth: Any, city: Any, out: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _scored(truth: Any, where: tuple[int, int], got: str) -> bool:
+def changes_a_line(truth: Any, where: tuple[int, int], got: str) -> bool:
     """Whether the true city with the cell at ``where`` read as ``got`` scores any line of its breakdown
     otherwise, with its own scoring cards (a cell beyond the truth's grid always counts)."""
     from scoring.city import parse_cell
