@@ -152,3 +152,21 @@ def test_a_scan_whose_cards_come_from_a_city_in_doubt_keeps_no_cards_and_lists_w
     # Nothing in doubt: the city's cards stand.
     kept, same, none = settle_doubts(assembled, cards, ())
     assert kept.city.cards == (1, 7, 17) and same.scoring is scoring and none == ()
+
+
+# A2 and B2 both read as table. A2 as C:NE changes no line alone (its road ends at the table either way);
+# with B2 an industrial straight, the same C:NE carries a road on through it, and the roads line moves.
+TWO_HOLES = parse_city("cards: 1 2 3\nR:SE  R:EW  I:EW\n.     .     C:SE\nP     R:NS  I:EW\n")
+
+
+def _hole(row: int, col: int, *alternatives: str) -> CellDoubt:
+    return CellDoubt(
+        row, col, ".", alternatives, "table read beside the city with 70% confidence", ("table",)
+    )
+
+
+def test_an_alternative_that_changes_nothing_alone_is_kept_beside_a_doubt_it_would_change_with() -> None:
+    alone = doubts_that_matter(TWO_HOLES, (_hole(1, 0, "C:NE"),), (1, 2, 3))
+    assert alone == ()
+    kept = doubts_that_matter(TWO_HOLES, (_hole(1, 0, "C:NE"), _hole(1, 1, "I:EW")), (1, 2, 3))
+    assert [(d.row, d.col, d.alternatives) for d in kept] == [(1, 0, ("C:NE",)), (1, 1, ("I:EW",))]

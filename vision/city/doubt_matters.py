@@ -49,12 +49,33 @@ def _changes(city: City, doubt: CellDoubt, label: str, cards: tuple[int, ...] | 
         return True
 
 
+def _changes_beside(
+    city: City, doubt: CellDoubt, label: str, cards: tuple[int, ...] | None, doubts: tuple[CellDoubt, ...]
+) -> bool:
+    """Whether ``label`` changes what is scored once a doubt beside it (a side shared) is read as one of its
+    alternatives: two misread neighbours can each change nothing alone, a road running through both
+    (random city edition 37 040: a commercial curve read as table beside an industrial straight read as
+    table, the latter in doubt, the former dropped for changing nothing, and the total wrong)."""
+    for near in doubts:
+        if abs(near.row - doubt.row) + abs(near.col - doubt.col) != 1:
+            continue
+        for other in near.alternatives:
+            try:
+                with_near = city.with_cell(near.row, near.col, parse_cell(other))
+            except InputError:
+                continue
+            if _changes(with_near, doubt, label, cards, scored_lines(with_near, cards)):
+                return True
+    return False
+
+
 def doubts_that_matter(
     city: City, doubts: tuple[CellDoubt, ...], cards: tuple[int, ...] | None, seen: bool = True
 ) -> tuple[CellDoubt, ...]:
     """``doubts`` with only the alternatives that change :func:`scored_lines` of ``city`` (scored with
-    ``cards``, or with every card when unknown), or with ``seen`` the road drawn where the doubt is about
-    that road (:attr:`vision.city.doubt.CellDoubt.seen`); a doubt left with none is dropped."""
+    ``cards``, or with every card when unknown), alone or with a doubt beside them read otherwise too, or
+    with ``seen`` the road drawn where the doubt is about that road
+    (:attr:`vision.city.doubt.CellDoubt.seen`); a doubt left with none is dropped."""
     if not doubts:
         return ()
     lines = scored_lines(city, cards)
@@ -63,7 +84,9 @@ def doubts_that_matter(
         alternatives = tuple(
             a
             for a in doubt.alternatives
-            if (seen and a in doubt.seen) or _changes(city, doubt, a, cards, lines)
+            if (seen and a in doubt.seen)
+            or _changes(city, doubt, a, cards, lines)
+            or _changes_beside(city, doubt, a, cards, doubts)
         )
         alternatives = alternatives[:MAX_ALTERNATIVES]  # a cell under glare comes with all its runners-up
         kept = _without_moot(doubt, alternatives) if alternatives else None
