@@ -118,17 +118,18 @@ def read_land_doubt(
 
 
 def region_table_doubt(
-    decoding: TownDecoding, occupied: object, origin: tuple[int, int], goals: Sequence[str] = ()
+    decoding: TownDecoding, unseen: object, origin: tuple[int, int], goals: Sequence[str] = ()
 ) -> tuple[CellDoubt, ...]:
-    """The cells inside the town that lie on the card region (``occupied``, found by colour) but that no
-    decoded card shows: a card lies there that the reader read as the table (a dark territory whose icon
-    it missed, on a wooden table), so the town's total lacks a territory there."""
+    """The cells inside the town that show a card by their own pixels but that no decoded card shows
+    (``unseen``, a bool array over the lattice: :func:`vision.towns.region.unseen_cards`): a card lies
+    there that the reader read as the table (a dark territory whose icon it missed, on a wooden table),
+    so the town's total lacks a territory there."""
 
     def suspects() -> Iterator[Suspect]:
         why = "a card lies here, but it was read as the table"
         for r, line in enumerate(decoding.cells):
             for c, cell in enumerate(line):
-                if cell.territory is None and occupied[r, c]:  # type: ignore[index]
+                if cell.territory is None and unseen[r, c]:  # type: ignore[index]
                     yield r, c, ".", [], why, 0.0
 
     doubts, _ = _named(decoding, origin, goals, suspects())

@@ -30,6 +30,7 @@ from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decod
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
 from vision.towns.doubt import CellDoubt, read_land_doubt, region_table_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
+from vision.towns.region import unseen_cards
 from vision.towns.text import NoTerritory, decoded_town, town_text
 
 __all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
@@ -240,7 +241,7 @@ def scan_town(
         _, origin = decoded_town(decoding)
     except NoTerritory:
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
-    unseen = region_table_doubt(decoding, reading.geometry.occupied, origin, goals)
+    unseen = region_table_doubt(decoding, unseen_cards(reading.geometry, decoding), origin, goals)
     doubt, doubt_warnings = _doubts(reading, origin, goals, taught, unseen)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
     fit = look_fit(reading)
