@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.city import small_copy
-from vision.deck.outlines import CARD_DISTANCE, LAB_WEIGHTS
+from vision.deck import CARD_DISTANCE, LAB_WEIGHTS
 from vision.lattice import table_colours
 from vision.towns.decode import TownDecoding
 from vision.towns.geometry import TownGeometry

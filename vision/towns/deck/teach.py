@@ -22,9 +22,18 @@ import cv2
 import numpy as np
 
 from scoring.wagons.cards import card_grid
-from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centre_windows, find_cards
-from vision.deck.outlines import DeckMosaic
-from vision.deck.teach_structure import BRIDGES, DISTANCES
+from vision.deck import (
+    BRIDGES,
+    DISTANCES,
+    FITS,
+    CardSeen,
+    DeckError,
+    DeckMosaic,
+    Teaching,
+    assign_cards,
+    centre_windows,
+    find_cards,
+)
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.photo import WORK_LONG_SIDE, decode_image
 from vision.towns.arbitrate import Reader
