@@ -13,7 +13,7 @@ from scoring.wagons import Territory, Town, score_town
 from vision.towns.decode import TownCell, TownDecoding
 from vision.towns.text import decoded_town
 
-__all__ = ["READ_AS_LAND", "CellDoubt", "read_land_doubt", "town_doubt"]
+__all__ = ["READ_AS_LAND", "CellDoubt", "read_land_doubt", "region_table_doubt", "town_doubt"]
 
 # A cell of the card region the decoding leaves as table while the reader gives a territory at least this
 # probability is in doubt (a card the decoding could not place: the random editions' taught towns left 7
@@ -115,6 +115,25 @@ def read_land_doubt(
                 yield r, c, ".", [best], why, 0.0
 
     return _named(decoding, origin, goals, suspects())
+
+
+def region_table_doubt(
+    decoding: TownDecoding, unseen: object, origin: tuple[int, int], goals: Sequence[str] = ()
+) -> tuple[CellDoubt, ...]:
+    """The cells inside the town that show a card by their own pixels but that no decoded card shows
+    (``unseen``, a bool array over the lattice: :func:`vision.towns.region.unseen_cards`): a card lies
+    there that the reader read as the table (a dark territory whose icon it missed, on a wooden table),
+    so the town's total lacks a territory there."""
+
+    def suspects() -> Iterator[Suspect]:
+        why = "a card lies here, but it was read as the table"
+        for r, line in enumerate(decoding.cells):
+            for c, cell in enumerate(line):
+                if cell.territory is None and unseen[r, c]:  # type: ignore[index]
+                    yield r, c, ".", [], why, 0.0
+
+    doubts, _ = _named(decoding, origin, goals, suspects())
+    return doubts
 
 
 # A cell in doubt: its lattice row and column, its reading, what else it could be, why, and the margin.

@@ -28,8 +28,9 @@ from vision.city import lattice_outlines
 from vision.lattice import NoCityFound
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
-from vision.towns.doubt import CellDoubt, read_land_doubt, town_doubt
+from vision.towns.doubt import CellDoubt, read_land_doubt, region_table_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
+from vision.towns.region import unseen_cards
 from vision.towns.text import NoTerritory, decoded_town, town_text
 
 __all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
@@ -43,6 +44,11 @@ UNKNOWN_LOOK = (
     "these cards do not look like the Circle the Wagons print the scanner knows ({fit:.0%} of the town read "
     "surely as its cards): teach the scanner your cards with one photo of the 18 fronts face up "
     "(`sprawlscan teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
+)
+UNSEEN_CARDS = (
+    "these cards do not look like the Circle the Wagons print the scanner knows (cards lie at {cells} but "
+    "read as the table): teach the scanner your cards with one photo of the 18 fronts face up (`sprawlscan "
+    "teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
 )
 UNFIT_DECK = (
     "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): teach the "
@@ -187,18 +193,23 @@ def _read_region(
 
 
 def _doubts(
-    reading: Reading, origin: tuple[int, int], goals: Sequence[str], taught: bool
+    reading: Reading, origin: tuple[int, int], goals: Sequence[str], taught: bool, unseen: Sequence[CellDoubt]
 ) -> tuple[tuple[CellDoubt, ...], tuple[str, ...]]:
-    """The town's cells in doubt and the warnings for those beyond its edge: the decoding's margins, and
-    for a taught reader its own sureness too (a territory it reads that no card placed shows)."""
+    """The town's cells in doubt and the warnings for those beyond its edge: the decoding's margins, for
+    a taught reader its own sureness too (a territory it reads that no card placed shows), and the cards
+    ``unseen`` (:func:`~vision.towns.doubt.region_table_doubt`)."""
     doubt, warnings = town_doubt(reading.decoding, origin, goals)
-    if not taught:
-        return doubt, warnings
     occupied = reading.geometry.occupied
-    more, more_warnings = read_land_doubt(reading.decoding, reading.readings, occupied, origin, goals)
+    more: tuple[CellDoubt, ...] = ()
+    if taught:
+        more, more_warnings = read_land_doubt(reading.decoding, reading.readings, occupied, origin, goals)
+        warnings = (*warnings, *more_warnings)
+    more = (*more, *unseen)
     named = {d.cell for d in doubt}
-    doubt = tuple(sorted((*doubt, *(d for d in more if d.cell not in named)), key=_reading_order))
-    return doubt, (*warnings, *more_warnings)
+    for d in more:
+        if d.cell not in named:
+            doubt, named = (*doubt, d), named | {d.cell}
+    return tuple(sorted(doubt, key=_reading_order)), warnings
 
 
 def scan_town(
@@ -230,10 +241,13 @@ def scan_town(
         _, origin = decoded_town(decoding)
     except NoTerritory:
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
-    doubt, doubt_warnings = _doubts(reading, origin, goals, taught)
+    unseen = region_table_doubt(decoding, unseen_cards(reading.geometry, decoding), origin, goals)
+    doubt, doubt_warnings = _doubts(reading, origin, goals, taught, unseen)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
     fit = look_fit(reading)
     retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
+    if retake is None and unseen and not taught:  # the shipped reader does not see these cards as cards
+        retake = UNSEEN_CARDS.format(cells=", ".join(d.cell for d in unseen))
     return TownScan(
         town=parse_town(text),
         text=text,

@@ -62,6 +62,10 @@ ADAPT_MIN_CELLS = 4
 ADAPT_SPREAD = 5.0
 GAIN = (0.7, 1.4)
 ADAPT_ROUNDS = 3
+# The starts of the light's fit besides no change: (lightness, colour) gains with the medians aligned; and
+# the distance (spreads) at which a cell's cost in choosing among the fits stops growing.
+START_GAINS = ((0.8, 0.8), (1.0, 1.0), (1.25, 1.25), (1.0, 0.8), (1.0, 1.25))
+COST_CAP = 3.0
 # A fill with an RGB channel this near 1 is clipped by the photo (overexposed pale fills turn white).
 CLIPPED = 0.02
 # A fill this many spreads from every colour of the table's rim is half as likely the table's.
@@ -146,14 +150,32 @@ def clipped(fills: np.ndarray) -> np.ndarray:
 def fitted_light(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> Light:
     """The light that carries the fills of the cells surely holding an icon onto their nearest named fills
     (see the module note), fitted on those the photo does not clip where enough are left;
-    :data:`NO_CHANGE` when too few cells surely hold an icon."""
+    :data:`NO_CHANGE` when too few cells surely hold an icon.
+
+    Which named fill is nearest depends on the light, so the fit is tried from several starts (no
+    change, and the medians aligned under a few gains) and the light whose cells then lie nearest their
+    named fills is kept: a darker, yellower town photo started from no change can take its yellow cells
+    for the pale green and settle there, its yellow gain at the bound."""
     sure = masks.mean(axis=(1, 2)) >= ADAPT_ICON * look.icon_mass
     if sure.sum() < ADAPT_MIN_CELLS:
         return NO_CHANGE
     unclipped = sure & ~clipped(fills)
     if unclipped.sum() >= ADAPT_MIN_CELLS:
         sure = unclipped
-    src, light = fills[sure], NO_CHANGE
+    src = fills[sure]
+    starts = [NO_CHANGE]
+    for lightness, colour in START_GAINS:
+        gain = np.array([lightness, colour, colour], np.float32)
+        offset = np.median(look.fills, axis=0) - np.median(src, axis=0) * gain
+        starts.append(Light(gain, offset.astype(np.float32)))
+    fitted = [_fit_from(look, src, start) for start in starts]
+    costs = [_light_cost(look, src, light) for light in fitted]
+    return fitted[int(np.argmin(costs))]
+
+
+def _fit_from(look: PrintLook, src: np.ndarray, light: Light) -> Light:
+    """The light fitted from ``light`` on the fills ``src``: each round takes every fill's nearest named
+    fill and fits the gain and offset per channel that carry them there."""
     for _ in range(ADAPT_ROUNDS):
         terrain, _ = look.terrain_logp(light.adapted(src))
         dst = look.fills[terrain.argmax(axis=1)]
@@ -164,6 +186,13 @@ def fitted_light(look: PrintLook, fills: np.ndarray, masks: np.ndarray) -> Light
                 gain[ch] = np.clip(slope, *GAIN)
         light = Light(gain, np.median(dst - src * gain, axis=0).astype(np.float32))
     return light
+
+
+def _light_cost(look: PrintLook, src: np.ndarray, light: Light) -> float:
+    """How far the fills ``src`` in ``light`` lie from their nearest named fills: the mean squared
+    distance in spreads, each capped at :data:`COST_CAP` (one odd cell must not choose the light)."""
+    _, nearest = look.terrain_logp(light.adapted(src))
+    return float(np.mean(np.minimum(nearest, COST_CAP) ** 2))
 
 
 def read_by_look(look: PrintLook, view: np.ndarray, lattice: Lattice) -> list[list[dict[str, float]]]:

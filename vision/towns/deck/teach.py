@@ -22,7 +22,18 @@ import cv2
 import numpy as np
 
 from scoring.wagons.cards import card_grid
-from vision.deck import FITS, CardSeen, DeckError, Teaching, assign_cards, centre_windows, find_cards
+from vision.deck import (
+    BRIDGES,
+    DISTANCES,
+    FITS,
+    CardSeen,
+    DeckError,
+    DeckMosaic,
+    Teaching,
+    assign_cards,
+    centre_windows,
+    find_cards,
+)
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.photo import WORK_LONG_SIDE, decode_image
 from vision.towns.arbitrate import Reader
@@ -134,6 +145,8 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     :class:`~vision.deck.DeckError` when no card is found (and the decoder's errors for a bad file)."""
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
     found = find_cards(rgb)
+    if found is not None and len(found.places) > len(CARDS):
+        found = _whole_cards(rgb) or found
     if found is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
     corners = np.array([portrait(q) for q in found.corners])
@@ -155,6 +168,22 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     read = [max(d, key=d.__getitem__) for d in readings]
     fills, icons = territory_looks(view, np.array(centres), pitch)
     return DeckCards(places, corners, fit, turn, patches, read, rgb, fills, icons)
+
+
+def _whole_cards(rgb: np.ndarray) -> DeckMosaic | None:
+    """The 18 cards of a photo in which more cards were found than a deck holds: the regions were pieces
+    of cards (a print whose lines round its territories lie near the table's colour, or whose dark fills
+    do, parts every card into its territories), so the cards are sought again as a Sprawlopolis print's
+    are (:mod:`vision.deck.teach_structure`): with those lines bridged more and more and, failing every
+    bridge, with a pixel taken for card nearer the table's colours. The first distance at which some
+    bridge finds exactly 18 cards gives them (the one leaving fewest regions in doubt); None when none
+    does."""
+    for distance in DISTANCES:
+        found = [find_cards(rgb, bridge, distance) for bridge in BRIDGES]
+        whole = [m for m in found if m is not None and len(m.places) == len(CARDS)]
+        if whole:
+            return min(whole, key=lambda m: m.doubtful)
+    return None
 
 
 def wagons_share(cards: DeckCards) -> float:
