@@ -7,6 +7,8 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from scoring.city import cell_name
 from scoring.errors import InputError
 from scoring.wagons import Territory, Town, score_town
@@ -118,7 +120,7 @@ def read_land_doubt(
 
 
 def region_table_doubt(
-    decoding: TownDecoding, unseen: object, origin: tuple[int, int], goals: Sequence[str] = ()
+    decoding: TownDecoding, unseen: np.ndarray, origin: tuple[int, int], goals: Sequence[str] = ()
 ) -> tuple[CellDoubt, ...]:
     """The cells inside the town that show a card by their own pixels but that no decoded card shows
     (``unseen``, a bool array over the lattice: :func:`vision.towns.region.unseen_cards`): a card lies
@@ -129,7 +131,7 @@ def region_table_doubt(
         why = "a card lies here, but it was read as the table"
         for r, line in enumerate(decoding.cells):
             for c, cell in enumerate(line):
-                if cell.territory is None and unseen[r, c]:  # type: ignore[index]
+                if cell.territory is None and unseen[r, c]:
                     yield r, c, ".", [], why, 0.0
 
     doubts, _ = _named(decoding, origin, goals, suspects())
