@@ -38,6 +38,7 @@ import numpy as np
 from vision.backs import BackNumber
 from vision.cells import Classifier, Grid, get_classifier, read_lattice
 from vision.city import (
+    CARDS_DOUBT_MARGIN,
     OVERLAY_LONG_SIDE,
     CityCell,
     Geometry,
@@ -56,7 +57,7 @@ from vision.city import (
     stack_city,
     with_overlay,
 )
-from vision.deck import LookClassifier, TaughtDeck, use_deck
+from vision.deck import LOOK_DOUBT_MARGIN, LookClassifier, TaughtDeck, use_deck
 from vision.lattice import NoCityFound
 from vision.photo import WORK_LONG_SIDE, DecodedImage, decode_image
 from vision.runtime import Stages, StageTimer, Stop, Workers, serving
@@ -141,7 +142,10 @@ def _read(
     )
     if readings is not photographed:  # the colours were corrected: the first look is a second opinion
         city_cards = replace(city_cards, photographed=photographed)
-    result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, stages.timer.timings)
+    # A taught print's look weighs its cells otherwise than the shipped classifier: its own doubt margin.
+    margin = LOOK_DOUBT_MARGIN if isinstance(classify, LookClassifier) else CARDS_DOUBT_MARGIN
+    timings = stages.timer.timings
+    result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, timings, margin)
     if not isinstance(classify, LookClassifier):  # never a score of colours the classifier does not know
         result = refuse_unknown_colours(result)
     return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result

@@ -22,6 +22,7 @@ from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import find_doubts
 from vision.city.result import ScanResult
+from vision.deck import LOOK_DOUBT_MARGIN
 
 ROOT = Path(__file__).resolve().parents[2]
 # A finished-looking city with a hole in its middle (B2): blocks on all four sides of it.
@@ -274,3 +275,17 @@ def test_a_sure_reading_overruled_by_a_card_hanging_beyond_the_cells_read_is_dou
 def test_a_sure_reading_overruled_surely_by_a_card_wholly_read_is_taken_as_the_cards_say() -> None:
     as_cards = _overruled_by(Placement(4, False, 0, 0))
     assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
+
+
+def test_a_taught_looks_reading_the_cards_explain_by_under_its_own_margin_is_doubted() -> None:
+    # B2 read I:NS at 0.78 and explained by the cards 1.3 nats surely: taken as read by the shipped
+    # classifier's margin (1 nat), in doubt by a taught look's (2 nats), which is less surely calibrated.
+    readings = _readings("R:EW  C:EW\nP     I:NS\n")
+    readings[1][1] = CellReading.from_options((("I", "NS", 0.78), ("R", "NS", 0.22)))
+    cells = {(1, 1): StackedCell(("I", "NS"), "card", 4, margin=1.3)}
+    as_cards = CardReading(
+        readings, [[None, None], [None, 4]], CardStacking((), cells, 0.0, 1.0), True, readings
+    )
+    assert find_doubts(assemble_city(readings), as_cards) == ()
+    (doubt,) = find_doubts(assemble_city(readings), as_cards, cards_margin=LOOK_DOUBT_MARGIN)
+    assert doubt.name == "B2" and "R:NS" in doubt.alternatives and doubt.sources == ("cards",)

@@ -6,6 +6,7 @@ read. :mod:`vision.pipeline` runs them in order. Other rooms use only the names 
 """
 
 from vision.city.arbitrate import read_geometry
+from vision.city.doubt import CARDS_DOUBT_MARGIN
 from vision.city.geometry import Geometry, geometry_for, segments_in_frame, small_copy
 from vision.city.labels import LOW, Label, draw_labels
 from vision.city.overlay import (
@@ -27,6 +28,7 @@ from vision.city.under_backs import clear_under_backs
 from vision.city.unexplained import read_unexplained_again, refuse_unknown_colours
 
 __all__ = [
+    "CARDS_DOUBT_MARGIN",
     "CARD_BOX",
     "CityCell",
     "Geometry",

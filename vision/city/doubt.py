@@ -217,13 +217,16 @@ def _stack_orders(as_cards: CardReading, photographed: Grid | None) -> dict[tupl
     return out
 
 
-def _signals(cell: _Cell, cards_used: bool, explained: bool) -> list[tuple[str, str]]:
-    """The (source, plain-words reason) pairs that name this cell."""
+def _signals(
+    cell: _Cell, cards_used: bool, explained: bool, margin: float = CARDS_DOUBT_MARGIN
+) -> list[tuple[str, str]]:
+    """The (source, plain-words reason) pairs that name this cell; ``margin``: the cards' margin (nats)
+    under which their explanation of it is in doubt."""
     out: list[tuple[str, str]] = []
     if cell.confidence < CLASSIFIER_DOUBT:
         out.append(("classifier", f"read with {cell.confidence:.0%} confidence"))
     d = cell.decoded if cards_used else None
-    if d is not None and d.margin is not None and d.margin < CARDS_DOUBT_MARGIN:
+    if d is not None and d.margin is not None and d.margin < margin:
         out.append(("cards", "the cards fit another reading almost as well"))
     before = cell.before
     overruled = d is not None and before is not None and before.label != cell.label
@@ -343,8 +346,11 @@ def find_doubts(
     glare: np.ndarray | None = None,
     photographed: Grid | None = None,
     table_pattern: np.ndarray | None = None,
+    cards_margin: float = CARDS_DOUBT_MARGIN,
 ) -> tuple[CellDoubt, ...]:
-    """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``glare``: the
+    """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``cards_margin``:
+    the cards' margin (nats) under which their explanation of a cell is in doubt, the reader's own
+    (:data:`CARDS_DOUBT_MARGIN` for the shipped classifier); ``glare``: the
     share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
     readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
@@ -373,7 +379,7 @@ def find_doubts(
                 bool(table_pattern[r, c]) if table_pattern is not None else False,
                 decoded is not None and decoded.card in hanging,
             )
-            signals = _signals(cell, as_cards.used, explained)
+            signals = _signals(cell, as_cards.used, explained, cards_margin)
             sources = tuple(dict.fromkeys(source for source, _ in signals))
             alts = _alternatives(cell, sources, marks) if signals else ()
             if alts:

@@ -12,7 +12,7 @@ from scoring.city import City, cell_name
 from vision.backs import CITY_SURE, ScoringCards
 from vision.city.assemble import Assembled, assemble_city
 from vision.city.cut import cut_by_frame
-from vision.city.doubt import CellDoubt, find_doubts
+from vision.city.doubt import CARDS_DOUBT_MARGIN, CellDoubt, find_doubts
 from vision.city.doubt_matters import doubts_that_matter, unsure_city_cards
 from vision.city.geometry import MIN_BLOCKS, Geometry
 from vision.city.overlay import cell_outlines, draw_overlay
@@ -92,9 +92,14 @@ class ScanResult:
 
 
 def assemble_scan(
-    geometry: Geometry, cards: CityCards, extra_warnings: list[str], timings: dict[str, float]
+    geometry: Geometry,
+    cards: CityCards,
+    extra_warnings: list[str],
+    timings: dict[str, float],
+    doubt_margin: float = CARDS_DOUBT_MARGIN,
 ) -> ScanResult:
-    """Build the city from the settled readings (road consistency, warnings) and the scan's result.
+    """Build the city from the settled readings (road consistency, warnings) and the scan's result;
+    ``doubt_margin``: the cards' margin under which a cell is in doubt, for the reader that read it.
     Raises :class:`~vision.lattice.locate.NoCityFound` when fewer than MIN_BLOCKS blocks were read."""
     as_cards, scoring = cards.as_cards, cards.scoring
     assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
@@ -116,7 +121,9 @@ def assemble_scan(
     against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
     light = read_light(geometry, assembled)
-    found = find_doubts(assembled, as_cards, light.glare_cells, cards.photographed, light.table_pattern)
+    found = find_doubts(
+        assembled, as_cards, light.glare_cells, cards.photographed, light.table_pattern, doubt_margin
+    )
     assembled, cards, doubts = settle_doubts(assembled, cards, found)
     if cards.scoring is not scoring:  # the city's cards taken back: its warning replaces theirs
         warnings = [w for w in warnings if w not in scoring.warnings] + list(cards.scoring.warnings)

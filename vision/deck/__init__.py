@@ -21,7 +21,7 @@ from vision.deck.corrections import (
 )
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
-from vision.deck.look_reader import LookClassifier
+from vision.deck.look_reader import LOOK_DOUBT_MARGIN, LookClassifier
 from vision.deck.outlines import CARD_DISTANCE, LAB_WEIGHTS, DeckMosaic, find_cards
 from vision.deck.seen import CardSeen
 from vision.deck.structure import colour_groups
@@ -43,6 +43,7 @@ from vision.deck.teach_structure import BRIDGES, DISTANCES
 from vision.deck.use import use_deck
 
 __all__ = [
+    "LOOK_DOUBT_MARGIN",
     "BRIDGES",
     "CARD_DISTANCE",
     "DISTANCES",

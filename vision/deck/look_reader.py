@@ -38,6 +38,7 @@ from vision.deck.road_paths import path_apartness
 from vision.lattice import table_colours
 
 __all__ = [
+    "LOOK_DOUBT_MARGIN",
     "LookClassifier",
     "block_probability",
     "light_of",
@@ -71,6 +72,12 @@ ROAD_SEEN_STEEP = 2.0
 PLAIN = 6.0
 # No cue is ever certain: a cell's chance of a block stays within these.
 BLOCK_BOUNDS = (0.005, 0.995)
+#: The cards' margin (nats) under which a cell this reader read is in doubt (the shipped classifier's is
+#: vision.city.doubt.CARDS_DOUBT_MARGIN, 1.0, set on photos of the real cards). Measured on the scored
+#: cities of rendered editions 37 000-37 059 (2 151 blocks, 7 wrong): of the blocks the cards explained by
+#: 1 to 2 nats, 2 of 8 were wrong (edition 37 059: an industrial straight read residential, 0.78 sure, 1.29
+#: nats; a curve at 1.57), where the shipped classifier's devset readings hold some 30 such blocks, all right.
+LOOK_DOUBT_MARGIN = 2.0
 
 
 class LookClassifier:
