@@ -115,6 +115,21 @@ UNKNOWN_COLOURS_ADVICE = (
 )
 
 
+# Every card shows each of the four zones once, so a city's blocks are about a quarter each (the devset's
+# 24 cities: the commonest zone 0.30 at most). A reading of this many blocks with this share or more in one
+# zone is not a city of the print the scanner knows (random edition 37 068, magenta, orange, cyan and teal,
+# read by the shipped classifier as residential blocks and table, was scored).
+ONE_ZONE_BLOCKS = 16
+ONE_ZONE_SHARE = 0.6
+ONE_ZONE_ADVICE = (
+    "these cards do not read as a city of the print the scanner knows ({share:.0%} of its {blocks} blocks "
+    "read as {zone}, where every card shows each zone once), so a score read from them would be a guess: if "
+    "your cards are another print, teach the scanner your cards with one photo of the 18 fronts face up "
+    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
+    "photo in even, white light"
+)
+
+
 class UnknownCityLook(NoCityFound):
     """The photo shows a grid of cards (a card region of a city's size) of which the scanner reads too few
     blocks: cards of a print it does not know, most likely. Teaching the deck is what to do."""

@@ -17,12 +17,13 @@ their neighbours.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 
-from scoring.city import STEP
+from scoring.city import STEP, ZONE_NAMES
 from vision.backs import BackNumber
 from vision.cards import Label
 from vision.cells import REFERENCE_AB, CellReading, Classifier, Grid, as_grid, cell_ab
@@ -30,7 +31,13 @@ from vision.city.geometry import Geometry
 from vision.city.read_cards import CityCards, stack_city
 from vision.city.rereads import shifted_readings
 from vision.city.result import ScanResult
-from vision.city.retake import UNKNOWN_COLOURS_ADVICE, UNKNOWN_COLOURS_MISFIT
+from vision.city.retake import (
+    ONE_ZONE_ADVICE,
+    ONE_ZONE_BLOCKS,
+    ONE_ZONE_SHARE,
+    UNKNOWN_COLOURS_ADVICE,
+    UNKNOWN_COLOURS_MISFIT,
+)
 
 __all__ = [
     "SEARCH_STEP",
@@ -171,12 +178,30 @@ def zone_colour_misfit(geometry: Geometry, city: CityCards) -> float:
     return off if spread >= CAST_SPREAD else spread
 
 
+def one_zone_share(city: CityCards) -> tuple[str, float, int] | None:
+    """The zone, share and block count where at least :data:`~vision.city.retake.ONE_ZONE_SHARE` of a city
+    of :data:`~vision.city.retake.ONE_ZONE_BLOCKS` blocks or more read as one zone (no city of the known
+    cards: each shows every zone once); None otherwise."""
+    zones = [rd.zone for row in city.as_cards.readings for rd in row if rd is not None and rd.kind == "block"]
+    counts = Counter(z for z in zones if z)
+    blocks = sum(counts.values())
+    if blocks < ONE_ZONE_BLOCKS:
+        return None
+    zone, most = counts.most_common(1)[0]
+    return (zone, most / blocks, blocks) if most >= ONE_ZONE_SHARE * blocks else None
+
+
 def refuse_unknown_colours(result: ScanResult) -> ScanResult:
     """``result`` asking to teach the deck (``needs_deck``, no score) when its zones' colours are far from
     the shipped print's (:func:`zone_colour_misfit`); as it is otherwise. For a scan by the shipped
     classifier only: a taught print's look reads its own colours."""
     if result.geometry is None or result.cards_read is None:
         return result
+    one_zone = one_zone_share(result.cards_read)
+    if one_zone is not None:
+        zone, share, blocks = one_zone
+        advice = ONE_ZONE_ADVICE.format(share=share, blocks=blocks, zone=ZONE_NAMES[zone].lower())
+        return replace(result, retake=advice, needs_deck=True)
     misfit = zone_colour_misfit(result.geometry, result.cards_read)
     if misfit < UNKNOWN_COLOURS_MISFIT:
         return result
