@@ -28,16 +28,16 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from scoring.city import EMPTY, SIDES, ZONE_NAMES, block, cell_name
+from scoring.city import SIDES, ZONE_NAMES, block, cell_name
 from scoring.layouts import LAYOUTS
 from scoring.placement import POI_ZONES
-from vision.cards import CardReading, Label, StackedCell, covering
+from vision.cards import CardReading, StackedCell
 from vision.cells import CellReading, Grid
 from vision.city.assemble import Assembled
+from vision.city.stack_order import StackOrder, label_text, reading_weights, stack_orders
 
 if TYPE_CHECKING:
     import numpy as np
@@ -137,22 +137,12 @@ def _alternative_json(label: str) -> dict[str, str]:
     return {"label": label} if note is None else {"label": label, "note": note}
 
 
-def _label(zone: str | None, road: str | None) -> str:
-    return (EMPTY if zone is None else block(zone, road)).token()
-
-
-def _weights(reading: CellReading) -> dict[Label, float]:
-    """The classifier's probability of each (zone, road), or of its ranked options where it kept no
-    distribution."""
-    return dict(reading.distribution) or {o[:2]: o[2] for o in reading.options}
-
-
 def _ranked_labels(reading: CellReading | None) -> list[tuple[str, float]]:
     """Every reading of the cell the classifier gave any weight, likeliest first (Wrecktar left out)."""
     if reading is None:
         return []
-    weights = _weights(reading)
-    ranked = sorted(((p, _label(*zr)) for zr, p in weights.items() if zr[0] != "W"), reverse=True)
+    weights = reading_weights(reading)
+    ranked = sorted(((p, label_text(*zr)) for zr, p in weights.items() if zr[0] != "W"), reverse=True)
     return [(label, float(p)) for p, label in ranked]
 
 
@@ -169,52 +159,6 @@ class _Cell:
     order: StackOrder | None = None
     table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
     hanging: bool = False  # the card the decoding put here lies partly on cells the photo does not show
-
-
-@dataclass(frozen=True)
-class StackOrder:
-    """Another card over a cell, whose block there would show were it on top (see :func:`_stack_orders`)."""
-
-    nats: float  # how much more probable the reading makes the top card's block than this one
-    label: str
-    card: int
-    top: int
-
-
-def _log_ratio(reading: CellReading | None, a: Label, b: Label) -> float:
-    if reading is None:
-        return 0.0
-    weights = _weights(reading)
-    return math.log(max(weights.get(a, 0.0), 1e-9)) - math.log(max(weights.get(b, 0.0), 1e-9))
-
-
-def _stack_orders(as_cards: CardReading, photographed: Grid | None) -> dict[tuple[int, int], StackOrder]:
-    """Per cell a card shows (grid of the readings): the likeliest other card over it with a block of the
-    same zone and another road there, and how much less likely the readings make that card on top.
-
-    Putting the other card on top changes every cell where both lie and the top one shows, so the cost
-    is summed over those cells, in the colour-corrected readings and in the readings as photographed,
-    and the smaller of the two kept (another look at the same pixels that finds the swap likelier is
-    reason enough to doubt it)."""
-    if not as_cards.used or as_cards.before is None:
-        return {}
-    shown = as_cards.decoding.cells
-    shared: dict[tuple[int, int], list[tuple[tuple[int, int], Label, Label]]] = {}
-    for rc, cards_over in covering(as_cards.decoding.placements).items():
-        d = shown.get(rc)
-        if d is None or d.source != "card":
-            continue
-        for card, label in cards_over:
-            if card != d.card and label != d.label:
-                shared.setdefault((d.card, card), []).append((rc, d.label, label))
-    views = [g for g in (as_cards.before, photographed) if g is not None]
-    out: dict[tuple[int, int], StackOrder] = {}
-    for (top, under), where in shared.items():
-        nats = min(sum(_log_ratio(_at(g, rc), a, b) for rc, a, b in where) for g in views)
-        for rc, a, b in where:
-            if a[0] == b[0] and (rc not in out or nats < out[rc].nats):
-                out[rc] = StackOrder(nats, _label(*b), under, top)
-    return out
 
 
 def _signals(
@@ -360,7 +304,7 @@ def find_doubts(
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
     marks = any(rd is not None and rd.poi for row in before or () for rd in row)  # a Point of Interest seen
-    orders = _stack_orders(as_cards, photographed)
+    orders = stack_orders(as_cards, photographed)
     hanging = _hanging_cards(as_cards)
     out = []
     for r in range(assembled.city.n_rows):
@@ -398,9 +342,3 @@ def _hanging_cards(as_cards: CardReading) -> frozenset[int]:
     cells = as_cards.decoding.cells
     placements = as_cards.decoding.placements
     return frozenset(p.card for p in placements if any(rc not in cells for rc, _ in p.cells()))
-
-
-def _at(grid: Grid | None, rc: tuple[int, int]) -> CellReading | None:
-    if grid is None or not 0 <= rc[0] < len(grid) or not 0 <= rc[1] < len(grid[rc[0]]):
-        return None
-    return grid[rc[0]][rc[1]]

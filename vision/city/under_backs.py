@@ -33,7 +33,7 @@ ON_BACK_SHARE = 1 / 3
 
 def clear_under_backs(geometry: Geometry, readings: Grid, backs: Sequence[BackNumber]) -> Grid:
     """``readings`` with every cell whose core lies :data:`ON_BACK_SHARE` or more on a surely read back
-    read as table.
+    read as table (``readings`` itself where there is none).
 
     >>> from vision.backs import BackNumber
     >>> clear_under_backs(None, [[]], [BackNumber(3, 0.5)])  # nothing read surely: nothing changes
@@ -48,11 +48,17 @@ def clear_under_backs(geometry: Geometry, readings: Grid, backs: Sequence[BackNu
         return readings
     to_photo = np.linalg.inv(geometry.to_rectified)
     lattice = geometry.lattice
+    under = [
+        (r, c)
+        for r, row in enumerate(readings)
+        for c, reading in enumerate(row)
+        if reading.kind != "empty" and _on_a_back(_core(lattice, r, c, to_photo), outlines)
+    ]
+    if not under:
+        return readings  # the same grid: nothing was read again
     out = [list(row) for row in readings]
-    for r, row in enumerate(readings):
-        for c, reading in enumerate(row):
-            if reading.kind != "empty" and _on_a_back(_core(lattice, r, c, to_photo), outlines):
-                out[r][c] = CellReading.certain(None)
+    for r, c in under:
+        out[r][c] = CellReading.certain(None)
     return out
 
 
