@@ -132,12 +132,17 @@ class Wagons(Game):
 
     def deck_fit(self, photos: Sequence[bytes], names: Sequence[str]) -> DeckFit | None:
         """The share of the cards found that one of the 18 town cards fits (by the shipped reader or by
-        the deck's structure); ``None`` when there is no territory reader in this build."""
+        the deck's structure), none where the town cards' finding finds no card in a photo (another game's
+        deck may still be found, by its own finding: a Sprawlopolis print on a cloth near its colours was
+        refused as having no cards); ``None`` when there is no territory reader in this build."""
         try:
             reader = self.reader()
         except RuntimeError:
             return None
-        found = [read_deck_photo(p, n, reader) for p, n in zip(photos, names, strict=True)]
+        try:
+            found = [read_deck_photo(p, n, reader) for p, n in zip(photos, names, strict=True)]
+        except DeckError:
+            return DeckFit(0.0)
         cards = sum(len(f.places) for f in found)
         share = sum(wagons_share(f) * len(f.places) for f in found) / max(1, cards)
         return DeckFit(share, found)

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from games import teach_photos
 from models.synth import palette as pal
 from models.synth.city_edition import CityEdition, random_city_edition
 from models.synth.deck import render_deck
@@ -77,3 +78,14 @@ def test_a_deck_photo_neither_way_can_teach_says_what_a_print_the_scanner_has_no
     with pytest.raises(DeckError) as refused:
         teach_deck(_jpeg(np.ascontiguousarray(rgb[:, : rgb.shape[1] // 2])))
     assert "as a print the scanner has not seen: the 18 cards could not be told apart" in str(refused.value)
+
+
+def test_a_deck_photo_the_town_cards_finding_finds_nothing_in_is_still_taught_as_the_city_cards_it_is() -> (
+    None
+):
+    # Random edition 37070 on a navy speckled cloth: the town cards' finding (no bridge) finds no card, and
+    # telling the game from the photo stopped there; the Sprawlopolis structure finds the 18.
+    edition = random_city_edition(np.random.default_rng(37_070))
+    rgb, _ = render_deck(37_070, ppm=3.0, edition=edition)
+    teaching = teach_photos([_jpeg(rgb)], names=["deck photo"])
+    assert teaching.deck.game == "sprawlopolis" and len(teaching.cards) == 18
