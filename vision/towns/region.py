@@ -21,7 +21,7 @@ from vision.lattice import table_colours
 from vision.towns.decode import TownDecoding
 from vision.towns.geometry import TownGeometry
 
-__all__ = ["MIDDLE", "UNLIKE_SHARE", "unlike_table", "unseen_cards"]
+__all__ = ["MIDDLE", "UNLIKE_SHARE", "card_share", "table_lab", "unlike_table", "unseen_cards"]
 
 # The middle of a cell looked at (a share of its pitch each way), and the share of it that must lie
 # CARD_DISTANCE or more from every table colour.
@@ -43,9 +43,7 @@ def unlike_table(geometry: TownGeometry, cells: Sequence[tuple[int, int]]) -> li
     unlike the table's colours (see the module note)."""
     if not cells:
         return []
-    small, _ = small_copy(geometry.photo)
-    lab_small = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    table = table_colours(lab_small, max(4, min(small.shape[:2]) // 25)).astype(np.float32)
+    table = table_lab(geometry)
     lab = cv2.cvtColor(geometry.view, cv2.COLOR_RGB2LAB).astype(np.float32)
     lattice = geometry.lattice
     half = 0.5 * MIDDLE * np.array([lattice.pitch_x, lattice.pitch_y])
@@ -60,9 +58,22 @@ def unlike_table(geometry: TownGeometry, cells: Sequence[tuple[int, int]]) -> li
         if not seen:  # beyond the photo's edge the view repeats the edge's pixels
             out.append(False)
             continue
-        dist = np.min([np.sqrt((((crop - t) * LAB_WEIGHTS) ** 2).sum(axis=1)) for t in table], axis=0)
-        out.append(bool((dist >= CARD_DISTANCE).mean() >= UNLIKE_SHARE))
+        out.append(card_share(crop, table) >= UNLIKE_SHARE)
     return out
+
+
+def table_lab(geometry: TownGeometry) -> np.ndarray:
+    """The table's colours (Lab, float32, one a row), from the photo's border."""
+    small, _ = small_copy(geometry.photo)
+    lab_small = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    return table_colours(lab_small, max(4, min(small.shape[:2]) // 25)).astype(np.float32)
+
+
+def card_share(lab_pixels: np.ndarray, table: np.ndarray) -> float:
+    """The share of ``lab_pixels`` (n, 3) that lie :data:`~vision.deck.CARD_DISTANCE` or more from every
+    ``table`` colour (:func:`table_lab`)."""
+    dist = np.min([np.sqrt((((lab_pixels - t) * LAB_WEIGHTS) ** 2).sum(axis=1)) for t in table], axis=0)
+    return float((dist >= CARD_DISTANCE).mean())
 
 
 def unseen_cards(geometry: TownGeometry, decoding: TownDecoding) -> np.ndarray:

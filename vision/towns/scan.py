@@ -27,13 +27,14 @@ from scoring.wagons import Town, parse_town, score_town
 from vision.city import lattice_outlines
 from vision.lattice import NoCityFound
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
+from vision.towns.cut import cut_by_frame
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
 from vision.towns.doubt import CellDoubt, read_land_doubt, region_table_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.region import unseen_cards
 from vision.towns.text import NoTerritory, decoded_town, town_text
 
-__all__ = ["MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
+__all__ = ["CUT_BY_FRAME", "MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "scan_town", "shipped_reader"]
 
 # A town is scored only when at least this share of its card region is read surely (the reader's best
 # label at 0.5 or more) and as the decoded cards say. Renders of the print the reader knows: 0.75–1.0 (14
@@ -49,6 +50,10 @@ UNSEEN_CARDS = (
     "these cards do not look like the Circle the Wagons print the scanner knows (cards lie at {cells} but "
     "read as the table): teach the scanner your cards with one photo of the 18 fronts face up (`sprawlscan "
     "teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
+)
+CUT_BY_FRAME = (
+    "the photo's edge cuts the town beside {cells}: the town may go on beyond it. Take the photo again "
+    "with the whole town and some table all round it"
 )
 UNFIT_DECK = (
     "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): teach the "
@@ -231,7 +236,9 @@ def scan_town(
     ring (game telling's: :func:`vision.towns.detect.town_evidence`), read on rather than found again.
     A reading that fits the
     cards poorly (:func:`look_fit` under :data:`MIN_LOOK_FIT`) carries a ``retake`` naming teaching and
-    is not scored. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
+    is not scored; so is a town the photo's edge cuts (:func:`vision.towns.cut.cut_by_frame`: its missing
+    territories lie outside the town, where no doubt can name them), with a retake that does not name
+    teaching. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
     """
     read = reader if reader is not None else shipped_reader()
     reading = _read_region(photo_rgb, read, WIDE_RING if taught else RING, region, reading)
@@ -248,6 +255,10 @@ def scan_town(
     retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
     if retake is None and unseen and not taught:  # the shipped reader does not see these cards as cards
         retake = UNSEEN_CARDS.format(cells=", ".join(d.cell for d in unseen))
+    needs_deck = retake is not None
+    cut = cut_by_frame(reading.geometry, decoding, origin)
+    if retake is None and cut:  # territories may lie beyond the photo's edge, where no doubt can name them
+        retake = CUT_BY_FRAME.format(cells=", ".join(cut))
     return TownScan(
         town=parse_town(text),
         text=text,
@@ -259,6 +270,6 @@ def scan_town(
         doubt=doubt,
         warnings=tuple(warnings),
         retake=retake,
-        needs_deck=retake is not None,
+        needs_deck=needs_deck,
         goals_source="given" if goals else None,
     )
