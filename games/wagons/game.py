@@ -136,13 +136,17 @@ class Wagons(Game):
         deck may still be found, by its own finding: a Sprawlopolis print on a cloth near its colours was
         refused as having no cards); ``None`` when there is no territory reader in this build."""
         try:
+            return self._fit(photos, names)
+        except DeckError:
+            return DeckFit(0.0)
+
+    def _fit(self, photos: Sequence[bytes], names: Sequence[str]) -> DeckFit | None:
+        """:meth:`deck_fit`, raising :class:`~vision.deck.DeckError` where a photo shows no card."""
+        try:
             reader = self.reader()
         except RuntimeError:
             return None
-        try:
-            found = [read_deck_photo(p, n, reader) for p, n in zip(photos, names, strict=True)]
-        except DeckError:
-            return DeckFit(0.0)
+        found = [read_deck_photo(p, n, reader) for p, n in zip(photos, names, strict=True)]
         cards = sum(len(f.places) for f in found)
         share = sum(wagons_share(f) * len(f.places) for f in found) / max(1, cards)
         return DeckFit(share, found)
@@ -156,7 +160,7 @@ class Wagons(Game):
         start: float,
     ) -> Teaching:
         self.deck_extras(extras)
-        fit = fit or self.deck_fit(photos, names)
+        fit = fit or self._fit(photos, names)  # the game named: a photo with no card says so
         if fit is None:
             raise GameOptionError("a Circle the Wagons deck cannot be taught here: no territory reader")
         if fit.share < DECK_SHARE:
