@@ -134,10 +134,10 @@ def _read(
     if backs is not None:
         found, back_warnings, seconds = backs.result()
         stages.timer.add("cards", seconds)
+        same = photographed is readings  # the backs read lie beside the city: cells on them are table
+        readings = stages.run("cards", clear_under_backs, geometry, readings, found)
+        photographed = readings if same else clear_under_backs(geometry, photographed, found)
         stages.stop.check("cards")
-    same = photographed is readings
-    readings = stages.run("cards", clear_under_backs, geometry, readings, found)
-    photographed = readings if same else clear_under_backs(geometry, photographed, found)
     city_cards = stages.run("stacking", stack_city, geometry, readings, found, cards)
     city_cards = stages.run(
         "unexplained", read_unexplained_again, geometry, readings, city_cards, classify, found, cards
