@@ -6,32 +6,19 @@ there, its yellow gain at the bound; the light whose cells lie nearest their nam
 
 from __future__ import annotations
 
-from functools import cache
-
-import numpy as np
 import pytest
 
-from models.synth.wagons.edition import random_edition
-from models.synth.wagons.photo import render_town_photo
-from scoring.wagons import parse_town
-from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.deck import taught_reader, teach_town_deck
 from vision.towns.scan import scan_town, shipped_reader
 
 from .test_town_deck import right
 from .test_town_deck_parted import EDITION_SEED, parted_deck
-
-
-@cache
-def town():  # type: ignore[no-untyped-def]
-    edition = random_edition(np.random.default_rng(EDITION_SEED))
-    photo = render_town_photo(10 * EDITION_SEED, look=EDITION_SEED, edition=edition)
-    return decode_image(photo.jpeg, long_side=WORK_LONG_SIDE).rgb, parse_town(photo.truth.city)
+from .town_editions import edition_town
 
 
 @pytest.mark.slow
 def test_a_town_lit_darker_and_less_yellow_than_its_deck_photo_is_read_whole_with_the_taught_deck() -> None:
-    rgb, truth = town()
+    rgb, truth = edition_town(EDITION_SEED)
     deck = teach_town_deck(parted_deck()[0], reader=shipped_reader()).deck
     scan = scan_town(rgb, reader=taught_reader(deck, shipped_reader()), taught=True)
     assert scan.retake is None and not scan.needs_deck

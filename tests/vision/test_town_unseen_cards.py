@@ -8,32 +8,22 @@ region, which is closed over the cards' gaps) is no such card: its own pixels ar
 
 from __future__ import annotations
 
-from functools import cache
-
-import numpy as np
 import pytest
 
-from models.synth.wagons.edition import random_edition
 from models.synth.wagons.photo import render_town_photo
 from scoring.wagons import parse_town
 from vision.photo.decode import WORK_LONG_SIDE, decode_image
 from vision.towns.scan import scan_town
 
 from .test_town_deck import right
+from .town_editions import edition_town
 
 EDITION_SEED = 7030
 
 
-@cache
-def town():  # type: ignore[no-untyped-def]
-    edition = random_edition(np.random.default_rng(EDITION_SEED))
-    photo = render_town_photo(10 * EDITION_SEED, look=EDITION_SEED, edition=edition)
-    return decode_image(photo.jpeg, long_side=WORK_LONG_SIDE).rgb, parse_town(photo.truth.city)
-
-
 @pytest.mark.slow
 def test_an_untaught_town_whose_cards_read_as_the_table_is_not_scored_and_names_them() -> None:
-    rgb, truth = town()
+    rgb, truth = edition_town(EDITION_SEED)
     scan = scan_town(rgb)
     territories = sum(t is not None for row in truth.grid for t in row)
     missed = territories - right(scan.town, truth)
