@@ -22,7 +22,7 @@ from vision.deck.corrections import (
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
 from vision.deck.look_reader import LOOK_DOUBT_MARGIN, LookClassifier
-from vision.deck.outlines import CARD_DISTANCE, LAB_WEIGHTS, DeckMosaic, find_cards
+from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, border_table, find_cards, table_distance
 from vision.deck.seen import CardSeen
 from vision.deck.structure import colour_groups
 from vision.deck.taught import (
@@ -39,16 +39,17 @@ from vision.deck.taught import (
     write_archive,
 )
 from vision.deck.teach import Teaching, teach_deck
-from vision.deck.teach_structure import BRIDGES, DISTANCES
+from vision.deck.teach_structure import DISTANCES, whole_decks
 from vision.deck.use import use_deck
 
 __all__ = [
+    "whole_decks",
+    "border_table",
+    "table_distance",
     "LOOK_DOUBT_MARGIN",
-    "BRIDGES",
     "CARD_DISTANCE",
     "DISTANCES",
     "DeckMosaic",
-    "LAB_WEIGHTS",
     "colour_groups",
     "DECK_FORMAT",
     "CardSeen",

@@ -76,15 +76,25 @@ class DeckMosaic:
         return (self.origins[:, None, :] + quads[None]).reshape(-1, 2)
 
 
+def border_table(lab: np.ndarray) -> np.ndarray:
+    """The table's Lab colours (K, 3) of an image (``lab``, uint8 Lab) whose border band, a 25th of its
+    short side and 4 px at least, is mostly table."""
+    return table_colours(lab, max(4, min(lab.shape[:2]) // 25))
+
+
+def table_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Each pixel's (float Lab, ..., 3) distance from its nearest ``table`` colour, lightness weighed less
+    (:data:`LAB_WEIGHTS`); :data:`CARD_DISTANCE` or more is card."""
+    return np.min([np.sqrt((((lab - t) * LAB_WEIGHTS) ** 2).sum(axis=-1)) for t in table], axis=0)
+
+
 def _card_regions(small: np.ndarray, bridge: int = 0, distance: float = CARD_DISTANCE) -> list[np.ndarray]:
     """Contours (in ``small``'s pixels) of the regions unlike the table (by ``distance`` or more) that could
     each be one card; with ``bridge``, gaps that narrow (pixels) are closed first (a print's lines between
     territories in the table's colour)."""
     h, w = small.shape[:2]
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    table = table_colours(lab, max(4, min(h, w) // 25))
-    labf = lab.astype(np.float32)
-    dist = np.min([np.sqrt((((labf - t) * LAB_WEIGHTS) ** 2).sum(axis=2)) for t in table], axis=0)
+    dist = table_distance(lab.astype(np.float32), border_table(lab))
     mask = (cv2.blur(dist, (3, 3)) > distance).astype(np.uint8) * 255
     if bridge:
         mask = cv2.morphologyEx(

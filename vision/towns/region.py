@@ -16,8 +16,7 @@ import cv2
 import numpy as np
 
 from vision.city import small_copy
-from vision.deck import CARD_DISTANCE, LAB_WEIGHTS
-from vision.lattice import table_colours
+from vision.deck import CARD_DISTANCE, border_table, table_distance
 from vision.towns.decode import TownDecoding
 from vision.towns.geometry import TownGeometry
 
@@ -65,15 +64,13 @@ def unlike_table(geometry: TownGeometry, cells: Sequence[tuple[int, int]]) -> li
 def table_lab(geometry: TownGeometry) -> np.ndarray:
     """The table's colours (Lab, float32, one a row), from the photo's border."""
     small, _ = small_copy(geometry.photo)
-    lab_small = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    return table_colours(lab_small, max(4, min(small.shape[:2]) // 25)).astype(np.float32)
+    return border_table(cv2.cvtColor(small, cv2.COLOR_RGB2LAB)).astype(np.float32)
 
 
 def card_share(lab_pixels: np.ndarray, table: np.ndarray) -> float:
     """The share of ``lab_pixels`` (n, 3) that lie :data:`~vision.deck.CARD_DISTANCE` or more from every
     ``table`` colour (:func:`table_lab`)."""
-    dist = np.min([np.sqrt((((lab_pixels - t) * LAB_WEIGHTS) ** 2).sum(axis=1)) for t in table], axis=0)
-    return float((dist >= CARD_DISTANCE).mean())
+    return float((table_distance(lab_pixels, table) >= CARD_DISTANCE).mean())
 
 
 def unseen_cards(geometry: TownGeometry, decoding: TownDecoding) -> np.ndarray:
