@@ -17,6 +17,9 @@ the 20 editions 7000–7019's partly seen neighbours 0 %. A strip the colour of 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
 import cv2
 import numpy as np
 
@@ -38,10 +41,16 @@ _FEWEST = 10
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-def _seen_card(geometry: TownGeometry, centre: tuple[float, float], step: tuple[int, int]) -> float:
+def _seen_card(
+    geometry: TownGeometry,
+    centre: tuple[float, float],
+    step: tuple[int, int],
+    table: Callable[[], np.ndarray],
+) -> float:
     """The share of card among the photo pixels of the view's lattice cell around ``centre`` that lie
     inside the photo and :data:`SPILL` or more from the edge shared with the town's cell (``step`` from it
-    to this one); 0 when the cell lies wholly inside the photo or too little of it is seen."""
+    to this one), against the colours ``table()`` gives; 0 when the cell lies wholly inside the photo or
+    too little of it is seen."""
     lattice = geometry.lattice
     t = (np.arange(_SAMPLES) + 0.5) / _SAMPLES - 0.5
     tx, ty = np.meshgrid(t, t)
@@ -56,7 +65,7 @@ def _seen_card(geometry: TownGeometry, centre: tuple[float, float], step: tuple[
         return 0.0
     rgb = geometry.photo[back[use, 1].astype(int), back[use, 0].astype(int)]
     lab = cv2.cvtColor(rgb[None].astype(np.uint8), cv2.COLOR_RGB2LAB)[0].astype(np.float32)
-    return card_share(lab, table_lab(geometry))
+    return card_share(lab, table())
 
 
 def cut_by_frame(geometry: TownGeometry, decoding: TownDecoding, origin: tuple[int, int]) -> tuple[str, ...]:
@@ -65,6 +74,7 @@ def cut_by_frame(geometry: TownGeometry, decoding: TownDecoding, origin: tuple[i
     cells = decoding.cells
     rows, cols = len(cells), len(cells[0]) if cells else 0
     lattice = geometry.lattice
+    table = cache(lambda: table_lab(geometry))  # once a scan, and only where a cell is cut
     out = []
     for r in range(rows):
         for c in range(cols):
@@ -76,7 +86,7 @@ def cut_by_frame(geometry: TownGeometry, decoding: TownDecoding, origin: tuple[i
                 if 0 <= nr < rows and 0 <= nc < cols and cells[nr][nc].territory is not None:
                     continue
                 centre = (x + dc * lattice.pitch_x, y + dr * lattice.pitch_y)
-                if _seen_card(geometry, centre, (dr, dc)) >= CARD_SEEN:
+                if _seen_card(geometry, centre, (dr, dc), table) >= CARD_SEEN:
                     out.append(cell_name(r - origin[0], c - origin[1]))
                     break
     return tuple(out)
