@@ -24,7 +24,7 @@ from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, find_cards
 from vision.deck.seen import CardSeen
 from vision.deck.taught import CARDS, DeckError
 
-__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure"]
+__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure", "whole_decks"]
 
 # The bridges tried (pixels of the small copy, about 0.5 mm each in a deck photo): none, then wider.
 BRIDGES = (None, 3, 5, 7, 9, 11)
@@ -35,7 +35,7 @@ BRIDGES = (None, 3, 5, 7, 9, 11)
 DISTANCES = (CARD_DISTANCE, 12.0, 9.0)
 
 
-def _candidates(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
+def whole_decks(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
     """The photo's cards found with each bridge that gives exactly the 18 cards, a pixel card from
     ``distance`` from the table's colours on, those with fewer regions left in doubt first."""
     out = []
@@ -64,7 +64,7 @@ def cards_by_structure(
     rgb = rgbs[0]
     refusal = DeckError(f"{label}: the 18 cards could not be told apart (lay them face up with gaps, on a "
                         "plain table of another colour than the cards)")  # fmt: skip
-    for mosaic in (m for distance in DISTANCES for m in _candidates(rgb, distance)):
+    for mosaic in (m for distance in DISTANCES for m in whole_decks(rgb, distance)):
         places: list[tuple[int | None, int, int]] = [(None, r, c) for r, c in mosaic.places]
         try:
             named = name_by_structure([mosaic], places, label, classify)

@@ -23,7 +23,6 @@ import numpy as np
 
 from scoring.wagons.cards import card_grid
 from vision.deck import (
-    BRIDGES,
     DISTANCES,
     FITS,
     CardSeen,
@@ -33,6 +32,7 @@ from vision.deck import (
     assign_cards,
     centre_windows,
     find_cards,
+    whole_decks,
 )
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.photo import WORK_LONG_SIDE, decode_image
@@ -179,10 +179,9 @@ def _whole_cards(rgb: np.ndarray) -> DeckMosaic | None:
     bridge finds exactly 18 cards gives them (the one leaving fewest regions in doubt); None when none
     does."""
     for distance in DISTANCES:
-        found = [find_cards(rgb, bridge, distance) for bridge in BRIDGES]
-        whole = [m for m in found if m is not None and len(m.places) == len(CARDS)]
+        whole = whole_decks(rgb, distance)
         if whole:
-            return min(whole, key=lambda m: m.doubtful)
+            return whole[0]
     return None
 
 
