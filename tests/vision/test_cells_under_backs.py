@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
 
 from vision.backs import BackNumber
 from vision.cells import CellReading
-from vision.city import clear_under_backs
+from vision.city import Geometry, clear_under_backs
 from vision.lattice import Lattice
 
 # A top-down view that is the photo itself: cells 40 px square from (0, 0), a row of five.
 GEOMETRY = SimpleNamespace(to_rectified=np.eye(3), lattice=Lattice((0.0, 0.0), 40.0, 40.0, 1, 5))
+GEOMETRY.outline_in_photo = partial(Geometry.outline_in_photo, GEOMETRY)
 
 
 def _parks() -> list[list[CellReading]]:

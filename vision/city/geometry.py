@@ -118,15 +118,20 @@ class Geometry:
         kinds = np.array([[rd.kind != "empty" for rd in row] for row in readings], bool)
         return kinds.reshape(self.lattice.rows, self.lattice.cols) & self.counts(readings)
 
-    def outline_on_mask(self, lattice: Lattice, r: int, c: int, half: float) -> np.ndarray:
+    def outline_in_photo(self, lattice: Lattice, r: int, c: int, half: float) -> np.ndarray:
         """The box ``half`` a pitch each way round cell (r, c) of ``lattice`` (on this view's plane), as a
-        (4, 2) polygon in the pixels of the card region's mask (``located.mask``, a reduced copy)."""
+        (4, 2) polygon in the photo's pixels."""
         x, y = lattice.center(r, c)
         hx, hy = half * lattice.pitch_x, half * lattice.pitch_y
         corners = np.array([[x - hx, y - hy], [x + hx, y - hy], [x + hx, y + hy], [x - hx, y + hy]])
+        return project_points(np.linalg.inv(self.to_rectified), corners)
+
+    def outline_on_mask(self, lattice: Lattice, r: int, c: int, half: float) -> np.ndarray:
+        """:meth:`outline_in_photo` in the pixels of the card region's mask (``located.mask``, a reduced
+        copy)."""
         mask_h, mask_w = self.located.mask.shape[:2]
         scale = np.array([mask_w / self.photo.shape[1], mask_h / self.photo.shape[0]])
-        return project_points(np.linalg.inv(self.to_rectified), corners) * scale
+        return self.outline_in_photo(lattice, r, c, half) * scale
 
     def _counts(self, reading: CellReading, r: int, c: int) -> bool:
         if not self.visible[r, c]:

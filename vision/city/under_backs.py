@@ -12,6 +12,7 @@ the cells beside the backs (a third on a back, the rest table) were read as park
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import cv2
 import numpy as np
@@ -19,7 +20,6 @@ import numpy as np
 from vision.backs import BACKS_OVER_CITY, BackNumber
 from vision.cells import CellReading, Grid
 from vision.city.geometry import Geometry
-from vision.lattice import Lattice, project_points
 
 __all__ = ["clear_under_backs"]
 
@@ -46,13 +46,12 @@ def clear_under_backs(geometry: Geometry, readings: Grid, backs: Sequence[BackNu
     ]
     if not outlines:
         return readings
-    to_photo = np.linalg.inv(geometry.to_rectified)
-    lattice = geometry.lattice
+    core = partial(geometry.outline_in_photo, geometry.lattice, half=CORE_HALF)
     under = [
         (r, c)
         for r, row in enumerate(readings)
         for c, reading in enumerate(row)
-        if reading.kind != "empty" and _on_a_back(_core(lattice, r, c, to_photo), outlines)
+        if reading.kind != "empty" and _on_a_back(core(r, c), outlines)
     ]
     if not under:
         return readings  # the same grid: nothing was read again
@@ -60,14 +59,6 @@ def clear_under_backs(geometry: Geometry, readings: Grid, backs: Sequence[BackNu
     for r, c in under:
         out[r][c] = CellReading.certain(None)
     return out
-
-
-def _core(lattice: Lattice, r: int, c: int, to_photo: np.ndarray) -> np.ndarray:
-    """The corners of cell (r, c)'s core in the photo's pixels."""
-    x, y = lattice.center(r, c)
-    hx, hy = CORE_HALF * lattice.pitch_x, CORE_HALF * lattice.pitch_y
-    corners = np.array([[x - hx, y - hy], [x + hx, y - hy], [x + hx, y + hy], [x - hx, y + hy]])
-    return project_points(to_photo, corners)
 
 
 def _on_a_back(core: np.ndarray, outlines: Sequence[np.ndarray]) -> bool:
