@@ -137,6 +137,8 @@ def test_cards_the_city_holds_are_named_with_their_cells_and_no_block_moves() ->
     for card in {8, 7, 17} - set(held):
         assert not any(f"scoring card {card} " in w for w in wrong["warnings"])
     assert wrong["scoring_cards"]["from_city"] == _lacks(wrong)
+    # The player's word against a surely read city: warned of, never offered as another reading of a cell.
+    assert not any("held" in d["sources"] for d in wrong["doubt"])
 
 
 def _card_one_alone() -> tuple[Any, list[list[CellReading]]]:

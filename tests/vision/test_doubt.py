@@ -289,3 +289,15 @@ def test_a_taught_looks_reading_the_cards_explain_by_under_its_own_margin_is_dou
     assert find_doubts(assemble_city(readings), as_cards) == ()
     (doubt,) = find_doubts(assemble_city(readings), as_cards, cards_margin=LOOK_DOUBT_MARGIN)
     assert doubt.name == "B2" and "R:NS" in doubt.alternatives and doubt.sources == ("cards",)
+
+
+def test_a_block_read_otherwise_without_a_scoring_card_the_city_seems_to_hold_is_doubted() -> None:
+    # B2 read C:NS surely; the cards explain the city only with scoring card 4, which lies beside it, and
+    # without card 4 they read B2 as R:NS: either the back or this block is misread (edition 37 078).
+    readings = _readings("R:EW  C:EW\nP     C:NS\n", sure=0.96)
+    as_cards = _no_cards(readings)
+    assert find_doubts(assemble_city(readings), as_cards) == ()
+    (doubt,) = find_doubts(assemble_city(readings), as_cards, held={(1, 1): (4, "R:NS")})
+    assert (doubt.name, doubt.reading, doubt.sources) == ("B2", "C:NS", ("held",))
+    assert doubt.alternatives[0] == "R:NS" and "scoring card 4" in doubt.why
+    assert doubt.named == (("held", doubt.why, "R:NS"),)

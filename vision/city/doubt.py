@@ -23,11 +23,17 @@ The sources, each measured on photos of the real cards (``make bench-real``):
                 cards back by little: a patterned or coloured table (a check cloth) can look like art there;
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
 ``glare``       a cell washed out by a lamp's reflection (:func:`vision.city.retake.glare_cells`): the art
-                under it is lost, so any reading of it is a guess, however sure the classifier is.
+                under it is lost, so any reading of it is a guess, however sure the classifier is;
+``held``        a scoring card (read on its back, or given) that the city seems to hold: the cards explain
+                the blocks as read only with it, and without it they read this cell otherwise. A scoring
+                card lies beside the city, so either its number or these blocks are misread (random city
+                edition 37 078: two residential blocks under a lamp's blue shade read commercial, the city
+                "holding" scoring card 4, said only in a warning).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +165,7 @@ class _Cell:
     order: StackOrder | None = None
     table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
     hanging: bool = False  # the card the decoding put here lies partly on cells the photo does not show
+    held: tuple[int, str] | None = None  # (scoring card the city seems to hold, this cell's label without it)
 
 
 def _signals(
@@ -198,13 +205,21 @@ def _signals(
         out.append(("unexplained", "no card of the 18 shows this block here"))
     if cell.glare >= GLARE_DOUBT:
         out.append(("glare", f"under a glare spot, {cell.glare:.0%} of it washed out"))
+    if cell.held is not None:
+        card, label = cell.held
+        why = f"the city seems to hold scoring card {card}, which lies beside it; without it this is {label}"
+        out.append(("held", why))
     return out
 
 
 def _named(cell: _Cell, signals: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
     """The reasons among ``signals`` that rest on one alternative: the order's other card on top, the
-    table at the rim."""
-    own = {"order": cell.order.label if cell.order is not None else None, "rim": "."}
+    table at the rim, the block read without a scoring card the city seems to hold."""
+    own = {
+        "order": cell.order.label if cell.order is not None else None,
+        "rim": ".",
+        "held": cell.held[1] if cell.held is not None else None,
+    }
     return tuple((src, why, alt) for src, why in signals if (alt := own.get(src)) is not None)
 
 
@@ -250,6 +265,8 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) ->
         alts = [cell.order.label, *(a for a in alts if a != cell.order.label)]
     if "rim" in sources:
         alts = [".", *(a for a in alts if a != ".")]
+    if "held" in sources and cell.held is not None:
+        alts = [cell.held[1], *(a for a in alts if a != cell.held[1])]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
     limit: int | None = MAX_ALTERNATIVES
@@ -291,6 +308,7 @@ def find_doubts(
     photographed: Grid | None = None,
     table_pattern: np.ndarray | None = None,
     cards_margin: float = CARDS_DOUBT_MARGIN,
+    held: Mapping[tuple[int, int], tuple[int, str]] | None = None,
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``cards_margin``:
     the cards' margin (nats) under which their explanation of a cell is in doubt, the reader's own
@@ -299,7 +317,9 @@ def find_doubts(
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
     readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
     own pattern off the cards (:func:`vision.city.retake.read_light`), (rows, cols), which are not in doubt
-    for being table beside or among blocks: a check cloth's squares are seen to be the cloth."""
+    for being table beside or among blocks: a check cloth's squares are seen to be the cloth; ``held``:
+    the lattice's cells read otherwise without a scoring card the city seems to hold, each with (that
+    card, its label there)."""
     r0, c0 = assembled.origin
     before = as_cards.before
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
@@ -322,6 +342,7 @@ def find_doubts(
                 orders.get(rc),
                 bool(table_pattern[r, c]) if table_pattern is not None else False,
                 decoded is not None and decoded.card in hanging,
+                (held or {}).get(rc),
             )
             signals = _signals(cell, as_cards.used, explained, cards_margin)
             sources = tuple(dict.fromkeys(source for source, _ in signals))

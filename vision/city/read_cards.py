@@ -106,6 +106,15 @@ class CityCards:
             )
         return tuple(out)
 
+    def held_cells(self) -> dict[tuple[int, int], tuple[int, str]]:
+        """The lattice's cells the city reads otherwise without a scoring card read on a back that it seems
+        to hold, each with (that card, its label there in the city format). Cards the player gave are not
+        weighed so: the player's word against a city read surely is the player's to check, and the warning
+        (:meth:`against_warnings`) names those blocks."""
+        if self.scoring.source == "given":
+            return {}
+        return {rc: (a.card, _text(label)) for a in self.against for rc, label in a.otherwise}
+
     def moved_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
         """One warning for each cell the backs settled (see :func:`stack_city`)."""
         read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}

@@ -122,7 +122,13 @@ def assemble_scan(
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
     light = read_light(geometry, assembled)
     found = find_doubts(
-        assembled, as_cards, light.glare_cells, cards.photographed, light.table_pattern, doubt_margin
+        assembled,
+        as_cards,
+        light.glare_cells,
+        cards.photographed,
+        light.table_pattern,
+        doubt_margin,
+        cards.held_cells(),
     )
     assembled, cards, doubts = settle_doubts(assembled, cards, found)
     if cards.scoring is not scoring:  # the city's cards taken back: its warning replaces theirs
