@@ -34,7 +34,7 @@ from vision.deck.taught import (
     is_place_index,
     sliding_windows,
 )
-from vision.deck.use import MAX_LLR, similarities_of, template_labels
+from vision.deck.use import MAX_LLR, channel_trust, similarities_of, template_labels
 
 __all__ = [
     "EXTRA_KINDS",
@@ -166,7 +166,7 @@ def _calibration(
     another label give the offset (the :data:`IMPOSTOR_SHARE` quantile: what two different drawings reach by
     chance), and the slope makes a perfect match worth :data:`vision.deck.use.MAX_LLR` nats."""
     labels = template_labels()
-    sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes))
+    sims = similarities_of(sliding_windows(patches), TaughtDeck(prototypes), channel_trust(patches))
     seen = [label for card in cards for label in card_labels(card.card, card.rotated)]  # type: ignore[arg-type]
     chance = np.array([s for i, row in enumerate(sims) for k, s in enumerate(row) if labels[k] != seen[i]])
     offset = float(np.quantile(chance, IMPOSTOR_SHARE))
