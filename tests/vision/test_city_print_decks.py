@@ -70,6 +70,17 @@ def test_a_print_the_shipped_classifier_fits_one_turn_of_the_cycle_round_asks_fo
     assert answered is not None and describe(answered[0]) == truth["grid"]
 
 
+def test_a_naming_the_cue_leads_by_less_than_its_own_doubt_asks_for_one_card() -> None:
+    # Random edition 37091: a pale cyan road on pale blue residential blocks. The drawings' cue leads a
+    # wrong turn of the cycle by 0.54 nats a block, its blocks read at 0.61 on average (a doubt of 0.50):
+    # settling on that lead named all 18 cards wrong without a word; it asks for one card instead.
+    edition = random_city_edition(np.random.default_rng(37_091))
+    rgb, _ = render_deck(37_091, ppm=3.0, edition=edition)
+    teaching = teach_deck(_jpeg(rgb))
+    assert teaching.deck.source["named_by"] == "structure"
+    assert teaching.ask is not None and teaching.deck.source["cycle"] == "open"
+
+
 def test_a_deck_photo_neither_way_can_teach_says_what_a_print_the_scanner_has_not_seen_needs() -> None:
     # The deck photo cut to its left half: neither the shipped print's cards nor the structure's 18 are
     # there, and the refusal goes on to what teaching an unseen print needs, not only what the shipped

@@ -44,13 +44,15 @@ MIN_ROAD_SCALE = 1.5
 # A block's log-probability is floored here (one bad block must not dominate a card).
 FLOOR = math.log(1e-4)
 # The cue settles the cycle when its naming's blocks read as their zones at even odds or better on average
-# (mean log-probability a block) and beat the next naming's by this much a block (about 27 nats over the
-# 54 road blocks): on random editions a wrong naming reached −0.85 a block, right ones −0.1 to −0.7; and
-# the cue's lead of a wrong naming reached 0.36 a block (city edition 37033), of right ones 0.39 to 1.35
-# (seeds 37000–37039). A margin too small names every card of the deck wrong, silently; one too large
-# only asks the player to name one card.
+# (mean log-probability a block, the naming's own doubt its negative) and beat the next naming's by its own
+# doubt plus CYCLE_MARGIN a block: the less surely the best naming's blocks read, the more it must lead.
+# On the decks of random city editions 37 000–37 099 (60 textured), wrong namings led by up to 0.68 a
+# block, each with a doubt of 0.5 to 0.9 (37 091: lead 0.54, doubt 0.50, settled wrongly by a flat lead of
+# 0.5 a block); right ones led by 0.03 to 1.97, doubts 0.03 to 0.8, 31 of them by their doubt plus 0.2.
+# A margin too small names every card of the deck wrong, silently; one too large only asks the player to
+# name one card.
 MIN_CUE = math.log(0.5)
-CYCLE_MARGIN = 0.5
+CYCLE_MARGIN = 0.2
 # Namings whose assignments differ by less than this (nats) fit the structure equally.
 TIE = 1.0
 
@@ -138,8 +140,8 @@ def name_groups(
 ) -> tuple[Naming, list[Naming], bool]:
     """The namings of the ground groups that fit the 18 cards best (the parks' group fixed): the one the
     ``cue`` (mean nats a block, larger better) prefers, the others that fit as well (the cycles), and
-    whether the cue settled it (its best is at least :data:`MIN_CUE` and beats the next by
-    :data:`CYCLE_MARGIN`)."""
+    whether the cue settled it (its best is at least :data:`MIN_CUE` and beats the next by its own doubt,
+    minus its best, plus :data:`CYCLE_MARGIN`)."""
     others = [g for g in range(4) if g != park]
     namings = []
     for perm in itertools.permutations("RCI"):
@@ -153,7 +155,8 @@ def name_groups(
         return tied[0], [], True
     cues = sorted(((cue(n.zone_of), i) for i, n in enumerate(tied)), reverse=True)
     best = tied[cues[0][1]]
-    settled = cues[0][0] >= MIN_CUE and cues[0][0] - cues[1][0] >= CYCLE_MARGIN
+    (best_cue, _), (next_cue, _) = cues[0], cues[1]
+    settled = best_cue >= MIN_CUE and best_cue - next_cue >= CYCLE_MARGIN - best_cue
     return best, [n for n in tied if n is not best], settled
 
 
