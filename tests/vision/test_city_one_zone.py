@@ -38,3 +38,13 @@ def test_an_untaught_print_the_shipped_classifier_reads_as_one_zone_is_sent_to_t
                          poi=False, construction=0)  # fmt: skip
     result = scan_image(photo.jpeg)
     assert result.needs_deck and result.retake is not None and "teach" in result.retake
+
+
+def test_an_untaught_print_retaken_with_most_of_its_blocks_in_doubt_names_teaching_first() -> None:
+    # Random edition 37052: the shipped classifier doubts 22 of the 34 blocks it reads, and the photo was
+    # retaken for its grid alone, with no word of teaching.
+    photo = render_photo(37_052, edition=random_city_edition(np.random.default_rng(37_052)), wrecktar=False,
+                         poi=False, construction=0)  # fmt: skip
+    result = scan_image(photo.jpeg)
+    assert result.needs_deck and result.retake is not None
+    assert "teach it your cards" in result.retake and "take another photo" in result.retake

@@ -107,6 +107,16 @@ UNKNOWN_LOOK_ADVICE = (
 # least, :func:`vision.city.unexplained.zone_colour_misfit`): a print of other colours. Photos of the shipped
 # print measure 1–3 (rendered and the devset), random editions 25–50.
 UNKNOWN_COLOURS_MISFIT = 12.0
+# A retaken city read by the shipped classifier with at least this share of its blocks in doubt does not
+# look like the print it knows, whatever else the photo shows (the devset's photos, perturbed, doubt 1 %
+# of their blocks; fresh random editions 37 052 and 37 091, untaught, 65 % and 67 %, retaken for their grid
+# and for glare with no word of teaching): teaching is said before the retake's own advice.
+UNSURE_LOOK_SHARE = 0.5
+UNSURE_LOOK_ADVICE = (
+    "{doubted} of the city's {blocks} blocks could be read otherwise: if your cards are a print the scanner "
+    "has not seen (other colours or art), teach it your cards with one photo of the 18 fronts face up "
+    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise, {advice}"
+)
 UNKNOWN_COLOURS_ADVICE = (
     "these cards' colours are not those of the print the scanner knows (the zones lie {misfit:.0f} a*b* "
     "units from them), so a score read from them would be a guess: teach the scanner your cards with one "

@@ -37,6 +37,8 @@ from vision.city.retake import (
     ONE_ZONE_SHARE,
     UNKNOWN_COLOURS_ADVICE,
     UNKNOWN_COLOURS_MISFIT,
+    UNSURE_LOOK_ADVICE,
+    UNSURE_LOOK_SHARE,
 )
 
 __all__ = [
@@ -193,7 +195,8 @@ def one_zone_share(city: CityCards) -> tuple[str, float, int] | None:
 
 def refuse_unknown_colours(result: ScanResult) -> ScanResult:
     """``result`` asking to teach the deck (``needs_deck``, no score) when its zones' colours are far from
-    the shipped print's (:func:`zone_colour_misfit`); as it is otherwise. For a scan by the shipped
+    the shipped print's (:func:`zone_colour_misfit`), or when it was retaken with most of its blocks in
+    doubt; as it is otherwise. For a scan by the shipped
     classifier only: a taught print's look reads its own colours."""
     if result.geometry is None or result.cards_read is None:
         return result
@@ -203,6 +206,19 @@ def refuse_unknown_colours(result: ScanResult) -> ScanResult:
         advice = ONE_ZONE_ADVICE.format(share=share, blocks=blocks, zone=ZONE_NAMES[zone].lower())
         return replace(result, retake=advice, needs_deck=True)
     misfit = zone_colour_misfit(result.geometry, result.cards_read)
-    if misfit < UNKNOWN_COLOURS_MISFIT:
+    if misfit >= UNKNOWN_COLOURS_MISFIT:
+        return replace(result, retake=UNKNOWN_COLOURS_ADVICE.format(misfit=misfit), needs_deck=True)
+    return _unsure_look(result)
+
+
+def _unsure_look(result: ScanResult) -> ScanResult:
+    """A retaken ``result`` with :data:`~vision.city.retake.UNSURE_LOOK_SHARE` or more of its blocks in doubt
+    asking to teach the deck first (``needs_deck``), its own advice kept after; as it is otherwise."""
+    if result.retake is None or result.needs_deck:
         return result
-    return replace(result, retake=UNKNOWN_COLOURS_ADVICE.format(misfit=misfit), needs_deck=True)
+    blocks = sum(1 for _ in result.city.blocks())
+    doubted = sum(1 for d in result.doubts if result.city.grid[d.row][d.col].is_block)
+    if not blocks or doubted < UNSURE_LOOK_SHARE * blocks:
+        return result
+    advice = UNSURE_LOOK_ADVICE.format(doubted=doubted, blocks=blocks, advice=result.retake)
+    return replace(result, retake=advice, needs_deck=True)
