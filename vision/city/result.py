@@ -17,7 +17,7 @@ from vision.city.doubt_matters import doubts_that_matter, unsure_city_cards
 from vision.city.geometry import MIN_BLOCKS, Geometry
 from vision.city.overlay import cell_outlines, draw_overlay
 from vision.city.read_cards import CityCards
-from vision.city.retake import ask_retake, needs_deck, read_light, unread_city
+from vision.city.retake import Light, ask_retake, needs_deck, read_light, unread_city
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 
@@ -121,15 +121,7 @@ def assemble_scan(
     against = (*cards.against_warnings(assembled.origin), *cards.moved_warnings(assembled.origin))
     warnings = [*geometry.warnings, *extra_warnings, *cards.warnings, *against, *assembled.warnings]
     light = read_light(geometry, assembled)
-    found = find_doubts(
-        assembled,
-        as_cards,
-        light.glare_cells,
-        cards.photographed,
-        light.table_pattern,
-        doubt_margin,
-        cards.held_cells(),
-    )
+    found = _doubts(assembled, cards, light, doubt_margin)
     assembled, cards, doubts = settle_doubts(assembled, cards, found)
     if cards.scoring is not scoring:  # the city's cards taken back: its warning replaces theirs
         warnings = [w for w in warnings if w not in scoring.warnings] + list(cards.scoring.warnings)
@@ -154,6 +146,13 @@ def assemble_scan(
         retake=retake,
         needs_deck=needs_deck(retake, as_cards),
     )
+
+
+def _doubts(assembled: Assembled, cards: CityCards, light: Light, margin: float) -> tuple[CellDoubt, ...]:
+    """Every cell of ``assembled`` that could reasonably be otherwise (:func:`find_doubts`), with the
+    light's evidence (glare, the table's pattern) and the cards' (the first look, scoring cards held)."""
+    as_cards, glare, pattern = cards.as_cards, light.glare_cells, light.table_pattern
+    return find_doubts(assembled, as_cards, glare, cards.photographed, pattern, margin, cards.held_cells())
 
 
 def settle_doubts(
