@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.city import segments_in_frame, small_copy
+from vision.city.geometry import inside_frame
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -84,7 +85,9 @@ class TownGeometry:
 
     ``view`` is the top-down RGB view at :data:`~vision.lattice.PX_PER_MM` with portrait cells,
     ``to_view`` the homography from ``photo`` pixels to it; ``lattice`` covers the card region grown by
-    one ring of cells, and ``occupied`` marks its cells on the card region; ``aspect`` is the measured
+    one ring of cells, and ``occupied`` marks its cells on the card region that the photo shows whole
+    (their central 80 %, as a city's ``visible``: beyond the photo's edge the view repeats the edge's
+    pixels, which no card explains); ``aspect`` is the measured
     ratio of the cell periods (about 1.4 on a right fit), ``half_turned`` whether this is the view turned
     by 180° from the one the rectification chose.
     """
@@ -259,12 +262,15 @@ def town_geometry(
             f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
             f"(one card shows {MIN_TERRITORIES})"
         )
+    grown = lattice.padded(ring, ring, ring, ring)
+    # A cell the photo's edge cuts is no card region to read: the view repeats the edge's pixels there.
+    shown = inside_frame(grown, np.linalg.inv(to_view), photo.shape)
     return TownGeometry(
         photo,
         view,
         to_view,
-        lattice.padded(ring, ring, ring, ring),
-        np.pad(fit.occupied, ring),
+        grown,
+        np.pad(fit.occupied, ring) & shown,
         rect.aspect,
         framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
     )
