@@ -14,6 +14,7 @@ from functools import cache
 
 import pytest
 
+import vision.towns.scan as scan_module
 from tests.vision.town_standins import TruthReader, distribution
 from vision.towns.arbitrate import Reading, best_lattice
 from vision.towns.decode import decode_town
@@ -30,10 +31,10 @@ TOP_RIGHT = ((0, 4), (0, 5), (1, 4), (1, 5))
 
 
 @cache
-def _scan(taught: bool, missed: tuple[tuple[int, int], ...]) -> TownScan:
-    """The rulebook photo scanned on the lattice the truth's stand-in reads, its town cells ``missed``
+def _reading(missed: tuple[tuple[int, int], ...]) -> tuple[Reading, TruthReader]:
+    """The rulebook photo's reading on the lattice the truth's stand-in reads, its town cells ``missed``
     read as the table (the lattice is found with the right readings: the stand-in cannot read the views
-    of the other period hypotheses that a poorer reading tries)."""
+    of the other period hypotheses that a poorer reading tries), and the stand-in."""
     image, truth = rulebook_photo(0.0)
     reader = TruthReader(image, truth)
     whole = scan_town(image, reader=reader)
@@ -41,8 +42,13 @@ def _scan(taught: bool, missed: tuple[tuple[int, int], ...]) -> TownScan:
     readings = [[dict(cell) for cell in row] for row in found.readings]
     for r, c in missed:
         readings[whole.origin[0] + r][whole.origin[1] + c] = distribution(".")
-    reading = Reading(found.geometry, readings, decode_town(readings, margins=False))
-    return scan_town(image, reader=reader, taught=taught, reading=reading)
+    return Reading(found.geometry, readings, decode_town(readings, margins=False)), reader
+
+
+@cache
+def _scan(taught: bool, missed: tuple[tuple[int, int], ...]) -> TownScan:
+    reading, reader = _reading(missed)
+    return scan_town(rulebook_photo(0.0)[0], reader=reader, taught=taught, reading=reading)
 
 
 def test_the_whole_town_read_is_scored_with_no_retake() -> None:
@@ -55,3 +61,16 @@ def test_a_taught_town_with_a_card_read_as_table_beyond_its_edge_is_retaken_not_
     assert scan.town.n_cols < rulebook().n_cols  # the card read as the table lies beyond the town
     assert scan.retake is not None and scan.retake.startswith(CARDS_BEYOND.split("{")[0])
     assert not scan.needs_deck and scan.to_json()["total"] is None
+
+
+def test_a_town_already_retaken_is_not_looked_at_again_for_a_cut_by_the_photo_edge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def cut_by_frame(*_: object) -> tuple[str, ...]:
+        raise AssertionError("the photo's edge looked at for a town already retaken")
+
+    reading, reader = _reading(TOP_RIGHT)
+    monkeypatch.setattr(scan_module, "cut_by_frame", cut_by_frame)
+    # Untaught, a card read as the table: needs_deck.
+    scan = scan_town(rulebook_photo(0.0)[0], reader=reader, reading=reading)
+    assert scan.needs_deck and scan.retake is not None

@@ -234,8 +234,10 @@ def _retake(
     needs_deck = retake is not None
     if retake is None and beyond:  # territories outside the town, where no doubt can name them
         retake = CARDS_BEYOND.format(cells=", ".join(beyond))
+    if retake is not None:  # the photo's edge is not looked at: its table colours cost a measure
+        return retake, needs_deck
     cut = cut_by_frame(reading.geometry, reading.decoding, origin)
-    if retake is None and cut:  # territories may lie beyond the photo's edge, where no doubt can name them
+    if cut:  # territories may lie beyond the photo's edge, where no doubt can name them
         retake = CUT_BY_FRAME.format(cells=", ".join(cut))
     return retake, needs_deck
 
