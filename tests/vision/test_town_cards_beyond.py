@@ -1,8 +1,9 @@
 """Cards the reader read as the table beyond the edge of the town decoded: cells of the card region whose
 own pixels are card, not table, but that lie outside the town read, where no doubt can name them.
-Rendered random edition 7058 (taught; its photo's bottom rows darker) read a town two columns short and
-was scored with nine territories silent. Such a town is not scored: untaught, the reader does not know
-these cards (``needs_deck``); taught, the photo is to be taken again.
+Rendered random edition 7058 (taught; its photo's bottom rows darker), once the cells the photo's edge
+cuts no longer counted in its card region, read a town two columns short and was scored with nine
+territories silent. Such a town is not scored: untaught, the reader does not know these cards
+(``needs_deck``); taught, the photo is to be taken again.
 
 The rulebook town rendered in quiet light, read by the stand-in that knows the rendered truth, with the
 card at its top right (its last column's only two territories) read as the table.
