@@ -9,7 +9,7 @@ the icons upright is left to the reading (:meth:`TownGeometry.turned` gives the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import cv2
@@ -89,7 +89,8 @@ class TownGeometry:
     (their central 80 %, as a city's ``visible``: beyond the photo's edge the view repeats the edge's
     pixels, which no card explains); ``aspect`` is the measured
     ratio of the cell periods (about 1.4 on a right fit), ``half_turned`` whether this is the view turned
-    by 180° from the one the rectification chose.
+    by 180° from the one the rectification chose; ``table_lab`` the table's colours the cards were found
+    against (:attr:`vision.lattice.Located.table_lab`, Lab float32 one a row; none: not known).
     """
 
     photo: np.ndarray
@@ -100,6 +101,7 @@ class TownGeometry:
     aspect: float
     warnings: tuple[str, ...] = ()
     half_turned: bool = False
+    table_lab: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
     @property
     def pitch_mm(self) -> tuple[float, float]:
@@ -273,6 +275,7 @@ def town_geometry(
         np.pad(fit.occupied, ring) & shown,
         rect.aspect,
         framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
+        table_lab=np.asarray(located.table_lab, np.float32).reshape(-1, 3),
     )
 
 
