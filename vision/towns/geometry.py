@@ -256,14 +256,7 @@ def town_geometry(
         to_small = np.diag([*stretch, 1.0]) @ rect.homography
         view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
     view, to_view, lattice = _at_card_size(photo, view, to_view, size, fit)
-    cells = int(fit.occupied.sum())
-    if cells > MAX_TOWN_CELLS:  # the periods measured again in the view may have made the cells smaller
-        raise NoCityFound(f"no town found: the cards' grid holds {cells} cells, more than 18 cards")
-    if cells < MIN_TERRITORIES:
-        raise NoCityFound(
-            f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
-            f"(one card shows {MIN_TERRITORIES})"
-        )
+    _refuse_count(int(fit.occupied.sum()))
     grown = lattice.padded(ring, ring, ring, ring)
     # A cell the photo's edge cuts is no card region to read: the view repeats the edge's pixels there.
     shown = inside_frame(grown, np.linalg.inv(to_view), photo.shape)
@@ -277,6 +270,19 @@ def town_geometry(
         framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
         table_lab=np.asarray(located.table_lab, np.float32).reshape(-1, 3),
     )
+
+
+def _refuse_count(cells: int) -> None:
+    """Raise :class:`~vision.lattice.NoCityFound` when the fitted lattice's card region holds more cells
+    than 18 cards (the periods measured again in the view may have made the cells smaller) or fewer than
+    one card's."""
+    if cells > MAX_TOWN_CELLS:
+        raise NoCityFound(f"no town found: the cards' grid holds {cells} cells, more than 18 cards")
+    if cells < MIN_TERRITORIES:
+        raise NoCityFound(
+            f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
+            f"(one card shows {MIN_TERRITORIES})"
+        )
 
 
 def _at_card_size(
