@@ -15,7 +15,14 @@ from scoring.wagons import Territory, Town, score_town
 from vision.towns.decode import TownCell, TownDecoding
 from vision.towns.text import decoded_town
 
-__all__ = ["READ_AS_LAND", "CellDoubt", "read_land_doubt", "region_table_doubt", "town_doubt"]
+__all__ = [
+    "READ_AS_LAND",
+    "CellDoubt",
+    "cards_beyond",
+    "read_land_doubt",
+    "region_table_doubt",
+    "town_doubt",
+]
 
 # A cell of the card region the decoding leaves as table while the reader gives a territory at least this
 # probability is in doubt (a card the decoding could not place: the random editions' taught towns left 7
@@ -136,6 +143,21 @@ def region_table_doubt(
 
     doubts, _ = _named(decoding, origin, goals, suspects())
     return doubts
+
+
+def cards_beyond(decoding: TownDecoding, unseen: np.ndarray, origin: tuple[int, int]) -> tuple[str, ...]:
+    """Where cells beyond the town's edge show a card by their own pixels though no decoded card shows
+    them (``unseen``, as for :func:`region_table_doubt`), each named by the nearest town cell (``right of
+    F1``): no doubt can name a territory outside the town, so the town read without it is no reading to
+    score."""
+    town, _ = decoded_town(decoding)
+    rows, cols = town.n_rows, town.n_cols
+    out = []
+    for r, c in zip(*np.nonzero(unseen), strict=True):
+        tr, tc = int(r) - origin[0], int(c) - origin[1]
+        if not (0 <= tr < rows and 0 <= tc < cols):
+            out.append(_beyond(tr, tc, rows, cols))
+    return tuple(dict.fromkeys(out))
 
 
 # A cell in doubt: its lattice row and column, its reading, what else it could be, why, and the margin.

@@ -9,13 +9,14 @@ the icons upright is left to the reading (:meth:`TownGeometry.turned` gives the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from vision.city import segments_in_frame, small_copy
+from vision.city.geometry import inside_frame
 from vision.lattice import (
     BLOCK_H_MM,
     BLOCK_W_MM,
@@ -84,9 +85,12 @@ class TownGeometry:
 
     ``view`` is the top-down RGB view at :data:`~vision.lattice.PX_PER_MM` with portrait cells,
     ``to_view`` the homography from ``photo`` pixels to it; ``lattice`` covers the card region grown by
-    one ring of cells, and ``occupied`` marks its cells on the card region; ``aspect`` is the measured
+    one ring of cells, and ``occupied`` marks its cells on the card region that the photo shows whole
+    (their central 80 %, as a city's ``visible``: beyond the photo's edge the view repeats the edge's
+    pixels, which no card explains); ``aspect`` is the measured
     ratio of the cell periods (about 1.4 on a right fit), ``half_turned`` whether this is the view turned
-    by 180° from the one the rectification chose.
+    by 180° from the one the rectification chose; ``table_lab`` the table's colours the cards were found
+    against (:attr:`vision.lattice.Located.table_lab`, Lab float32 one a row; none: not known).
     """
 
     photo: np.ndarray
@@ -97,6 +101,7 @@ class TownGeometry:
     aspect: float
     warnings: tuple[str, ...] = ()
     half_turned: bool = False
+    table_lab: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
     @property
     def pitch_mm(self) -> tuple[float, float]:
@@ -251,23 +256,33 @@ def town_geometry(
         to_small = np.diag([*stretch, 1.0]) @ rect.homography
         view, to_view, fit, _ = _fit(photo, located, to_small, size, scale, follow)
     view, to_view, lattice = _at_card_size(photo, view, to_view, size, fit)
-    cells = int(fit.occupied.sum())
-    if cells > MAX_TOWN_CELLS:  # the periods measured again in the view may have made the cells smaller
+    _refuse_count(int(fit.occupied.sum()))
+    grown = lattice.padded(ring, ring, ring, ring)
+    # A cell the photo's edge cuts is no card region to read: the view repeats the edge's pixels there.
+    shown = inside_frame(grown, np.linalg.inv(to_view), photo.shape)
+    return TownGeometry(
+        photo,
+        view,
+        to_view,
+        grown,
+        np.pad(fit.occupied, ring) & shown,
+        rect.aspect,
+        framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
+        table_lab=np.asarray(located.table_lab, np.float32).reshape(-1, 3),
+    )
+
+
+def _refuse_count(cells: int) -> None:
+    """Raise :class:`~vision.lattice.NoCityFound` when the fitted lattice's card region holds more cells
+    than 18 cards (the periods measured again in the view may have made the cells smaller) or fewer than
+    one card's."""
+    if cells > MAX_TOWN_CELLS:
         raise NoCityFound(f"no town found: the cards' grid holds {cells} cells, more than 18 cards")
     if cells < MIN_TERRITORIES:
         raise NoCityFound(
             f"no town found: only {cells} territory-sized card area{'s' * (cells != 1)} in the photo "
             f"(one card shows {MIN_TERRITORIES})"
         )
-    return TownGeometry(
-        photo,
-        view,
-        to_view,
-        lattice.padded(ring, ring, ring, ring),
-        np.pad(fit.occupied, ring),
-        rect.aspect,
-        framing_warnings(located.touches_border, rect.aspect, TOWN_WORDS),
-    )
 
 
 def _at_card_size(

@@ -62,7 +62,10 @@ def unlike_table(geometry: TownGeometry, cells: Sequence[tuple[int, int]]) -> li
 
 
 def table_lab(geometry: TownGeometry) -> np.ndarray:
-    """The table's colours (Lab, float32, one a row), from the photo's border."""
+    """The table's colours (Lab, float32, one a row): those the locate stage found the cards against
+    (:attr:`TownGeometry.table_lab`), else measured on the photo's border."""
+    if len(geometry.table_lab):
+        return geometry.table_lab
     small, _ = small_copy(geometry.photo)
     return border_table(cv2.cvtColor(small, cv2.COLOR_RGB2LAB)).astype(np.float32)
 

@@ -29,7 +29,7 @@ from vision.lattice import NoCityFound
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.cut import cut_by_frame
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
-from vision.towns.doubt import CellDoubt, read_land_doubt, region_table_doubt, town_doubt
+from vision.towns.doubt import CellDoubt, cards_beyond, read_land_doubt, region_table_doubt, town_doubt
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.region import unseen_cards
 from vision.towns.text import NoTerritory, decoded_town, town_text
@@ -54,6 +54,10 @@ UNSEEN_CARDS = (
 CUT_BY_FRAME = (
     "the photo's edge cuts the town beside {cells}: the town may go on beyond it. Take the photo again "
     "with the whole town and some table all round it"
+)
+CARDS_BEYOND = (
+    "cards lie beyond the town read ({cells}) but were read as the table: the town may go on there. Take "
+    "the photo again with the whole town evenly lit and some table all round it"
 )
 UNFIT_DECK = (
     "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): teach the "
@@ -217,6 +221,27 @@ def _doubts(
     return tuple(sorted(doubt, key=_reading_order)), warnings
 
 
+def _retake(
+    reading: Reading, origin: tuple[int, int], taught: bool, unseen: Sequence[str], beyond: Sequence[str]
+) -> tuple[str | None, bool]:
+    """Why the reading is not scored (None when it is) and whether that is for want of a taught deck: a
+    look read poorly, cards read as the table (``unseen`` in the town, ``beyond`` its edge: see
+    :func:`scan_town`), a town the photo's edge cuts."""
+    fit = look_fit(reading)
+    retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
+    if retake is None and (unseen or beyond) and not taught:  # the shipped reader does not see these cards
+        retake = UNSEEN_CARDS.format(cells=", ".join([*unseen, *beyond]))
+    needs_deck = retake is not None
+    if retake is None and beyond:  # territories outside the town, where no doubt can name them
+        retake = CARDS_BEYOND.format(cells=", ".join(beyond))
+    if retake is not None:  # the photo's edge is not looked at: its table colours cost a measure
+        return retake, needs_deck
+    cut = cut_by_frame(reading.geometry, reading.decoding, origin)
+    if cut:  # territories may lie beyond the photo's edge, where no doubt can name them
+        retake = CUT_BY_FRAME.format(cells=", ".join(cut))
+    return retake, needs_deck
+
+
 def scan_town(
     photo_rgb: np.ndarray,
     *,
@@ -238,7 +263,10 @@ def scan_town(
     cards poorly (:func:`look_fit` under :data:`MIN_LOOK_FIT`) carries a ``retake`` naming teaching and
     is not scored; so is a town the photo's edge cuts (:func:`vision.towns.cut.cut_by_frame`: its missing
     territories lie outside the town, where no doubt can name them), with a retake that does not name
-    teaching. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no town.
+    teaching; and so is a town beside which cells of the card region show a card by their own pixels
+    though read as the table (:func:`vision.towns.doubt.cards_beyond`: no doubt can name them either),
+    naming teaching when untaught. Raises :class:`~vision.lattice.NoCityFound` when the photo shows no
+    town.
     """
     read = reader if reader is not None else shipped_reader()
     reading = _read_region(photo_rgb, read, WIDE_RING if taught else RING, region, reading)
@@ -248,17 +276,12 @@ def scan_town(
         _, origin = decoded_town(decoding)
     except NoTerritory:
         raise NoCityFound("no town found: no cell of the card region reads as a territory") from None
-    unseen = region_table_doubt(decoding, unseen_cards(reading.geometry, decoding), origin, goals)
+    unseen_cells = unseen_cards(reading.geometry, decoding)
+    unseen = region_table_doubt(decoding, unseen_cells, origin, goals)
     doubt, doubt_warnings = _doubts(reading, origin, goals, taught, unseen)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
-    fit = look_fit(reading)
-    retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
-    if retake is None and unseen and not taught:  # the shipped reader does not see these cards as cards
-        retake = UNSEEN_CARDS.format(cells=", ".join(d.cell for d in unseen))
-    needs_deck = retake is not None
-    cut = cut_by_frame(reading.geometry, decoding, origin)
-    if retake is None and cut:  # territories may lie beyond the photo's edge, where no doubt can name them
-        retake = CUT_BY_FRAME.format(cells=", ".join(cut))
+    beyond = cards_beyond(decoding, unseen_cells, origin)
+    retake, needs_deck = _retake(reading, origin, taught, [d.cell for d in unseen], beyond)
     return TownScan(
         town=parse_town(text),
         text=text,
