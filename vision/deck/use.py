@@ -101,9 +101,7 @@ def similarities_of(windows: np.ndarray, deck: TaughtDeck, trust: np.ndarray | N
     when not given."""
     n, s = windows.shape[:2]
     t = _templates(deck)
-    if trust is None:
-        t = t.reshape(len(t), -1)
-        return (windows.reshape(n * s, -1) @ t.T).reshape(n, s, len(t)).max(axis=1)
+    trust = np.ones((n, 3), np.float32) if trust is None else trust
     per = [
         (windows[:, :, c].reshape(n * s, -1) @ t[:, c].reshape(len(t), -1).T).reshape(n, s, len(t))
         for c in range(3)
