@@ -38,6 +38,7 @@ from vision.cards import (
 )
 from vision.cells import Grid
 from vision.city.geometry import Geometry, px_per_mm
+from vision.city.stack_order import label_text
 
 __all__ = ["CardAgainst", "CityCards", "city_lacks", "read_backs", "stack_city"]
 
@@ -96,7 +97,7 @@ class CityCards:
         for a in self.against:
             cells = ", ".join(_named((r, c), origin) for r, c in a.cells)
             changes = ", ".join(
-                f"{_named((r, c), origin)} as {_text(label)} (read {_text(read[(r, c)])})"
+                f"{_named((r, c), origin)} as {label_text(*label)} (read {label_text(*read[(r, c)])})"
                 for (r, c), label in a.otherwise[:MAX_OTHERWISE]
             )
             without = f"; without it the city reads {changes}" if changes else ""
@@ -113,15 +114,15 @@ class CityCards:
         (:meth:`against_warnings`) names those blocks."""
         if self.scoring.source == "given":
             return {}
-        return {rc: (a.card, _text(label)) for a in self.against for rc, label in a.otherwise}
+        return {rc: (a.card, label_text(*label)) for a in self.against for rc, label in a.otherwise}
 
     def moved_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
         """One warning for each cell the backs settled (see :func:`stack_city`)."""
         read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}
         cards = ", ".join(map(str, self.scoring.cards or ()))
         return tuple(
-            f"{_named((r, c), origin)}: read as {_text(read[(r, c)])} (at first "
-            f"{_text(label)}) so that the scoring cards read on their backs ({cards}) lie beside the city"
+            f"{_named((r, c), origin)}: read as {label_text(*read[(r, c)])} (at first {label_text(*label)}) "
+            f"so that the scoring cards read on their backs ({cards}) lie beside the city"
             for (r, c), label in self.moved
         )
 
@@ -131,12 +132,6 @@ def _named(cell: tuple[int, int], origin: tuple[int, int]) -> str:
     city's first row or column (one the decoding made table) has none there, and is named so."""
     r, c = cell[0] - origin[0], cell[1] - origin[1]
     return cell_name(r, c) if r >= 0 and c >= 0 else "a cell beside the city"
-
-
-def _text(label: Label) -> str:
-    """A label as the city format writes it (``C:NE``, ``P``, ``.``)."""
-    zone, road = label
-    return "." if zone is None else f"{zone}:{road}" if road else zone
 
 
 def _used(scoring: ScoringCards) -> str:
