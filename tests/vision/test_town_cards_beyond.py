@@ -19,8 +19,10 @@ import vision.towns.scan as scan_module
 from tests.vision.town_standins import TruthReader, distribution
 from vision.towns.arbitrate import Reading, best_lattice
 from vision.towns.decode import decode_town
+from vision.towns.doubt import land_beyond
 from vision.towns.geometry import locate_town
 from vision.towns.scan import CARDS_BEYOND, TownScan, scan_town
+from vision.towns.text import decoded_town
 
 from .test_town_scan import rulebook, rulebook_photo
 
@@ -75,3 +77,22 @@ def test_a_town_already_retaken_is_not_looked_at_again_for_a_cut_by_the_photo_ed
     # Untaught, a card read as the table: needs_deck.
     scan = scan_town(rulebook_photo(0.0)[0], reader=reader, reading=reading)
     assert scan.needs_deck and scan.retake is not None
+
+
+def _beside(sure: float) -> tuple[str, ...]:
+    """The cells beside the town read surely as land, when the town's top-right card is read as the table
+    but for its cell (1, 5), read as a territory ``sure``: the decoding is the reading's own (that cell
+    left as table, the town one column short)."""
+    reading, _ = _reading(TOP_RIGHT)
+    _, origin = decoded_town(reading.decoding)
+    readings = [[dict(cell) for cell in row] for row in reading.readings]
+    readings[origin[0] + 1][origin[1] + 5] = distribution("D/w", sure, ".")
+    return land_beyond(reading.decoding, readings, origin)
+
+
+def test_a_territory_read_surely_beside_the_town_that_no_card_placed_names_where_the_town_goes_on() -> None:
+    assert _beside(0.99) == ("right of E2",)
+
+
+def test_a_territory_read_unsurely_beside_the_town_is_not_named_beyond_it() -> None:
+    assert _beside(0.6) == ()

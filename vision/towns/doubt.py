@@ -19,6 +19,7 @@ __all__ = [
     "READ_AS_LAND",
     "CellDoubt",
     "cards_beyond",
+    "land_beyond",
     "read_land_doubt",
     "region_table_doubt",
     "town_doubt",
@@ -157,6 +158,33 @@ def cards_beyond(decoding: TownDecoding, unseen: np.ndarray, origin: tuple[int, 
         tr, tc = int(r) - origin[0], int(c) - origin[1]
         if not (0 <= tr < rows and 0 <= tc < cols):
             out.append(_beyond(tr, tc, rows, cols))
+    return tuple(dict.fromkeys(out))
+
+
+# A cell beside the town's edge (sharing a side with one of its territories) that the reader reads as a
+# territory at least this surely, though no decoded card shows it, means the town may go on there: rendered
+# random edition 7075 (taught) read its two grey territories as the table, the decoding kept the 2 × 2
+# block on one side of them and scored it, its six other territories silent, one of them read 0.99 beside it.
+SURE_BESIDE = 0.9
+
+
+def land_beyond(
+    decoding: TownDecoding, readings: Sequence[Sequence[dict[str, float]]], origin: tuple[int, int]
+) -> tuple[str, ...]:
+    """Where cells beside the town's edge read surely as a territory (:data:`SURE_BESIDE`) though the
+    decoding leaves them out, each named by the town cell beside it (``below B2``): as for
+    :func:`cards_beyond`, the town read without them is no reading to score."""
+    town, _ = decoded_town(decoding)
+    rows, cols = town.n_rows, town.n_cols
+    out = []
+    for r, line in enumerate(readings):
+        for c, dist in enumerate(line):
+            tr, tc = r - origin[0], c - origin[1]
+            if 0 <= tr < rows and 0 <= tc < cols or 1.0 - dist.get(".", 0.0) < SURE_BESIDE:
+                continue
+            nr, nc = min(max(tr, 0), rows - 1), min(max(tc, 0), cols - 1)
+            if abs(tr - nr) + abs(tc - nc) == 1 and town.grid[nr][nc] is not None:
+                out.append(_beyond(tr, tc, rows, cols))
     return tuple(dict.fromkeys(out))
 
 

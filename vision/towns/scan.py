@@ -29,7 +29,14 @@ from vision.lattice import NoCityFound
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
 from vision.towns.cut import cut_by_frame
 from vision.towns.decode import DOUBT_MARGIN, TownDecoding, decode_town
-from vision.towns.doubt import CellDoubt, cards_beyond, read_land_doubt, region_table_doubt, town_doubt
+from vision.towns.doubt import (
+    CellDoubt,
+    cards_beyond,
+    land_beyond,
+    read_land_doubt,
+    region_table_doubt,
+    town_doubt,
+)
 from vision.towns.geometry import RING, WIDE_RING, TownGeometry, locate_town
 from vision.towns.region import unseen_cards
 from vision.towns.text import NoTerritory, decoded_town, town_text
@@ -222,16 +229,23 @@ def _doubts(
 
 
 def _retake(
-    reading: Reading, origin: tuple[int, int], taught: bool, unseen: Sequence[str], beyond: Sequence[str]
+    reading: Reading,
+    origin: tuple[int, int],
+    taught: bool,
+    unseen: Sequence[str],
+    beyond: Sequence[str],
+    read_beyond: Sequence[str] = (),
 ) -> tuple[str | None, bool]:
     """Why the reading is not scored (None when it is) and whether that is for want of a taught deck: a
     look read poorly, cards read as the table (``unseen`` in the town, ``beyond`` its edge: see
-    :func:`scan_town`), a town the photo's edge cuts."""
+    :func:`scan_town`), territories read beside the town that no card placed (``read_beyond``), a town
+    the photo's edge cuts."""
     fit = look_fit(reading)
     retake = None if fit >= MIN_LOOK_FIT else (UNFIT_DECK if taught else UNKNOWN_LOOK).format(fit=fit)
     if retake is None and (unseen or beyond) and not taught:  # the shipped reader does not see these cards
         retake = UNSEEN_CARDS.format(cells=", ".join([*unseen, *beyond]))
     needs_deck = retake is not None
+    beyond = list(dict.fromkeys([*beyond, *read_beyond]))
     if retake is None and beyond:  # territories outside the town, where no doubt can name them
         retake = CARDS_BEYOND.format(cells=", ".join(beyond))
     if retake is not None:  # the photo's edge is not looked at: its table colours cost a measure
@@ -281,7 +295,8 @@ def scan_town(
     doubt, doubt_warnings = _doubts(reading, origin, goals, taught, unseen)
     warnings = (*reading.geometry.warnings, *decoding.notes, *doubt_warnings)
     beyond = cards_beyond(decoding, unseen_cells, origin)
-    retake, needs_deck = _retake(reading, origin, taught, [d.cell for d in unseen], beyond)
+    read_beyond = land_beyond(decoding, reading.readings, origin)
+    retake, needs_deck = _retake(reading, origin, taught, [d.cell for d in unseen], beyond, read_beyond)
     return TownScan(
         town=parse_town(text),
         text=text,
