@@ -44,3 +44,20 @@ def test_a_town_whose_cards_the_photo_edge_cuts_is_retaken_not_scored() -> None:
     assert scan.retake is not None and scan.retake.startswith(CUT_BY_FRAME.split("{")[0])
     assert not scan.needs_deck
     assert scan.to_json()["total"] is None
+
+
+def _cut_through_last_column(kept: float) -> np.ndarray:
+    """The whole photo cut upright through the town's last column, ``kept`` of that column's width left."""
+    rgb = whole()
+    outlines = scan_town(rgb).outlines()
+    last = max(c for _, c in outlines)
+    left = min(x for (_, c), corners in outlines.items() if c == last for x, _ in corners)
+    right = max(x for (_, c), corners in outlines.items() if c == last for x, _ in corners)
+    return np.ascontiguousarray(rgb[:, : int((left + kept * (right - left)) * rgb.shape[1])])
+
+
+def test_a_town_whose_photo_edge_runs_through_a_column_of_its_cells_is_retaken_not_scored() -> None:
+    # Every cell beyond that column lies wholly outside the photo: nothing of it can be seen as card.
+    scan = scan_town(_cut_through_last_column(0.6))
+    assert scan.retake is not None and scan.retake.startswith(CUT_BY_FRAME.split("{")[0])
+    assert scan.to_json()["total"] is None

@@ -13,6 +13,10 @@ at 45° put card corners on the photo's edge with only table beside them (editio
 none of it card). Measured: rendered random edition 7055 (the top row of its cards showing only as a strip
 a quarter of a cell deep) was scored with its two cut territories silent; the orange strip reads 95 % card,
 the 20 editions 7000–7019's partly seen neighbours 0 %. A strip the colour of the table is not seen.
+
+A cell wholly beyond the photo shows nothing at all; beside a territory that the photo's edge itself
+cuts (the edge runs through the town's cells, not past them), a card may go on there, and the town is
+retaken too (:data:`UNSEEN`).
 """
 
 from __future__ import annotations
@@ -39,6 +43,27 @@ SPILL = 0.1
 _SAMPLES = 21
 _FEWEST = 10
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+# A cell this little of which (a share of its sample points) lies inside the photo shows nothing of what
+# lies there; beside a town territory that the photo's edge itself cuts, a card may go on there (rendered
+# random edition 7069: the photo's edge ran through the town's last column, every cell beyond it wholly
+# outside the photo; scored with four territories silent and a warning only).
+UNSEEN = 0.02
+
+
+def _on_photo(
+    geometry: TownGeometry, centre: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The view's lattice cell around ``centre`` as :data:`_SAMPLES` squared sample points: their offsets
+    (tx, ty, shares of the pitch from the centre), their places in the photo, and which lie inside it."""
+    lattice = geometry.lattice
+    t = (np.arange(_SAMPLES) + 0.5) / _SAMPLES - 0.5
+    tx, ty = np.meshgrid(t, t)
+    xs, ys = centre[0] + tx * lattice.pitch_x, centre[1] + ty * lattice.pitch_y
+    pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
+    back = cv2.perspectiveTransform(pts[None].astype(np.float64), np.linalg.inv(geometry.to_view))[0]
+    h, w = geometry.photo.shape[:2]
+    inside = (back[:, 0] >= 0) & (back[:, 0] < w) & (back[:, 1] >= 0) & (back[:, 1] < h)
+    return np.stack([tx.ravel(), ty.ravel()], axis=1), back, inside
 
 
 def _seen_card(
@@ -50,18 +75,18 @@ def _seen_card(
     """The share of card among the photo pixels of the view's lattice cell around ``centre`` that lie
     inside the photo and :data:`SPILL` or more from the edge shared with the town's cell (``step`` from it
     to this one), against the colours ``table()`` gives; 0 when the cell lies wholly inside the photo or
-    too little of it is seen."""
-    lattice = geometry.lattice
-    t = (np.arange(_SAMPLES) + 0.5) / _SAMPLES - 0.5
-    tx, ty = np.meshgrid(t, t)
-    xs, ys = centre[0] + tx * lattice.pitch_x, centre[1] + ty * lattice.pitch_y
-    pts = np.stack([xs.ravel(), ys.ravel()], axis=1)
-    back = cv2.perspectiveTransform(pts[None].astype(np.float64), np.linalg.inv(geometry.to_view))[0]
-    h, w = geometry.photo.shape[:2]
-    inside = (back[:, 0] >= 0) & (back[:, 0] < w) & (back[:, 1] >= 0) & (back[:, 1] < h)
-    away = (tx * step[1] + ty * step[0] + 0.5).ravel() >= SPILL
+    too little of it is seen, 1 when it lies wholly beyond the photo beside a town cell the photo's edge
+    cuts (:data:`UNSEEN`)."""
+    offsets, back, inside = _on_photo(geometry, centre)
+    if inside.all():
+        return 0.0
+    if inside.mean() <= UNSEEN:
+        lattice = geometry.lattice
+        own = (centre[0] - step[1] * lattice.pitch_x, centre[1] - step[0] * lattice.pitch_y)
+        return 0.0 if _on_photo(geometry, own)[2].all() else 1.0
+    away = offsets[:, 0] * step[1] + offsets[:, 1] * step[0] + 0.5 >= SPILL
     use = inside & away
-    if inside.all() or use.sum() < _FEWEST:
+    if use.sum() < _FEWEST:
         return 0.0
     rgb = geometry.photo[back[use, 1].astype(int), back[use, 0].astype(int)]
     lab = cv2.cvtColor(rgb[None].astype(np.uint8), cv2.COLOR_RGB2LAB)[0].astype(np.float32)
