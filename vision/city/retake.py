@@ -113,9 +113,10 @@ UNKNOWN_COLOURS_MISFIT = 12.0
 # and for glare with no word of teaching): teaching is said before the retake's own advice.
 UNSURE_LOOK_SHARE = 0.5
 UNSURE_LOOK_ADVICE = (
-    "{doubted} of the city's {blocks} blocks could be read otherwise: if your cards are a print the scanner "
-    "has not seen (other colours or art), teach it your cards with one photo of the 18 fronts face up "
-    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise, {advice}"
+    "{doubted} of the city's {blocks} blocks could be read otherwise in a way that changes the score: if "
+    "your cards are a print the scanner has not seen (other colours or art), teach it your cards with one "
+    "photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with "
+    "that deck; otherwise, {advice}"
 )
 UNKNOWN_COLOURS_ADVICE = (
     "these cards' colours are not those of the print the scanner knows (the zones lie {misfit:.0f} a*b* "

@@ -213,7 +213,10 @@ def refuse_unknown_colours(result: ScanResult) -> ScanResult:
 
 def _unsure_look(result: ScanResult) -> ScanResult:
     """A retaken ``result`` with :data:`~vision.city.retake.UNSURE_LOOK_SHARE` or more of its blocks in doubt
-    asking to teach the deck first (``needs_deck``), its own advice kept after; as it is otherwise."""
+    asking to teach the deck first (``needs_deck``), its own advice kept after; as it is otherwise. The
+    doubts counted are the result's, those whose other reading changes the score; the retake's own advice
+    counts every cell that could be read otherwise (:func:`~vision.city.retake.doubt_count`), and the
+    advice says which count is which."""
     if result.retake is None or result.needs_deck:
         return result
     blocks = sum(1 for _ in result.city.blocks())
