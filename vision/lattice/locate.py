@@ -272,7 +272,8 @@ def _dominant_pair(seg: np.ndarray) -> tuple[float, float]:
     # The perpendicular family: perspective bends it by up to ~35° away from 90° in the image.
     offsets = np.arange(55, 126)
     cand = (first + offsets) % 180
-    second = int(cand[np.argmax(smooth[cand])])
+    prior = np.exp(-0.5 * ((offsets - 90) / 25.0) ** 2)
+    second = int(cand[np.argmax(smooth[cand] * prior)])
     return float(first), float(second)
 
 
