@@ -28,7 +28,7 @@ from vision.lattice.fit import (
     Lattice,
     occupied_cells,
 )
-from vision.lattice.locate import NoCityFound, cards_in_border, locate_city
+from vision.lattice.locate import NoCityFound, _dominant_pair, cards_in_border, locate_city
 from vision.lattice.offsets import cell_offsets, drift_offsets
 from vision.lattice.periods import estimate_period, folded_peak, position_profile
 from vision.lattice.rectify import Periods, project_points
@@ -124,6 +124,23 @@ def test_locate_finds_the_two_line_directions() -> None:
     centre = corners.reshape(-1, 2).mean(axis=0) * 0.5
     assert x < centre[0] < x + w and y < centre[1] < y + h
     assert located.touches_border == ()
+
+
+def _family(angle_deg: float, length: float, count: int) -> np.ndarray:
+    """``count`` segments of ``length`` px about ``angle_deg`` (spread over ±1°, as edges found in a photo
+    are), side by side (N × 4: x1, y1, x2, y2)."""
+    angles = np.radians(angle_deg + np.tile([-1.0, 0.0, 0.0, 1.0], count)[:count])
+    starts = np.stack([np.arange(count) * 13.0, np.arange(count) * 7.0], axis=1) + 100.0
+    ends = starts + length * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    return np.hstack([starts, ends])
+
+
+def test_the_second_line_family_is_the_one_near_perpendicular_over_a_stronger_slanted_texture() -> None:
+    # Random edition 7040's card edges at 74° and 163°, and its woven fills' stripes at 129° (55° off the
+    # first family, at the edge of what perspective can bend a perpendicular family to) longer in all.
+    seg = np.vstack([_family(74.0, 60.0, 40), _family(163.0, 40.0, 10), _family(129.0, 40.0, 14)])
+    first, second = _dominant_pair(seg)
+    assert first == pytest.approx(74.0, abs=1.0) and second == pytest.approx(163.0, abs=1.0)
 
 
 @pytest.mark.slow
