@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import cv2
 import numpy as np
 import pytest
 
@@ -22,22 +21,18 @@ from vision.city.result import ScanResult
 from vision.deck.corrections import parse_correction, relabel
 from vision.deck.use import _near_cards
 
+from .test_town_deck import jpeg
+
 pytestmark = pytest.mark.slow
 
 SEED = 37_087
-
-
-def _jpeg(rgb: np.ndarray) -> bytes:
-    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return buf.tobytes()
 
 
 @cache
 def _scan() -> tuple[ScanResult, str]:
     edition = random_city_edition(np.random.default_rng(SEED))
     deck_rgb, truth = render_deck(SEED, ppm=3.0, edition=edition)
-    teaching = teach_photos([_jpeg(deck_rgb)], names=["deck photo"])
+    teaching = teach_photos([jpeg(deck_rgb)], names=["deck photo"])
     deck = teaching.deck
     if teaching.ask is not None:  # the player names the first card, as asked
         first = teaching.cards[0]
