@@ -44,9 +44,9 @@ CHANNEL_WEIGHTS = np.array([0.5, 0.25, 0.25], np.float32)
 CONTRAST_NOISE = 3.0
 # Cells the classifier thinks surely empty (no card) are not compared, but on the card region and the
 # cells beside it: a block of a print the classifier never saw, the colour of the cloth under it, reads
-# surely empty to it, and the region found by colour stops short of it (random city edition 37 087: three
-# blue industrial blocks with their roads on a blue cloth, read as the table 0.99 and scored so, named
-# nowhere); the deck knows that block.
+# surely empty to it, and the region found by colour stops short of it (random city edition 37 087: blocks
+# of its blue print on a blue cloth, industrial ones with their roads among them, read as the table 0.99 and
+# scored so, two named nowhere); the deck knows those blocks.
 COMPARE_BELOW_EMPTY = 0.95
 # The log-likelihood ratio a similarity gives is bounded: one photo's evidence must not overrule all else.
 MAX_LLR = 6.0
