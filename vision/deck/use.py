@@ -23,6 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from scoring.city import block, rotate_road
@@ -170,12 +171,8 @@ def apply_deck(geometry: Geometry, readings: Grid, deck: TaughtDeck) -> Grid:
 
 def _near_cards(occupied: np.ndarray) -> np.ndarray:
     """The card region's cells (``occupied``, (rows, cols) bool) and those beside them (a side shared)."""
-    near = occupied.copy()
-    near[1:] |= occupied[:-1]
-    near[:-1] |= occupied[1:]
-    near[:, 1:] |= occupied[:, :-1]
-    near[:, :-1] |= occupied[:, 1:]
-    return near
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    return cv2.dilate(occupied.astype(np.uint8), cross).astype(bool)
 
 
 def reweighted(

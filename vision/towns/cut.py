@@ -50,7 +50,7 @@ _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 UNSEEN = 0.02
 
 
-def _on_photo(
+def _cell_samples(
     geometry: TownGeometry, centre: tuple[float, float]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The view's lattice cell around ``centre`` as :data:`_SAMPLES` squared sample points: their offsets
@@ -77,13 +77,13 @@ def _seen_card(
     to this one), against the colours ``table()`` gives; 0 when the cell lies wholly inside the photo or
     too little of it is seen, 1 when it lies wholly beyond the photo beside a town cell the photo's edge
     cuts (:data:`UNSEEN`)."""
-    offsets, back, inside = _on_photo(geometry, centre)
+    offsets, back, inside = _cell_samples(geometry, centre)
     if inside.all():
         return 0.0
     if inside.mean() <= UNSEEN:
         lattice = geometry.lattice
         own = (centre[0] - step[1] * lattice.pitch_x, centre[1] - step[0] * lattice.pitch_y)
-        return 0.0 if _on_photo(geometry, own)[2].all() else 1.0
+        return 0.0 if _cell_samples(geometry, own)[2].all() else 1.0
     away = offsets[:, 0] * step[1] + offsets[:, 1] * step[0] + 0.5 >= SPILL
     use = inside & away
     if use.sum() < _FEWEST:
