@@ -11,17 +11,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from games import GameRequest, scan_photo, teach_photos
-from models.synth.city_edition import random_city_edition
-from models.synth.deck import render_deck
-from models.synth.scene import render_photo
+from games import GameRequest, scan_photo
 from scoring.city_text import parse_city
 from tests.evaluate import compare_cities
 from vision.city.result import ScanResult
-from vision.deck.corrections import parse_correction, relabel
 from vision.deck.use import _near_cards
 
-from .test_town_deck import jpeg
+from .city_editions import edition_city, taught_city_deck
 
 pytestmark = pytest.mark.slow
 
@@ -30,17 +26,8 @@ SEED = 37_087
 
 @cache
 def _scan() -> tuple[ScanResult, str]:
-    edition = random_city_edition(np.random.default_rng(SEED))
-    deck_rgb, truth = render_deck(SEED, ppm=3.0, edition=edition)
-    teaching = teach_photos([jpeg(deck_rgb)], names=["deck photo"])
-    deck = teaching.deck
-    if teaching.ask is not None:  # the player names the first card, as asked
-        first = teaching.cards[0]
-        card = next(c for c in truth["cards"] if (c["row"], c["col"]) == (first.row, first.col))
-        tap = f"{first.row + 1},{first.col + 1}={card['card']}{'r' * card['rotated']}"
-        deck = relabel(deck, [parse_correction(tap)])
-    photo = render_photo(SEED, edition=edition, wrecktar=False, poi=False, construction=0)
-    scan = scan_photo(photo.jpeg, GameRequest(), decks=[deck]).scan
+    photo = edition_city(SEED)
+    scan = scan_photo(photo.jpeg, GameRequest(), decks=[taught_city_deck(SEED)]).scan
     assert isinstance(scan, ScanResult)
     return scan, photo.truth.city
 

@@ -16,7 +16,7 @@ from vision.backs.numerals import (
     circle_patch,
     normalise,
 )
-from vision.backs.read import find_scoring_cards
+from vision.backs.read import ScoringCardReading, find_scoring_cards
 
 __all__ = [
     "BACKS_OVER_CITY",
@@ -27,6 +27,7 @@ __all__ = [
     "NumberModelError",
     "PATCH",
     "REACH",
+    "ScoringCardReading",
     "ScoringCards",
     "choose_scoring_cards",
     "circle_frame",
