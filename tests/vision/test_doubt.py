@@ -20,7 +20,7 @@ from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cards.pieces import Placement
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
-from vision.city.doubt import find_doubts
+from vision.city.doubt import Evidence, find_doubts
 from vision.city.result import ScanResult
 from vision.deck import LOOK_DOUBT_MARGIN
 
@@ -287,7 +287,7 @@ def test_a_taught_looks_reading_the_cards_explain_by_under_its_own_margin_is_dou
         readings, [[None, None], [None, 4]], CardStacking((), cells, 0.0, 1.0), True, readings
     )
     assert find_doubts(assemble_city(readings), as_cards) == ()
-    (doubt,) = find_doubts(assemble_city(readings), as_cards, cards_margin=LOOK_DOUBT_MARGIN)
+    (doubt,) = find_doubts(assemble_city(readings), as_cards, Evidence(cards_margin=LOOK_DOUBT_MARGIN))
     assert doubt.name == "B2" and "R:NS" in doubt.alternatives and doubt.sources == ("cards",)
 
 
@@ -297,7 +297,7 @@ def test_a_block_read_otherwise_without_a_scoring_card_the_city_seems_to_hold_is
     readings = _readings("R:EW  C:EW\nP     C:NS\n", sure=0.96)
     as_cards = _no_cards(readings)
     assert find_doubts(assemble_city(readings), as_cards) == ()
-    (doubt,) = find_doubts(assemble_city(readings), as_cards, held={(1, 1): (4, "R:NS")})
+    (doubt,) = find_doubts(assemble_city(readings), as_cards, Evidence(held={(1, 1): (4, "R:NS")}))
     assert (doubt.name, doubt.reading, doubt.sources) == ("B2", "C:NS", ("held",))
     assert doubt.alternatives[0] == "R:NS" and "scoring card 4" in doubt.why
     assert doubt.named == (("held", doubt.why, "R:NS"),)

@@ -18,7 +18,7 @@ from vision.cards import CardReading, CardStacking, StackedCell
 from vision.cards.pieces import Placement
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
-from vision.city.doubt import ORDER_DOUBT, CellDoubt, find_doubts
+from vision.city.doubt import ORDER_DOUBT, CellDoubt, Evidence, find_doubts
 from vision.city.doubt_matters import doubts_that_matter, scored_lines
 from vision.city.result import ScanResult
 
@@ -82,7 +82,7 @@ def test_the_reading_as_photographed_can_raise_the_doubt_the_colour_corrected_on
     assert find_doubts(assemble_city(as_cards.readings), as_cards) == ()
     first_look = [list(row) for row in as_cards.readings]
     first_look[1][1] = _straight_or_curve(0.6, 0.3)
-    (doubt,) = find_doubts(assemble_city(as_cards.readings), as_cards, photographed=first_look)
+    (doubt,) = find_doubts(assemble_city(as_cards.readings), as_cards, Evidence(photographed=first_look))
     assert doubt.name == "B2" and doubt.alternatives[0] == "I:SW"
 
 

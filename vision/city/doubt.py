@@ -34,21 +34,22 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scoring.city import SIDES, ZONE_NAMES, block, cell_name
+from scoring.city import ZONE_NAMES, block, cell_name
 from scoring.layouts import LAYOUTS
 from scoring.placement import POI_ZONES
 from vision.cards import CardReading, StackedCell
 from vision.cells import CellReading, Grid
 from vision.city.assemble import Assembled
-from vision.city.stack_order import StackOrder, label_text, reading_weights, stack_orders
+from vision.city.cell_facts import CellFacts, cell_facts
+from vision.city.stack_order import label_text, reading_weights
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["CellDoubt", "find_doubts"]
+__all__ = ["CellDoubt", "Evidence", "find_doubts"]
 
 # The thresholds were chosen on the real-art development set read upright, with the scoring cards given,
 # and in twelve everyday perturbations (336 readings, 32 wrong cells; models/MODEL_CARD.md, "Doubt"): the
@@ -152,24 +153,8 @@ def _ranked_labels(reading: CellReading | None) -> list[tuple[str, float]]:
     return [(label, float(p)) for p, label in ranked]
 
 
-@dataclass(frozen=True)
-class _Cell:
-    """What the scan knows of one cell of the trimmed city (see :func:`_signals`)."""
-
-    label: str
-    confidence: float
-    before: CellReading | None
-    decoded: StackedCell | None
-    block_sides: int  # how many of its four sides touch a block
-    glare: float = 0.0
-    order: StackOrder | None = None
-    table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
-    hanging: bool = False  # the card the decoding put here lies partly on cells the photo does not show
-    held: tuple[int, str] | None = None  # (scoring card the city seems to hold, this cell's label without it)
-
-
 def _signals(
-    cell: _Cell, cards_used: bool, explained: bool, margin: float = CARDS_DOUBT_MARGIN
+    cell: CellFacts, cards_used: bool, explained: bool, margin: float = CARDS_DOUBT_MARGIN
 ) -> list[tuple[str, str]]:
     """The (source, plain-words reason) pairs that name this cell; ``margin``: the cards' margin (nats)
     under which their explanation of it is in doubt."""
@@ -212,7 +197,7 @@ def _signals(
     return out
 
 
-def _named(cell: _Cell, signals: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
+def _named(cell: CellFacts, signals: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
     """The reasons among ``signals`` that rest on one alternative: the order's other card on top, the
     table at the rim, the block read without a scoring card the city seems to hold."""
     own = {
@@ -223,7 +208,7 @@ def _named(cell: _Cell, signals: list[tuple[str, str]]) -> tuple[tuple[str, str,
     return tuple((src, why, alt) for src, why in signals if (alt := own.get(src)) is not None)
 
 
-def _seen_roads(cell: _Cell, sources: tuple[str, ...], alternatives: tuple[str, ...]) -> tuple[str, ...]:
+def _seen_roads(cell: CellFacts, sources: tuple[str, ...], alternatives: tuple[str, ...]) -> tuple[str, ...]:
     """The ``alternatives`` that are another road of the cell's block, where the doubt is about the road
     itself: the card decoding hardly tells it (``cards``), or two overlapping cards' order rests on the
     classifier's own first reading of it (``order``, the classifier reading what is given). A wrong road
@@ -248,14 +233,14 @@ def _a_hole_of_the_cards(d: StackedCell | None, explained: bool) -> bool:
     return explained and d is not None and d.source == "empty" and (d.margin or 0.0) >= ENCLOSED_MARGIN
 
 
-def _could_be_table(cell: _Cell) -> bool:
+def _could_be_table(cell: CellFacts) -> bool:
     d, before = cell.decoded, cell.before
     if d is None or before is None or cell.label in (".", "W") or cell.block_sides == 4:
         return False
     return before.empty_probability >= RIM_TABLE and d.margin is not None and d.margin < RIM_MARGIN
 
 
-def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) -> tuple[str, ...]:
+def _alternatives(cell: CellFacts, sources: tuple[str, ...], marks: bool = False) -> tuple[str, ...]:
     ranked = _ranked_labels(cell.before)
     top = ranked[0][1] if ranked else 1.0
     alts = [label for label, p in ranked if label != cell.label and p >= ALTERNATIVE_SHARE * top]
@@ -280,7 +265,7 @@ def _alternatives(cell: _Cell, sources: tuple[str, ...], marks: bool = False) ->
     return tuple(a for a in alts if a in base or _expansion_offered(a, cell, ranked, marks))
 
 
-def _expansion_offered(label: str, cell: _Cell, ranked: list[tuple[str, float]], marks: bool) -> bool:
+def _expansion_offered(label: str, cell: CellFacts, ranked: list[tuple[str, float]], marks: bool) -> bool:
     """Whether ``label``, a block only an expansion's card shows (:data:`EXPANSION_ONLY`), is offered for
     ``cell``: only for a block (a Point of Interest lies among the cards; a red check's square beside the
     city reads as a roadless R, Wrecktar's art as roadless blocks), and there when the photo shows that
@@ -292,7 +277,7 @@ def _expansion_offered(label: str, cell: _Cell, ranked: list[tuple[str, float]],
     return marks or bool(ranked and ranked[0][0] == label)
 
 
-def _covered_among_blocks(cell: _Cell) -> bool:
+def _covered_among_blocks(cell: CellFacts) -> bool:
     """A block with blocks on all four sides that a card shows, the cards sure of it: table there would be
     a hole in the middle of the city that the cards cover (a park read as "." there is no alternative)."""
     d = cell.decoded
@@ -301,65 +286,51 @@ def _covered_among_blocks(cell: _Cell) -> bool:
     return d.margin is None or d.margin >= CARDS_DOUBT_MARGIN
 
 
-def find_doubts(
-    assembled: Assembled,
-    as_cards: CardReading,
-    glare: np.ndarray | None = None,
-    photographed: Grid | None = None,
-    table_pattern: np.ndarray | None = None,
-    cards_margin: float = CARDS_DOUBT_MARGIN,
-    held: Mapping[tuple[int, int], tuple[int, str]] | None = None,
-) -> tuple[CellDoubt, ...]:
-    """The cells of ``assembled`` that could reasonably be otherwise, in reading order; ``cards_margin``:
-    the cards' margin (nats) under which their explanation of a cell is in doubt, the reader's own
-    (:data:`CARDS_DOUBT_MARGIN` for the shipped classifier); ``glare``: the
-    share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
+@dataclass(frozen=True)
+class Evidence:
+    """What the scan measured of the photo besides the readings and the cards, for :func:`find_doubts`.
+
+    ``glare``: the share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
     readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
     own pattern off the cards (:func:`vision.city.retake.read_light`), (rows, cols), which are not in doubt
-    for being table beside or among blocks: a check cloth's squares are seen to be the cloth; ``held``:
-    the lattice's cells read otherwise without a scoring card the city seems to hold, each with (that
-    card, its label there)."""
-    r0, c0 = assembled.origin
-    before = as_cards.before
+    for being table beside or among blocks: a check cloth's squares are seen to be the cloth;
+    ``cards_margin``: the cards' margin (nats) under which their explanation of a cell is in doubt, the
+    reader's own (:data:`CARDS_DOUBT_MARGIN` for the shipped classifier); ``held``: the lattice's cells read
+    otherwise without a scoring card the city seems to hold, each with (that card, its label there).
+    """
+
+    glare: np.ndarray | None = None
+    photographed: Grid | None = None
+    table_pattern: np.ndarray | None = None
+    cards_margin: float = CARDS_DOUBT_MARGIN
+    held: Mapping[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
+
+
+def find_doubts(
+    assembled: Assembled, as_cards: CardReading, evidence: Evidence | None = None
+) -> tuple[CellDoubt, ...]:
+    """The cells of ``assembled`` that could reasonably be otherwise, in reading order, from the readings,
+    the cards and what else the scan measured (``evidence``, none by default)."""
+    seen = evidence or Evidence()
+    cells = cell_facts(
+        assembled,
+        as_cards,
+        glare=seen.glare,
+        photographed=seen.photographed,
+        table_pattern=seen.table_pattern,
+        held=seen.held,
+    )
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
-    marks = any(rd is not None and rd.poi for row in before or () for rd in row)  # a Point of Interest seen
-    orders = stack_orders(as_cards, photographed)
-    hanging = _hanging_cards(as_cards)
+    # A Point of Interest seen anywhere: its roadless blocks are offered wherever they are likely.
+    marks = any(rd is not None and rd.poi for row in as_cards.before or () for rd in row)
     out = []
-    for r in range(assembled.city.n_rows):
-        for c in range(assembled.city.n_cols):
-            rc = (r + r0, c + c0)
-            reading = before[rc[0]][rc[1]] if before is not None else None
-            decoded = as_cards.decoding.cells.get(rc) if as_cards.used else None
-            cell = _Cell(
-                assembled.labels[r][c],
-                float(assembled.confidence[r, c]),
-                reading,
-                decoded,
-                sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
-                float(glare[r, c]) if glare is not None else 0.0,
-                orders.get(rc),
-                bool(table_pattern[r, c]) if table_pattern is not None else False,
-                decoded is not None and decoded.card in hanging,
-                (held or {}).get(rc),
-            )
-            signals = _signals(cell, as_cards.used, explained, cards_margin)
-            sources = tuple(dict.fromkeys(source for source, _ in signals))
-            alts = _alternatives(cell, sources, marks) if signals else ()
-            if alts:
-                why = "; ".join(reason for _, reason in signals)
-                named, seen = _named(cell, signals), _seen_roads(cell, sources, alts)
-                out.append(CellDoubt(r, c, cell.label, alts, why, sources, named, seen))
+    for (r, c), cell in cells.items():  # in reading order
+        signals = _signals(cell, as_cards.used, explained, seen.cards_margin)
+        sources = tuple(dict.fromkeys(source for source, _ in signals))
+        alts = _alternatives(cell, sources, marks) if signals else ()
+        if alts:
+            why = "; ".join(reason for _, reason in signals)
+            named, roads = _named(cell, signals), _seen_roads(cell, sources, alts)
+            out.append(CellDoubt(r, c, cell.label, alts, why, sources, named, roads))
     return tuple(out)
-
-
-def _hanging_cards(as_cards: CardReading) -> frozenset[int]:
-    """The cards the decoding placed with a cell beyond the cells read: only their other cells, fewer than
-    four, speak for them, and the cells they overrule rest on that (random city edition 37 000: a card
-    hanging off a dark corner turned a surely read industrial curve the other way, named nowhere)."""
-    if not as_cards.used:
-        return frozenset()
-    cells = as_cards.decoding.cells
-    placements = as_cards.decoding.placements
-    return frozenset(p.card for p in placements if any(rc not in cells for rc, _ in p.cells()))

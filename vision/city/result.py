@@ -12,7 +12,7 @@ from scoring.city import City, cell_name
 from vision.backs import CITY_SURE, ScoringCards
 from vision.city.assemble import Assembled, assemble_city
 from vision.city.cut import cut_by_frame
-from vision.city.doubt import CARDS_DOUBT_MARGIN, CellDoubt, find_doubts
+from vision.city.doubt import CARDS_DOUBT_MARGIN, CellDoubt, Evidence, find_doubts
 from vision.city.doubt_matters import doubts_that_matter, unsure_city_cards
 from vision.city.geometry import MIN_BLOCKS, Geometry
 from vision.city.overlay import cell_outlines, draw_overlay
@@ -151,8 +151,14 @@ def assemble_scan(
 def _doubts(assembled: Assembled, cards: CityCards, light: Light, margin: float) -> tuple[CellDoubt, ...]:
     """Every cell of ``assembled`` that could reasonably be otherwise (:func:`find_doubts`), with the
     light's evidence (glare, the table's pattern) and the cards' (the first look, scoring cards held)."""
-    as_cards, glare, pattern = cards.as_cards, light.glare_cells, light.table_pattern
-    return find_doubts(assembled, as_cards, glare, cards.photographed, pattern, margin, cards.held_cells())
+    evidence = Evidence(
+        glare=light.glare_cells,
+        photographed=cards.photographed,
+        table_pattern=light.table_pattern,
+        cards_margin=margin,
+        held=cards.held_cells(),
+    )
+    return find_doubts(assembled, cards.as_cards, evidence)
 
 
 def settle_doubts(
