@@ -21,7 +21,7 @@ from vision.deck.corrections import (
 )
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
-from vision.deck.look_reader import LOOK_DOUBT_MARGIN, LookClassifier
+from vision.deck.look_reader import LOOK_DOUBT_MARGIN, LookClassifier, refit_gains
 from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, border_table, find_cards, table_distance
 from vision.deck.seen import CardSeen
 from vision.deck.structure import colour_groups
@@ -74,6 +74,7 @@ __all__ = [
     "is_place_index",
     "json_place",
     "read_archive",
+    "refit_gains",
     "text_place",
     "write_archive",
     "sliding_windows",

@@ -17,6 +17,7 @@ nearest a zone onto that zone.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -190,12 +191,34 @@ def light_of(look: CityLook, grounds: np.ndarray) -> tuple[np.ndarray, np.ndarra
             break
         src, dst = grounds[near], look.grounds[zone_lp[near].argmax(axis=1)]
         if k > 0:
-            for ch in np.flatnonzero(CHANNELS):
-                if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
-                    slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
-                    gain[ch] = np.clip(slope, *GAIN)
+            gain = refit_gains(src, dst, gain, np.flatnonzero(CHANNELS), ADAPT_SPREAD, GAIN)
         offset = np.median(dst - src * gain, axis=0).astype(np.float32) * CHANNELS
     return gain, offset
+
+
+def refit_gains(
+    src: np.ndarray,
+    dst: np.ndarray,
+    gain: np.ndarray,
+    channels: Iterable[int],
+    spread: float,
+    bounds: tuple[float, float],
+) -> np.ndarray:
+    """``gain`` (3,) with each of ``channels`` refitted as the least-squares slope that carries the colours
+    ``src`` (N, 3) onto ``dst`` (N, 3), clipped to ``bounds``, where ``dst`` spreads by ``spread`` or more in
+    that channel and ``src`` varies at all: colours closer together say nothing of a gain.
+
+    >>> src = np.array([[10.0, 0, 0], [20, 0, 0], [30, 0, 0]])
+    >>> gain = refit_gains(src, src * 1.1, np.ones(3, np.float32), [0, 1], 5.0, (0.8, 1.25))
+    >>> [round(float(g), 2) for g in gain]
+    [1.1, 1.0, 1.0]
+    """
+    out = np.array(gain, np.float32)
+    for ch in channels:
+        if dst[:, ch].std() >= spread and src[:, ch].std() > 1e-3:
+            slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
+            out[ch] = np.clip(slope, *bounds)
+    return out
 
 
 def _reading(dist: dict[tuple[str | None, str | None], float]) -> CellReading:

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from scoring.wagons.town import ICONS, TERRAINS
+from vision.deck import refit_gains
 from vision.lattice import Lattice
 from vision.towns.deck.look import icon_distance, territory_looks
 from vision.towns.deck.structure import PrintLook, fill_distance
@@ -179,11 +180,7 @@ def _fit_from(look: PrintLook, src: np.ndarray, light: Light) -> Light:
     for _ in range(ADAPT_ROUNDS):
         terrain, _ = look.terrain_logp(light.adapted(src))
         dst = look.fills[terrain.argmax(axis=1)]
-        gain = np.ones(3, np.float32)
-        for ch in range(3):
-            if dst[:, ch].std() >= ADAPT_SPREAD and src[:, ch].std() > 1e-3:
-                slope = np.cov(src[:, ch], dst[:, ch])[0, 1] / src[:, ch].var(ddof=1)
-                gain[ch] = np.clip(slope, *GAIN)
+        gain = refit_gains(src, dst, np.ones(3, np.float32), range(3), ADAPT_SPREAD, GAIN)
         light = Light(gain, np.median(dst - src * gain, axis=0).astype(np.float32))
     return light
 
