@@ -71,19 +71,18 @@ def _seen_card(
     centre: tuple[float, float],
     step: tuple[int, int],
     table: Callable[[], np.ndarray],
+    town_cut: Callable[[], bool],
 ) -> float:
     """The share of card among the photo pixels of the view's lattice cell around ``centre`` that lie
     inside the photo and :data:`SPILL` or more from the edge shared with the town's cell (``step`` from it
     to this one), against the colours ``table()`` gives; 0 when the cell lies wholly inside the photo or
-    too little of it is seen, 1 when it lies wholly beyond the photo beside a town cell the photo's edge
-    cuts (:data:`UNSEEN`)."""
+    too little of it is seen, 1 when it lies wholly beyond the photo and ``town_cut()`` says the photo's
+    edge cuts the town's cell (:data:`UNSEEN`)."""
     offsets, back, inside = _cell_samples(geometry, centre)
     if inside.all():
         return 0.0
     if inside.mean() <= UNSEEN:
-        lattice = geometry.lattice
-        own = (centre[0] - step[1] * lattice.pitch_x, centre[1] - step[0] * lattice.pitch_y)
-        return 0.0 if _cell_samples(geometry, own)[2].all() else 1.0
+        return 1.0 if town_cut() else 0.0
     away = offsets[:, 0] * step[1] + offsets[:, 1] * step[0] + 0.5 >= SPILL
     use = inside & away
     if use.sum() < _FEWEST:
@@ -106,12 +105,14 @@ def cut_by_frame(geometry: TownGeometry, decoding: TownDecoding, origin: tuple[i
             if cells[r][c].territory is None:
                 continue
             x, y = lattice.center(r, c)
+            # Whether the photo's edge cuts this town cell: sampled once, and only where a side needs it.
+            town_cut = cache(lambda x=x, y=y: not _cell_samples(geometry, (x, y))[2].all())
             for dr, dc in _STEPS:
                 nr, nc = r + dr, c + dc
                 if 0 <= nr < rows and 0 <= nc < cols and cells[nr][nc].territory is not None:
                     continue
                 centre = (x + dc * lattice.pitch_x, y + dr * lattice.pitch_y)
-                if _seen_card(geometry, centre, (dr, dc), table) >= CARD_SEEN:
+                if _seen_card(geometry, centre, (dr, dc), table, town_cut) >= CARD_SEEN:
                     out.append(cell_name(r - origin[0], c - origin[1]))
                     break
     return tuple(out)
