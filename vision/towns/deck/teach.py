@@ -149,10 +149,10 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
         found = _whole_cards(rgb) or found
     if found is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
-    corners = np.array([portrait(q) for q in found.corners])
-    places = places_of(corners)
-    order = sorted(range(len(places)), key=lambda i: places[i])
-    corners, places = completed(corners[order], [places[i] for i in order], want=len(CARDS))
+    corners, places = _on_grid(found)
+    if len(places) < len(CARDS):  # more cards missed than the grid can place: cards the table's colour
+        whole = _whole_cards(rgb)
+        corners, places = _on_grid(whole) if whole is not None else (corners, places)
     view, lattice = _mosaic(rgb, corners)
     grid = reader(view, lattice)
     readings, centres = [], []
@@ -170,10 +170,21 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     return DeckCards(places, corners, fit, turn, patches, read, rgb, fills, icons)
 
 
+def _on_grid(found: DeckMosaic) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The cards ``found`` stood portrait, in reading order of their places in the deck's grid, with the
+    places the grid shows empty filled (:func:`vision.towns.deck.grid.completed`)."""
+    corners = np.array([portrait(q) for q in found.corners])
+    places = places_of(corners)
+    order = sorted(range(len(places)), key=lambda i: places[i])
+    return completed(corners[order], [places[i] for i in order], want=len(CARDS))
+
+
 def _whole_cards(rgb: np.ndarray) -> DeckMosaic | None:
-    """The 18 cards of a photo in which more cards were found than a deck holds: the regions were pieces
-    of cards (a print whose lines round its territories lie near the table's colour, or whose dark fills
-    do, parts every card into its territories), so the cards are sought again as a Sprawlopolis print's
+    """The 18 cards of a photo in which more cards were found than a deck holds, or fewer than its grid can
+    place: the regions were pieces of cards (a print whose lines round its territories lie near the
+    table's colour, or whose dark fills do, parts every card into its territories; random edition 7072's
+    cards of dark blue and grey on a dark blue cloth were 11 regions, the grid placing 15 cards), so the
+    cards are sought again as a Sprawlopolis print's
     are (:mod:`vision.deck.teach_structure`): with those lines bridged more and more and, failing every
     bridge, with a pixel taken for card nearer the table's colours. The first distance at which some
     bridge finds exactly 18 cards gives them (the one leaving fewest regions in doubt); None when none
