@@ -1,8 +1,9 @@
 """A player's taught deck: their own 18 cards' look, taught from photos and used in a scan.
 
-``taught`` is the deck and its file, ``outlines`` finds the cards of a deck photo, ``teach`` makes a deck
-from photos, ``corrections`` relabels it, ``draw`` pictures it for the player, ``use`` reads it alongside the
-classifier in a scan; a print the classifier does not know is taught by the deck's structure
+``taught`` is the deck and its file, ``outlines`` finds the cards of a deck photo and ``grid`` places them
+in the deck's grid (filling the places of cards it missed), ``teach`` makes a deck from photos,
+``corrections`` relabels it, ``draw`` pictures it for the player, ``use`` reads it alongside the classifier
+in a scan; a print the classifier does not know is taught by the deck's structure
 (``by_structure``, ``teach_structure``) and read by its look (``look``, ``look_reader``). A deck file
 records its game (:func:`deck_game`); the Circle the Wagons deck (:mod:`vision.towns.deck`) is taught and
 used with the names below. Other rooms use only these.
@@ -21,6 +22,7 @@ from vision.deck.corrections import (
 )
 from vision.deck.draw import draw_deck_overlay
 from vision.deck.features import SLIDE, block_features, centre_windows, normalise, sliding_windows
+from vision.deck.grid import completed, places_of, portrait
 from vision.deck.look_reader import LOOK_DOUBT_MARGIN, LookClassifier, refit_gains
 from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, border_table, find_cards, table_distance
 from vision.deck.seen import CardSeen
@@ -75,6 +77,9 @@ __all__ = [
     "json_place",
     "read_archive",
     "refit_gains",
+    "completed",
+    "places_of",
+    "portrait",
     "text_place",
     "write_archive",
     "sliding_windows",

@@ -19,10 +19,11 @@ import numpy as np
 
 from vision.cells import TopDown
 from vision.city import small_copy
+from vision.deck.grid import completed
 from vision.deck.touching import card_sides, row_of_cards, split_region
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 
-__all__ = ["CARD_PX", "DeckMosaic", "find_cards"]
+__all__ = ["CARD_PX", "DeckMosaic", "find_cards", "on_grid"]
 
 # A card in the mosaic: two blocks by two, at the scanner's top-down scale; and the table left round it
 # (the classifier's crops reach a little beyond a block).
@@ -248,6 +249,16 @@ def find_cards(
     corners = corners[order]
     places = [(int(rows[i]), int(cols[i])) for i in order]
     return _mosaic(photo, corners, places, doubtful)
+
+
+def on_grid(photo: np.ndarray, found: DeckMosaic, want: int) -> DeckMosaic | None:
+    """The cards ``found`` in the deck photo ``photo`` with the places their grid shows empty filled
+    (:func:`vision.deck.grid.completed`), each added place counted as a region in doubt; None unless that
+    makes ``want`` cards (more were missed than the grid can place, or none)."""
+    corners, places = completed(found.corners, found.places, want)
+    if len(places) != want or len(places) == len(found.places):
+        return None
+    return _mosaic(photo, corners, places, found.doubtful + len(places) - len(found.places))
 
 
 def _mosaic(

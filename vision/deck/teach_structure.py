@@ -6,11 +6,14 @@ A print may outline every block in a colour near the table's: the cards then fal
 pieces of them, and the shipped path (which needs the classifier to read the cards) refuses the photo. Here
 each photo's cards are sought with growing bridges (and, failing all, with a pixel taken for card nearer
 the table's colours) until one finds exactly the 18 cards (every region a card) that the structure names;
-their patches, outlines and the look make the deck.
+their patches, outlines and the look make the deck. Where none does, the cards found are placed in their
+grid and the places it shows empty filled (:func:`vision.deck.outlines.on_grid`): random city edition
+37 043's dark blue industrial blocks lie near its dark blue cloth, and no bridge found all 18 cards.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -20,11 +23,11 @@ from scoring.layouts import card_blocks
 from vision.cells import Classifier
 from vision.deck.by_structure import PITCH, StructureCards, name_by_structure
 from vision.deck.features import block_features
-from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, find_cards
+from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, find_cards, on_grid
 from vision.deck.seen import CardSeen
 from vision.deck.taught import CARDS, DeckError
 
-__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure", "whole_decks"]
+__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure", "gridded_decks", "whole_decks"]
 
 # The bridges tried (pixels of the small copy, about 0.5 mm each in a deck photo): none, then wider.
 BRIDGES = (None, 3, 5, 7, 9, 11)
@@ -46,6 +49,18 @@ def whole_decks(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
     return sorted(out, key=lambda m: m.doubtful)
 
 
+def gridded_decks(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
+    """The photo's cards found with each bridge that gives fewer than the 18 cards, a pixel card from
+    ``distance`` on, whose grid places the rest (:func:`vision.deck.outlines.on_grid`), those with fewer
+    regions left in doubt first."""
+    out = []
+    for bridge in BRIDGES:
+        mosaic = find_cards(rgb, bridge, distance)
+        if mosaic is not None and len(mosaic.places) < len(CARDS):
+            out.append(on_grid(rgb, mosaic, len(CARDS)))
+    return sorted((m for m in out if m is not None), key=lambda m: m.doubtful)
+
+
 def _tokens(card: CardSeen) -> tuple[str, ...]:
     (tl, tr), (bl, br) = card_blocks(card.card, card.rotated)  # type: ignore[arg-type]
     return tuple(b.token() for b in (tl, tr, bl, br))
@@ -64,7 +79,9 @@ def cards_by_structure(
     rgb = rgbs[0]
     refusal = DeckError(f"{label}: the 18 cards could not be told apart (lay them face up with gaps, on a "
                         "plain table of another colour than the cards)")  # fmt: skip
-    for mosaic in (m for distance in DISTANCES for m in whole_decks(rgb, distance)):
+    whole = (m for distance in DISTANCES for m in whole_decks(rgb, distance))
+    gridded = (m for distance in DISTANCES for m in gridded_decks(rgb, distance))
+    for mosaic in itertools.chain(whole, gridded):
         places: list[tuple[int | None, int, int]] = [(None, r, c) for r, c in mosaic.places]
         try:
             named = name_by_structure([mosaic], places, label, classify)

@@ -31,13 +31,15 @@ from vision.deck import (
     Teaching,
     assign_cards,
     centre_windows,
+    completed,
     find_cards,
+    places_of,
+    portrait,
     whole_decks,
 )
 from vision.lattice import PX_PER_MM, Lattice, warp
 from vision.photo import WORK_LONG_SIDE, decode_image
 from vision.towns.arbitrate import Reader
-from vision.towns.deck.grid import completed, places_of, portrait
 from vision.towns.deck.look import territory_looks
 from vision.towns.deck.structure import (
     NoStructure,
@@ -172,7 +174,7 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
 
 def _on_grid(found: DeckMosaic) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """The cards ``found`` stood portrait, in reading order of their places in the deck's grid, with the
-    places the grid shows empty filled (:func:`vision.towns.deck.grid.completed`)."""
+    places the grid shows empty filled (:func:`vision.deck.grid.completed`)."""
     corners = np.array([portrait(q) for q in found.corners])
     places = places_of(corners)
     order = sorted(range(len(places)), key=lambda i: places[i])

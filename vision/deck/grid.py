@@ -1,12 +1,12 @@
 """The cards of a deck photo as a grid: each card's place (row, column), and the places left empty inside the
 grid filled where cards were missed.
 
-The player lays the 18 cards in a grid. A card whose territories look like the table (white snow on a white
-sheet) shows too little against the table to be found by its outline, but its neighbours say where it lies:
-the cards' centres follow their row and column (:func:`grid_fit`), and an empty place inside the grid, or
-a place where only a piece of a card was found, is given the cards' usual outline at the centre the grid
-predicts (:func:`completed`). Whether a card is
-really there is the teaching's call: a place that shows no card fits none of the 18 and is refused by name.
+The player lays the 18 cards in a grid. A card whose blocks or territories look like the table (white snow
+on a white sheet) shows too little against the table to be found by its outline, but its neighbours say
+where it lies: the cards' centres follow their row and column (:func:`grid_fit`), and an empty place inside
+the grid, or a place where only a piece of a card was found, is given the cards' usual outline at the
+centre the grid predicts (:func:`completed`). Whether a card is really there is the teaching's call: a
+place that shows no card fits none of the 18 and is refused by name.
 
 Example: a grid of 2 × 2 cards, one missed, gets it back.
 
