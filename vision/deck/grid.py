@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["completed", "grid_fit", "places_of", "portrait"]
+__all__ = ["clusters", "completed", "grid_fit", "places_of", "portrait"]
 
 # A card found with less than this share of the usual card's area, or with its centre this many card
 # sides (the square root of its area) off the place the grid predicts, is a piece of one: the grid's
@@ -40,7 +40,9 @@ def portrait(quad: np.ndarray) -> np.ndarray:
     return q if (q[3] - q[0])[1] >= 0 else quad[[3, 0, 1, 2]]
 
 
-def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
+def clusters(values: np.ndarray, gap: float) -> np.ndarray:
+    """Index of each value's cluster, clusters in increasing order, split where sorted values jump by
+    more than ``gap`` (a card's row or column from its centre along one of the deck's axes)."""
     order = np.argsort(values)
     index = np.zeros(len(values), int)
     k = 0
@@ -58,7 +60,7 @@ def places_of(corners: np.ndarray) -> list[tuple[int, int]]:
     centres = corners.mean(axis=1)
     width = float(np.median(np.hypot(*(corners[:, 1] - corners[:, 0]).T)))
     height = float(np.median(np.hypot(*(corners[:, 3] - corners[:, 0]).T)))
-    rows, cols = _clusters(centres @ normal, 0.5 * height), _clusters(centres @ axis, 0.5 * width)
+    rows, cols = clusters(centres @ normal, 0.5 * height), clusters(centres @ axis, 0.5 * width)
     return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.cells import TopDown
 from vision.city import small_copy
-from vision.deck.grid import completed
+from vision.deck.grid import clusters, completed
 from vision.deck.touching import card_sides, row_of_cards, split_region
 from vision.lattice import BLOCK_H_MM, BLOCK_W_MM, PX_PER_MM, table_colours, warp
 
@@ -210,19 +210,6 @@ def _oriented(quad: np.ndarray, axis: np.ndarray) -> np.ndarray:
     return quad[[order[(start + k) % 4] for k in range(4)]]
 
 
-def _clusters(values: np.ndarray, gap: float) -> np.ndarray:
-    """Index of each value's cluster, clusters in increasing order, split where sorted values jump by
-    more than ``gap``."""
-    order = np.argsort(values)
-    index = np.zeros(len(values), int)
-    k = 0
-    for prev, cur in zip(order[:-1], order[1:], strict=True):
-        if values[cur] - values[prev] > gap:
-            k += 1
-        index[cur] = k
-    return index
-
-
 def find_cards(
     photo: np.ndarray, bridge: int | None = None, distance: float = CARD_DISTANCE
 ) -> DeckMosaic | None:
@@ -243,8 +230,8 @@ def find_cards(
     centres = corners.mean(axis=1)
     width = float(np.median(np.hypot(*(corners[:, 1] - corners[:, 0]).T)))
     height = float(np.median(np.hypot(*(corners[:, 3] - corners[:, 0]).T)))
-    rows = _clusters(centres @ normal, 0.5 * height)
-    cols = _clusters(centres @ axis, 0.5 * width)
+    rows = clusters(centres @ normal, 0.5 * height)
+    cols = clusters(centres @ axis, 0.5 * width)
     order = sorted(range(len(quads)), key=lambda i: (rows[i], cols[i]))
     corners = corners[order]
     places = [(int(rows[i]), int(cols[i])) for i in order]
