@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache, partial
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from vision.deck.outlines import CARD_DISTANCE, DeckMosaic, find_cards, on_grid
 from vision.deck.seen import CardSeen
 from vision.deck.taught import CARDS, DeckError
 
-__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure", "gridded_decks", "whole_decks"]
+__all__ = ["BRIDGES", "DISTANCES", "cards_by_structure", "whole_decks"]
 
 # The bridges tried (pixels of the small copy, about 0.5 mm each in a deck photo): none, then wider.
 BRIDGES = (None, 3, 5, 7, 9, 11)
@@ -41,24 +42,24 @@ DISTANCES = (CARD_DISTANCE, 12.0, 9.0)
 def whole_decks(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
     """The photo's cards found with each bridge that gives exactly the 18 cards, a pixel card from
     ``distance`` from the table's colours on, those with fewer regions left in doubt first."""
-    out = []
-    for bridge in BRIDGES:
-        mosaic = find_cards(rgb, bridge, distance)
-        if mosaic is not None and len(mosaic.places) == len(CARDS):
-            out.append(mosaic)
-    return sorted(out, key=lambda m: m.doubtful)
+    return _whole(_found(rgb, distance))
 
 
-def gridded_decks(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
-    """The photo's cards found with each bridge that gives fewer than the 18 cards, a pixel card from
-    ``distance`` on, whose grid places the rest (:func:`vision.deck.outlines.on_grid`), those with fewer
-    regions left in doubt first."""
-    out = []
-    for bridge in BRIDGES:
-        mosaic = find_cards(rgb, bridge, distance)
-        if mosaic is not None and len(mosaic.places) < len(CARDS):
-            out.append(on_grid(rgb, mosaic, len(CARDS)))
-    return sorted((m for m in out if m is not None), key=lambda m: m.doubtful)
+def _found(rgb: np.ndarray, distance: float) -> list[DeckMosaic]:
+    """The photo's cards found with each bridge in turn, a pixel card from ``distance`` on (where any)."""
+    return [m for bridge in BRIDGES if (m := find_cards(rgb, bridge, distance)) is not None]
+
+
+def _whole(found: list[DeckMosaic]) -> list[DeckMosaic]:
+    """Those of ``found`` that are exactly the 18 cards, fewer regions left in doubt first."""
+    return sorted((m for m in found if len(m.places) == len(CARDS)), key=lambda m: m.doubtful)
+
+
+def _gridded(rgb: np.ndarray, found: list[DeckMosaic]) -> list[DeckMosaic]:
+    """Those of ``found`` with fewer than the 18 cards whose grid places the rest
+    (:func:`vision.deck.outlines.on_grid`), fewer regions left in doubt first."""
+    short = (on_grid(rgb, m, len(CARDS)) for m in found if len(m.places) < len(CARDS))
+    return sorted((m for m in short if m is not None), key=lambda m: m.doubtful)
 
 
 def _tokens(card: CardSeen) -> tuple[str, ...]:
@@ -79,8 +80,10 @@ def cards_by_structure(
     rgb = rgbs[0]
     refusal = DeckError(f"{label}: the 18 cards could not be told apart (lay them face up with gaps, on a "
                         "plain table of another colour than the cards)")  # fmt: skip
-    whole = (m for distance in DISTANCES for m in whole_decks(rgb, distance))
-    gridded = (m for distance in DISTANCES for m in gridded_decks(rgb, distance))
+    # Each bridge and distance is tried once: the cards found whole first, then those the grid completes.
+    found = cache(partial(_found, rgb))
+    whole = (m for distance in DISTANCES for m in _whole(found(distance)))
+    gridded = (m for distance in DISTANCES for m in _gridded(rgb, found(distance)))
     for mosaic in itertools.chain(whole, gridded):
         places: list[tuple[int | None, int, int]] = [(None, r, c) for r, c in mosaic.places]
         try:

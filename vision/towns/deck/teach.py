@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache, partial
 
 import cv2
 import numpy as np
@@ -146,15 +147,14 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     """The cards found in one deck photo and their territories as ``reader`` reads them; raises
     :class:`~vision.deck.DeckError` when no card is found (and the decoder's errors for a bad file)."""
     rgb = decode_image(photo, long_side=WORK_LONG_SIDE).rgb
-    found = find_cards(rgb)
+    found, whole = find_cards(rgb), cache(partial(_whole_cards, rgb))  # sought again at most once
     if found is not None and len(found.places) > len(CARDS):
-        found = _whole_cards(rgb) or found
+        found = whole() or found
     if found is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
     corners, places = _on_grid(found)
-    if len(places) < len(CARDS):  # more cards missed than the grid can place: cards the table's colour
-        whole = _whole_cards(rgb)
-        corners, places = _on_grid(whole) if whole is not None else (corners, places)
+    if len(places) < len(CARDS) and (again := whole()) is not None:  # more missed than the grid places
+        corners, places = _on_grid(again)
     view, lattice = _mosaic(rgb, corners)
     grid = reader(view, lattice)
     readings, centres = [], []
