@@ -52,7 +52,6 @@ def cell_facts(
     before = as_cards.before
     orders = stack_orders(as_cards, photographed)
     hanging = _hanging_cards(as_cards)
-    pattern = table_pattern
     out = {}
     for r in range(assembled.city.n_rows):
         for c in range(assembled.city.n_cols):
@@ -66,7 +65,7 @@ def cell_facts(
                 sum(assembled.city.block_across(r, c, side) is not None for side in SIDES),
                 float(glare[r, c]) if glare is not None else 0.0,
                 orders.get(rc),
-                bool(pattern[r, c]) if pattern is not None else False,
+                bool(table_pattern[r, c]) if table_pattern is not None else False,
                 decoded is not None and decoded.card in hanging,
                 (held or {}).get(rc),
             )

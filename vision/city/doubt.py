@@ -312,21 +312,21 @@ def find_doubts(
 ) -> tuple[CellDoubt, ...]:
     """The cells of ``assembled`` that could reasonably be otherwise, in reading order, from the readings,
     the cards and what else the scan measured (``evidence``, none by default)."""
-    seen = evidence or Evidence()
+    evidence = evidence or Evidence()
     cells = cell_facts(
         assembled,
         as_cards,
-        glare=seen.glare,
-        photographed=seen.photographed,
-        table_pattern=seen.table_pattern,
-        held=seen.held,
+        glare=evidence.glare,
+        photographed=evidence.photographed,
+        table_pattern=evidence.table_pattern,
+        held=evidence.held,
     )
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
     # A Point of Interest seen anywhere: its roadless blocks are offered wherever they are likely.
     marks = any(rd is not None and rd.poi for row in as_cards.before or () for rd in row)
     out = []
     for (r, c), cell in cells.items():  # in reading order
-        signals = _signals(cell, as_cards.used, explained, seen.cards_margin)
+        signals = _signals(cell, as_cards.used, explained, evidence.cards_margin)
         sources = tuple(dict.fromkeys(source for source, _ in signals))
         alts = _alternatives(cell, sources, marks) if signals else ()
         if alts:

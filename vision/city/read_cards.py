@@ -58,7 +58,7 @@ BLOCKS_MASK_MARGIN = 0.6
 #: A circle on the cells read as blocks is still a scoring card's when its number reads as surely as a back
 #: that outweighs the city, its title band runs from it, and at most this share of the card placed from it
 #: lies on those cells. The first reading of a print the shipped classifier does not know can take a white
-#: back's paper for blocks: on 100 random editions it hid 4 backs this way (each 14–46 % on the blocks),
+#: back's paper for blocks: on 100 random editions it hid 6 backs this way (each 8–46 % on the blocks),
 #: while the city's own yellow lies wholly on the city (a share of 1.0 on the devset).
 BACK_ON_BLOCKS_AT_MOST = 0.5
 
