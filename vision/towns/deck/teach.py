@@ -152,9 +152,9 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
         found = whole() or found
     if found is None:
         raise DeckError(f"{name}: no cards found (lay the cards face up in a grid, with small gaps)")
-    corners, places = _on_grid(found)
+    corners, places = _portrait_completed(found)
     if len(places) < len(CARDS) and (again := whole()) is not None:  # more missed than the grid places
-        corners, places = _on_grid(again)
+        corners, places = _portrait_completed(again)
     view, lattice = _mosaic(rgb, corners)
     grid = reader(view, lattice)
     readings, centres = [], []
@@ -172,7 +172,7 @@ def read_deck_photo(photo: bytes, name: str, reader: Reader) -> DeckCards:
     return DeckCards(places, corners, fit, turn, patches, read, rgb, fills, icons)
 
 
-def _on_grid(found: DeckMosaic) -> tuple[np.ndarray, list[tuple[int, int]]]:
+def _portrait_completed(found: DeckMosaic) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """The cards ``found`` stood portrait, in reading order of their places in the deck's grid, with the
     places the grid shows empty filled (:func:`vision.deck.grid.completed`)."""
     corners = np.array([portrait(q) for q in found.corners])
