@@ -14,6 +14,7 @@ its own reading.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,8 @@ def tell_game(photo: Photo, choices: Mapping[str, Any], decks: Sequence[Any]) ->
     """The game ``photo`` shows and its evidence (what it read, for :meth:`Game.read`). ``choices`` holds
     each game's choices read (by name), ``decks`` the taught decks given. A photo no game clearly explains
     is read by the first game that reads what it is unsure of (``Evidence.readable``); otherwise
-    :class:`UnknownLook` when some game found cards there, else the first game's refusal."""
+    :class:`UnknownLook` when some game found cards there, else the first game's refusal with every game's
+    reason."""
     games = {g.name: g for g in registered()}
     evidence: list[Evidence] = []
     for game in games.values():
@@ -99,5 +101,18 @@ def tell_game(photo: Photo, choices: Mapping[str, Any], decks: Sequence[Any]) ->
     if any(e.cells > 0 for e in evidence):
         titles = " or ".join(g.title for g in games.values())
         raise UnknownLook(UNKNOWN_CARDS.format(games=titles, why=verdict.why))
-    refusal = next((e.refusal for e in evidence if e.refusal is not None), None)
-    raise refusal or InputError("no cards found in the photo")
+    raise _refusal(evidence)
+
+
+def _refusal(evidence: Sequence[Evidence]) -> InputError:
+    """The first game's refusal of a photo in which no game found its cards, saying every game's own reason
+    in its own words: the player of either game is told why neither read it (a town of a print the scanner
+    has not seen was refused with the Sprawlopolis reason alone, "no city found: the cards' edges do not
+    repeat like a lattice of blocks")."""
+    said = "; ".join(dict.fromkeys(e.why for e in evidence if e.why))
+    first = next((e.refusal for e in evidence if e.refusal is not None), None)
+    if first is None:
+        return InputError(said or "no cards found in the photo")
+    refusal = copy.copy(first)
+    refusal.args = (said or str(first),)
+    return refusal

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -118,3 +119,16 @@ def test_the_shipped_classifiers_name_the_rulebook_town_a_town_and_a_rendered_ci
     assert town.game == "wagons", town.why
     city = which_game(decode_image(city_photo(1).jpeg, long_side=WORK_LONG_SIDE).rgb)
     assert city.game == "sprawlopolis", city.why
+
+
+def test_a_photo_in_which_no_game_finds_its_cards_is_refused_in_every_games_words() -> None:
+    from games import GameRequest, scan_photo
+    from scoring.errors import InputError
+
+    ok, blank = cv2.imencode(".jpg", np.full((900, 1200, 3), 240, np.uint8))
+    assert ok
+    with pytest.raises(InputError) as refused:
+        scan_photo(blank.tobytes(), GameRequest())
+    said = str(refused.value)
+    assert refused.value.code == "no_city_found"
+    assert said.startswith("no city found: ") and "; no town found: " in said
