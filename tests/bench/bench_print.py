@@ -17,8 +17,9 @@ Three sets, each printed with its figures and a closing line:
 - Random editions of the renderer (``models.synth.wagons.edition.random_edition``; the first is the
   print-and-play edition drawn from the reference's facts): a deck photo of each teaches the scanner, a
   town photo of the same printed cards is read with the deck, and again without it (where it must be
-  refused with ``needs_deck`` or read exactly). Line: ``editions: taught K/E, territories M/N, towns exact
-  T/E, silent S, untaught refused or exact U/E``.
+  refused with ``needs_deck`` or read exactly). Lines: ``editions: taught K/E, territories M/N, towns exact
+  T/E, silent S, untaught refused or exact U/E``, and the same figures for the towns the photo shows whole
+  with how many of the others (a card partly outside the photo) were retaken, as the right answer is.
 
 - Random Sprawlopolis editions (``models.synth.city_edition.random_city_edition``, seeds of their own):
   a deck photo of each teaches the scanner, a city photo of the same printed cards is read with the deck,
@@ -47,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from print_city import city_editions  # noqa: E402
+from print_city import city_editions, runs_off  # noqa: E402
 
 from games import (  # noqa: E402
     GameRequest,
@@ -209,8 +210,19 @@ def devset_untaught(devset: Path, names: list[str], truths: dict[str, Grid]) -> 
           f"{wrong} of {len(names)}, silent {silent}", flush=True)  # fmt: skip
 
 
+@dataclass(frozen=True)
+class TownRead:
+    """One edition's town read with its taught deck: how it compared, its kind, and whether a card of the
+    town lies partly outside the photo (the right answer then is a retake)."""
+
+    got: Compared
+    kind: str
+    runs_off: bool
+
+
 def editions(count: int, only: tuple[int, ...] = ()) -> None:
-    taught = right = total = exact = refused = silent = 0
+    taught = refused = 0
+    reads: list[TownRead] = []
     picked = [i for i in range(count) if not only or EDITION_SEED_BASE + i in only]
     for i in picked:
         seed = EDITION_SEED_BASE + i
@@ -228,14 +240,28 @@ def editions(count: int, only: tuple[int, ...] = ()) -> None:
             ok, teaching = False, None
         taught += ok
         got, kind = judged(scan(photo.jpeg, teaching.deck if teaching else None), truth)
-        right, total, exact = right + got.right, total + got.total, exact + (got.exact and kind == "scored")
-        silent += got.silent if kind == "scored" else 0
+        reads.append(TownRead(got, kind, runs_off(photo.truth)))
         if not (ok and got.exact and kind == "scored") or untaught_kind != "needs_deck":
-            print(f"  edition {seed} ({edition.name}): taught {ok}, {got.right}/{got.total} {kind}, silent "
-                  f"{got.silent}; untaught {untaught_kind} {untaught.right}/{untaught.total}")  # fmt: skip
+            off = ", runs off the photo" if reads[-1].runs_off else ""
+            print(
+                f"  edition {seed} ({edition.name}{off}): taught {ok}, {got.right}/{got.total} {kind}, "
+                f"silent {got.silent}; untaught {untaught_kind} {untaught.right}/{untaught.total}"
+            )
     count = len(picked)
-    print(f"editions: taught {taught}/{count}, territories {right}/{total}, towns exact {exact}/{count}, "
-          f"silent {silent}, untaught refused or exact {refused}/{count}", flush=True)  # fmt: skip
+    print(f"editions: taught {taught}/{count}, {_towns_line(reads)}, untaught refused or exact "
+          f"{refused}/{count}", flush=True)  # fmt: skip
+    whole, off = [r for r in reads if not r.runs_off], [r for r in reads if r.runs_off]
+    retaken = sum(r.kind != "scored" for r in off)
+    print(f"  of them showing the whole town ({len(whole)}): {_towns_line(whole)}; running off the photo "
+          f"{len(off)}, retaken {retaken}/{len(off)}", flush=True)  # fmt: skip
+
+
+def _towns_line(reads: list[TownRead]) -> str:
+    """Territories right, towns exact and silent territories (in towns scored) of ``reads``."""
+    right, total = sum(r.got.right for r in reads), sum(r.got.total for r in reads)
+    exact = sum(r.got.exact and r.kind == "scored" for r in reads)
+    silent = sum(r.got.silent for r in reads if r.kind == "scored")
+    return f"territories {right}/{total}, towns exact {exact}/{len(reads)}, silent {silent}"
 
 
 def main() -> int:
