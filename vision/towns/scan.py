@@ -66,9 +66,13 @@ CARDS_BEYOND = (
     "cards lie beyond the town read ({cells}) but were read as the table: the town may go on there. Take "
     "the photo again with the whole town evenly lit and some table all round it"
 )
+# A taught deck read poorly: a glare spot or a deep shadow over the town does that to the right deck as
+# much as a deck of another print does (rendered random edition 7026, its own deck, a lamp's reflection
+# over the middle: 42 %), so the cheaper remedy comes first.
 UNFIT_DECK = (
-    "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): teach the "
-    "deck again from a photo of these cards' 18 fronts face up"
+    "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): take the "
+    "photo again with the whole town evenly lit (no glare or shadow on the cards); if it still does not "
+    "fit, teach the deck again from a photo of these cards' 18 fronts face up"
 )
 
 
