@@ -145,9 +145,12 @@ def _read(
     if readings is not photographed:  # the colours were corrected: the first look is a second opinion
         city_cards = replace(city_cards, photographed=photographed)
     # A taught print's look weighs its cells otherwise than the shipped classifier: its own doubt margin.
-    margin = LOOK_DOUBT_MARGIN if isinstance(classify, LookClassifier) else CARDS_DOUBT_MARGIN
+    taught = isinstance(classify, LookClassifier)
+    margin = LOOK_DOUBT_MARGIN if taught else CARDS_DOUBT_MARGIN
     timings = stages.timer.timings
-    result = stages.run("assemble", assemble_scan, geometry, city_cards, back_warnings, timings, margin)
+    result = stages.run(
+        "assemble", assemble_scan, geometry, city_cards, back_warnings, timings, margin, taught
+    )
     if not isinstance(classify, LookClassifier):  # never a score of colours the classifier does not know
         result = refuse_unknown_colours(result)
     return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result

@@ -106,6 +106,14 @@ def test_a_grid_the_known_cards_hardly_explain_names_both_causes_a_print_to_teac
     assert retake is not None and "sprawlscan teach" in retake and "straight above" in retake
 
 
+def test_a_grid_a_taught_decks_cards_hardly_explain_asks_for_another_photo_before_teaching_again() -> None:
+    # The deck read by is this print's, most likely: the photo is the first thing to change.
+    assembled, cards = _read(CITY, explained=0.05)
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, (), taught=True)
+    assert retake is not None and "sprawlscan teach" not in retake
+    assert 0 < retake.find("straight above") < retake.find("teach it again")
+
+
 def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above() -> None:
     assembled, cards = _read(CITY)
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, _doubts(10))

@@ -97,9 +97,11 @@ def assemble_scan(
     extra_warnings: list[str],
     timings: dict[str, float],
     doubt_margin: float = CARDS_DOUBT_MARGIN,
+    taught: bool = False,
 ) -> ScanResult:
     """Build the city from the settled readings (road consistency, warnings) and the scan's result;
-    ``doubt_margin``: the cards' margin under which a cell is in doubt, for the reader that read it.
+    ``doubt_margin``: the cards' margin under which a cell is in doubt, for the reader that read it;
+    ``taught``: read by a taught deck's look (the retake's advice: :func:`ask_retake`).
     Raises :class:`~vision.lattice.locate.NoCityFound` when fewer than MIN_BLOCKS blocks were read."""
     as_cards, scoring = cards.as_cards, cards.scoring
     assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
@@ -129,7 +131,7 @@ def assemble_scan(
     # The city's three missing cards, where it is sure of them or the scoring cards agree with them.
     agreed = scoring.cards is not None and cards.from_city == scoring.cards
     sure_city = cards.from_city if (cards.certainty >= CITY_SURE and scoring.cards) or agreed else None
-    retake = ask_retake(light, assembled, as_cards, found, cut_by_frame(geometry, assembled))
+    retake = ask_retake(light, assembled, as_cards, found, cut_by_frame(geometry, assembled), taught)
     return ScanResult(
         city=assembled.city,
         cells=cells,

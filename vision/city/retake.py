@@ -101,6 +101,13 @@ UNKNOWN_LOOK_ADVICE = (
     "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
     "photo from straight above, with the whole city filling most of the frame"
 )
+# ... and read by a taught deck, the deck is already this print's, most likely: the photo is asked again
+# first (rendered random edition 37 064, its own deck, a lattice across the city's long strip: 0 %).
+TAUGHT_LOOK_ADVICE = (
+    "the known cards explain only {explained:.0%} of the cards' grid: take another photo from straight "
+    "above, evenly lit, with the whole city filling most of the frame; if it still reads so, the taught "
+    "deck may not be of these cards: teach it again from a photo of their 18 fronts face up"
+)
 
 
 # The cards' zones lie this far (a*b*) or more from the colours the classifier learned (two zones at
@@ -329,10 +336,12 @@ def ask_retake(
     as_cards: CardReading,
     doubts: tuple[CellDoubt, ...],
     cut: tuple[str, ...] = (),
+    taught: bool = False,
 ) -> str | None:
     """Why another photo is needed and what to change, or None when this one is read reliably enough
     for its doubtful cells to be checked one by one; ``cut``: the blocks
-    :func:`vision.city.cut.cut_by_frame` names."""
+    :func:`vision.city.cut.cut_by_frame` names; ``taught``: read by a taught deck's look, so a grid its
+    cards hardly explain is not first told to teach the deck."""
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks == 0:
         return None
@@ -351,7 +360,7 @@ def ask_retake(
         return GLARE_ADVICE.format(n=glared)
     explained = as_cards.decoding.explained
     if explained < UNKNOWN_LOOK_EXPLAINED:  # a wrong grid, or cards of a look the reader does not know
-        return UNKNOWN_LOOK_ADVICE.format(explained=explained)
+        return (TAUGHT_LOOK_ADVICE if taught else UNKNOWN_LOOK_ADVICE).format(explained=explained)
     if unexplained:  # the grid itself is wrong (a wrong period or phase), whatever the light
         why = f"the known cards explain only {explained:.0%} of it"
         return GEOMETRY_ADVICE.format(why=why)
