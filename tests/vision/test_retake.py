@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import CellDoubt
-from vision.city.retake import GLARE_RETAKE, Light, ask_retake, glare_spots, shadow_depth
+from vision.city.retake import GLARE_RETAKE, Light, ask_retake, glare_spots, shadow_depth, unread_city
 from vision.pipeline import ScanResult, scan_image
 
 # A plain rendered photo: a city of 15 cards on cloth, seen from nearly straight above, lit evenly.
@@ -112,6 +113,15 @@ def test_a_grid_a_taught_decks_cards_hardly_explain_asks_for_another_photo_befor
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, (), taught=True)
     assert retake is not None and "sprawlscan teach" not in retake
     assert 0 < retake.find("straight above") < retake.find("teach it again")
+
+
+def test_cards_a_taught_deck_reads_too_few_blocks_of_are_asked_again_before_the_deck_is() -> None:
+    cards_everywhere = SimpleNamespace(occupied=np.ones((6, 6), bool), visible=np.ones((6, 6), bool))
+    shipped = unread_city(cards_everywhere, 2, 8)  # type: ignore[arg-type]
+    taught = unread_city(cards_everywhere, 2, 8, taught=True)  # type: ignore[arg-type]
+    assert shipped.code == taught.code == "needs_deck"
+    assert "sprawlscan teach" in str(shipped) and "sprawlscan teach" not in str(taught)
+    assert 0 < str(taught).find("straight above") < str(taught).find("teach it again")
 
 
 def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above() -> None:

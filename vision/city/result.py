@@ -107,7 +107,7 @@ def assemble_scan(
     assembled = assemble_city(as_cards.readings, cards=list(scoring.cards) if scoring.cards else None)
     blocks = sum(1 for _ in assembled.city.blocks())
     if blocks < MIN_BLOCKS:
-        raise unread_city(geometry, blocks, MIN_BLOCKS)
+        raise unread_city(geometry, blocks, MIN_BLOCKS, taught)
     r0, c0 = assembled.origin
     cells = [
         CityCell(

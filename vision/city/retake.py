@@ -161,15 +161,22 @@ UNREAD_CITY_ADVICE = (
     "cards with one photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) "
     "and scan with that deck; otherwise take another photo from straight above"
 )
+UNREAD_TAUGHT_ADVICE = (
+    "no city found: the photo shows cards over {cells} cells, but only {blocks} of them read as blocks of "
+    "the taught deck's print: take another photo from straight above, evenly lit; if it still reads so, the "
+    "taught deck may not be of these cards: teach it again from a photo of their 18 fronts face up"
+)
 
 
-def unread_city(geometry: Geometry, blocks: int, least: int) -> NoCityFound:
+def unread_city(geometry: Geometry, blocks: int, least: int, taught: bool = False) -> NoCityFound:
     """The refusal of a city of which only ``blocks`` (fewer than ``least``) were read: an
     :class:`UnknownCityLook` when the card region covers ``least`` cells or more (cards the scanner cannot
-    read), else "no city found"."""
+    read; read by a ``taught`` deck's look, the photo is asked again before the deck), else "no city
+    found"."""
     cells = int((geometry.occupied & geometry.visible).sum())
     if cells >= least:
-        return UnknownCityLook(UNREAD_CITY_ADVICE.format(cells=cells, blocks=blocks))
+        advice = UNREAD_TAUGHT_ADVICE if taught else UNREAD_CITY_ADVICE
+        return UnknownCityLook(advice.format(cells=cells, blocks=blocks))
     return NoCityFound(
         f"no city found: only {blocks} block{'s' * (blocks != 1)} could be read "
         f"(a city to score has at least {least})"
