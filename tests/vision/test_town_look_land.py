@@ -52,3 +52,13 @@ def test_the_tables_colours_come_from_the_lattices_outer_rings_on_the_photo_only
     rim = rim_fills(view, lattice, fills)
     cells = {int(f[0]) // 3 for f in rim}
     assert cells == {r * 10 + c for r in range(10) for c in range(3, 10) if min(r, c, 9 - r, 9 - c) < 2}
+
+
+def test_a_territory_of_the_table_rims_odd_colour_is_land_by_its_fill_when_the_rim_holds_it_once() -> None:
+    # A grey territory the card region missed lies in the lattice's outer rings with the pale table: one
+    # cell of the rim shows its colour, many the table's. Its dark silhouette is not seen (no icon mask).
+    look, blank = _look(), np.zeros((1, SIZE, SIZE), np.float32)
+    pale_table = np.array([[88, -2, -6], [89, -2, -5], [87, -3, -6], [88, -1, -6]], np.float32)
+    violet = FILLS[4:5]
+    assert land_probability(look, violet, blank, np.vstack([pale_table, violet]))[0] > 0.9
+    assert land_probability(look, violet, blank, np.vstack([pale_table, violet, violet, violet]))[0] < 0.05

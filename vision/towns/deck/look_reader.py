@@ -42,6 +42,7 @@ __all__ = [
     "Light",
     "clipped",
     "fitted_light",
+    "common_colours",
     "land_probability",
     "read_by_look",
     "rim_fills",
@@ -76,6 +77,12 @@ TABLE_HALF = 3.0
 FILL_ALONE_HALF = 1.5
 # The table's colours are taken from the lattice's outer rings: beyond the card region found by colour.
 RIM_RINGS = 2
+# ... each where at least RIM_SUPPORT of those cells show it (within RIM_NEAR spreads): a territory in the
+# table's colours lies outside the card region found by colour, so the rings may hold a cell or two of the
+# town itself, whose colour is then no table's (random edition 7 075: two grey territories on a pale grey
+# table, one with its dark revolver hardly seen, were read as the table, and the town retaken).
+RIM_SUPPORT = 3
+RIM_NEAR = 1.5
 # No cue is ever certain: a cell's chance of land stays within these.
 LAND_BOUNDS = (0.005, 0.995)
 
@@ -95,11 +102,27 @@ def land_probability(
     shape = np.minimum(d[: len(masks)], d[len(masks) :])
     by_shape = np.exp(-np.maximum(0.0, shape - SHAPE_NONE) / SHAPE_SCALE)
     by_colour = np.zeros(len(fills))
+    scale = float(np.median(look.spread))
+    table = None if table is None else common_colours(table, RIM_NEAR * scale, RIM_SUPPORT)
     if table is not None and len(table):
-        away = fill_distance(fills, table).min(axis=1) / float(np.median(look.spread))
+        away = fill_distance(fills, table).min(axis=1) / scale
         not_table = 1.0 - np.exp(-math.log(2) * (away / TABLE_HALF) ** 2)
         by_colour = np.exp(-math.log(2) * (nearest / FILL_ALONE_HALF) ** 2) * not_table
     return np.clip(np.maximum(by_fill * by_icon * by_shape, by_colour), *LAND_BOUNDS)
+
+
+def common_colours(colours: np.ndarray, near: float, support: int) -> np.ndarray:
+    """The ``colours`` (M, 3 Lab) of which at least ``support`` (itself included) lie within ``near``
+    (:func:`~vision.towns.deck.structure.fill_distance`) of it; all of them when there are fewer.
+
+    >>> table = np.array([[80.0, 0, 0], [81, 0, 0], [79, 1, 0], [50, 20, 20]])
+    >>> common_colours(table, 3.0, 3).tolist()
+    [[80.0, 0.0, 0.0], [81.0, 0.0, 0.0], [79.0, 1.0, 0.0]]
+    """
+    if len(colours) < support:
+        return colours
+    close = (fill_distance(colours, colours) <= near).sum(axis=1)
+    return colours[close >= support]
 
 
 def rim_fills(view: np.ndarray, lattice: Lattice, fills: np.ndarray) -> np.ndarray:
