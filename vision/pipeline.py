@@ -124,7 +124,8 @@ def _read(
     backs = pools.backs.submit(_backs, geometry, readings) if cards is None else None
     geometry, readings = stages.run("grow", grow_to_blocks, geometry, readings, classify)
     photographed = readings
-    if not isinstance(classify, LookClassifier):  # a taught print's look reads its own colours
+    taught = isinstance(classify, LookClassifier)
+    if not taught:  # a taught print's look reads its own colours
         geometry, readings = stages.run("colour", normalise_zone_colours, geometry, readings, classify)
     readings = stages.run("refine", refine_doubtful, geometry, readings, classify)
     readings = stages.run("refine", find_lost_blocks, geometry, readings, classify)
@@ -145,13 +146,12 @@ def _read(
     if readings is not photographed:  # the colours were corrected: the first look is a second opinion
         city_cards = replace(city_cards, photographed=photographed)
     # A taught print's look weighs its cells otherwise than the shipped classifier: its own doubt margin.
-    taught = isinstance(classify, LookClassifier)
     margin = LOOK_DOUBT_MARGIN if taught else CARDS_DOUBT_MARGIN
     timings = stages.timer.timings
     result = stages.run(
         "assemble", assemble_scan, geometry, city_cards, back_warnings, timings, margin, taught
     )
-    if not isinstance(classify, LookClassifier):  # never a score of colours the classifier does not know
+    if not taught:  # never a score of colours the classifier does not know
         result = refuse_unknown_colours(result)
     return stages.run("overlay", with_overlay, result, base.result()) if base is not None else result
 

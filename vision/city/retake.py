@@ -103,10 +103,13 @@ UNKNOWN_LOOK_ADVICE = (
 )
 # ... and read by a taught deck, the deck is already this print's, most likely: the photo is asked again
 # first (rendered random edition 37 064, its own deck, a lattice across the city's long strip: 0 %).
+TEACH_AGAIN = (
+    "if it still reads so, the taught deck may not be of these cards: teach it again from a photo of their "
+    "18 fronts face up"
+)
 TAUGHT_LOOK_ADVICE = (
     "the known cards explain only {explained:.0%} of the cards' grid: take another photo from straight "
-    "above, evenly lit, with the whole city filling most of the frame; if it still reads so, the taught "
-    "deck may not be of these cards: teach it again from a photo of their 18 fronts face up"
+    "above, evenly lit, with the whole city filling most of the frame; " + TEACH_AGAIN
 )
 
 
@@ -163,8 +166,7 @@ UNREAD_CITY_ADVICE = (
 )
 UNREAD_TAUGHT_ADVICE = (
     "no city found: the photo shows cards over {cells} cells, but only {blocks} of them read as blocks of "
-    "the taught deck's print: take another photo from straight above, evenly lit; if it still reads so, the "
-    "taught deck may not be of these cards: teach it again from a photo of their 18 fronts face up"
+    "the taught deck's print: take another photo from straight above, evenly lit; " + TEACH_AGAIN
 )
 
 

@@ -41,8 +41,8 @@ from vision.towns.deck.structure import PrintLook, fill_distance
 __all__ = [
     "Light",
     "clipped",
-    "fitted_light",
     "common_colours",
+    "fitted_light",
     "land_probability",
     "read_by_look",
     "rim_fills",
