@@ -10,7 +10,9 @@ photo of the same edition (no expansion marks) is then read with the deck and wi
 and a closing line: ``city editions: taught K/E (asked A, K2/E after one tap), blocks M/N, cities exact
 X/E, silent S, untaught needs_deck U/E (exact Q)``, then the same blocks and cities over the photos that
 show the whole city, and how many run off the photo (a card partly outside it: the right answer is a
-retake, and no reading can be whole) with how many of those were retaken.
+retake, and no reading can be whole) with how many of those were retaken. A last line measures the
+geometry apart from the reading: on how many taught reads the lattice's pitch came within 2 % of the
+cards' own (their true centres mapped into the top-down view), and on how many it was more than 5 % off.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from games import GameRequest, scan_photo, teach_photos
 from models.synth.city_edition import random_city_edition
 from models.synth.deck import render_deck
 from models.synth.scene import render_photo
+from models.synth.truth import PhotoTruth
 from scoring.city_text import parse_city
 from scoring.errors import InputError
 from tests.bench.perturbed import changes_a_line
@@ -30,6 +33,7 @@ from tests.evaluate import compare_cities
 from vision.city.result import ScanResult
 from vision.deck import DeckError
 from vision.deck.corrections import parse_correction, relabel
+from vision.lattice import project_points
 
 __all__ = ["CITY_EDITION_SEED_BASE", "city_editions", "read_edition"]
 
@@ -49,10 +53,33 @@ class CityRead:
     # Wrong cells no doubt names that change no line of the true city's breakdown (counted apart, as
     # bench_real counts them: not the player's to check).
     harmless: int = 0
+    # How far the lattice's pitch is from the cards' own in the top-down view (the worse axis, a share),
+    # None when no lattice was fitted: the geometry measured apart from the reading.
+    pitch_off: float | None = None
 
 
-def read_city(jpeg: bytes, truth_text: str, deck: object) -> CityRead:
-    truth = parse_city(truth_text)
+def pitch_off(
+    result: ScanResult, cells: tuple[tuple[int, int, float, float, str], ...], width: int
+) -> float | None:
+    """The worse axis's |cards' pitch / lattice pitch - 1| in ``result``'s top-down view: the true cell
+    centres (``cells``, in a photo ``width`` px wide) mapped into the view, fitted by an affine grid."""
+    geometry = result.geometry
+    if geometry is None:
+        return None
+    scale = geometry.photo.shape[1] / width
+    centres = project_points(
+        geometry.to_rectified, np.array([[x * scale, y * scale] for _, _, x, y, _ in cells])
+    )
+    grid = np.c_[np.ones(len(cells)), np.array([[r, c] for r, c, _, _, _ in cells], float)]
+    worst = 0.0
+    for axis, pitch in ((0, geometry.lattice.pitch_x), (1, geometry.lattice.pitch_y)):
+        per_row, per_col = np.linalg.lstsq(grid, centres[:, axis], rcond=None)[0][1:]
+        worst = max(worst, abs(max(abs(per_row), abs(per_col)) / pitch - 1))
+    return float(worst)
+
+
+def read_city(jpeg: bytes, photo_truth: PhotoTruth, deck: object) -> CityRead:
+    truth = parse_city(photo_truth.city)
     try:
         result = scan_photo(jpeg, GameRequest(), decks=[deck] if deck is not None else []).scan
     except InputError as exc:
@@ -65,7 +92,8 @@ def read_city(jpeg: bytes, truth_text: str, deck: object) -> CityRead:
     unnamed = [(rc, got) for rc, _, got in score.wrong if rc not in doubted]
     silent = sum(changes_a_line(truth, rc, got) for rc, got in unnamed)
     kind = "needs_deck" if getattr(result, "needs_deck", False) else "retake" if result.retake else "scored"
-    return CityRead(score.right, score.cells, score.exact, silent, kind, len(unnamed) - silent)
+    off = pitch_off(result, photo_truth.cells, photo_truth.width)
+    return CityRead(score.right, score.cells, score.exact, silent, kind, len(unnamed) - silent, off)
 
 
 def cards_right(seen: list, truth: dict) -> int:
@@ -141,12 +169,12 @@ def read_edition(seed: int, jpeg: object) -> EditionRead:
     deck_rgb, deck_truth = render_deck(seed, ppm=3.0, edition=edition)
     deck, right, asked, after, why = _teach(jpeg(deck_rgb), deck_truth)  # type: ignore[operator]
     photo = render_photo(seed, edition=edition, wrecktar=False, poi=False, construction=0)
-    got = read_city(photo.jpeg, photo.truth.city, deck) if deck is not None else None
+    got = read_city(photo.jpeg, photo.truth, deck) if deck is not None else None
     # The taught read's blocks over its own cells (the truth's and the read's), the truth's when the deck
     # was not taught: the untaught read's stray blocks are no part of it.
     cells = got.cells if got is not None else compare_cities(parse_city(photo.truth.city), None).cells
     style = f"{'textured' if edition.textured else 'flat'}{', outlined' if edition.outline_mm else ''}"
-    untaught = read_city(photo.jpeg, photo.truth.city, None)
+    untaught = read_city(photo.jpeg, photo.truth, None)
     return EditionRead(seed, style, right, asked, after, why, got, cells, runs_off(photo.truth), untaught)
 
 
@@ -173,7 +201,16 @@ def blocks_line(reads: list[EditionRead]) -> str:
             f"(harmless {harmless})")  # fmt: skip
 
 
-def closing_lines(reads: list[EditionRead]) -> tuple[str, str]:
+def pitch_line(reads: list[EditionRead]) -> str:
+    """How near the taught reads' lattice pitch came to the cards' own (the geometry, apart from reading)."""
+    offs = [e.got.pitch_off for e in reads if e.got is not None and e.got.pitch_off is not None]
+    within = sum(off <= 0.02 for off in offs)
+    beyond = sum(off > 0.05 for off in offs)
+    return (f"  lattice pitch against the cards' (taught, {len(offs)} fitted): within 2 % on {within}, "
+            f"off by more than 5 % on {beyond}")  # fmt: skip
+
+
+def closing_lines(reads: list[EditionRead]) -> tuple[str, str, str]:
     n = len(reads)
     taught = sum(e.cards == 18 for e in reads)
     asked = sum(e.asked for e in reads)
@@ -188,6 +225,7 @@ def closing_lines(reads: list[EditionRead]) -> tuple[str, str]:
         f"{blocks_line(reads)}, untaught needs_deck {refused}/{n} (exact {exact})",
         f"  of them showing the whole city ({len(whole)}): {blocks_line(whole)}; running off the photo "
         f"{len(off)}, retaken {retaken}/{len(off)}",
+        pitch_line(reads),
     )
 
 
