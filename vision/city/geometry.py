@@ -212,9 +212,12 @@ def geometry_for(
     periods: Periods,
     pitches: tuple[float, float],
     stages: Stages | None = None,
+    lattice_pitch: tuple[float, float] | None = None,
 ) -> Geometry:
     """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
-    lattice; ``located`` and ``periods`` were found on ``small``, a reduced copy of ``photo``.
+    lattice (at ``lattice_pitch`` in the top-down view when given: one of the ``rivals`` of a fit with
+    the same ``pitches``, which stay in the view as fitted when the lattice is rescaled); ``located`` and
+    ``periods`` were found on ``small``, a reduced copy of ``photo``.
     Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city.
     ``stages`` times the ``rectify`` and ``lattice`` stages (none: untimed)."""
     stages = Stages() if stages is None else stages
@@ -226,7 +229,7 @@ def geometry_for(
         mask = warp(located.mask, rect.homography, rect.size, nearest=True)
     with stages("lattice"):
         vertical, horizontal = segments_in_frame(rect.homography, located.segments)
-        fit = fit_lattice(rectified, vertical, horizontal, mask)
+        fit = fit_lattice(rectified, vertical, horizontal, mask, pitch=lattice_pitch)
         sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
         sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
         if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:

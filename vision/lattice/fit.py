@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.lattice.offsets import drift_offsets, segment_axis
-from vision.lattice.periods import ColourJumps, estimate_period, folded_peak, lab_within, position_profile
+from vision.lattice.periods import ColourJumps, folded_peak, lab_within, position_profile, strong_periods
 
 PX_PER_MM = 2.0
 BLOCK_W_MM = 44.45
@@ -23,6 +23,12 @@ DRIFT_SEARCH_MM = 8.0
 # percent (0.6 % on a rendered photo tilted 15°, the most seen); a boundary fit bending more than 2 × this
 # (a pitch change of 0.8 % per cell) is bent by noise, and is bent only this much.
 MAX_CURVATURE = 0.02
+# Two peaks of the line positions' autocorrelation within the ±8 % window can nearly tie, a few percent
+# apart (84 and 89 px on a rendered city whose blocks are 88.9 px, where 84 was wrong; 87 and 91 px on
+# a real photo, where 87 was right): the lines alone cannot tell which is the city's, so a strong peak
+# further than this share of the pitch from the one taken is kept as a rival for the reader to judge
+# (:mod:`vision.city.arbitrate`).
+RIVAL_APART = 0.02
 
 
 @dataclass(frozen=True)
@@ -120,33 +126,63 @@ def occupied_cells(mask: np.ndarray, lattice: Lattice, threshold: float = 0.5) -
 
 @dataclass(frozen=True)
 class LatticeFit:
-    """A fitted lattice, which of its cells the card region covers, and how periodic the lines were."""
+    """A fitted lattice, which of its cells the card region covers, and how periodic the lines were.
+
+    ``rivals`` are pitch pairs (x, y) in the view the lattice was fitted in that the lines support
+    nearly as well as the lattice's own: its pitch with one axis's rival in place, an axis at a time.
+    """
 
     lattice: Lattice
     occupied: np.ndarray  # bool (rows, cols)
     strength: tuple[float, float]  # periodicity along x and y, 0..1
+    rivals: tuple[tuple[float, float], ...] = ()
 
 
-def _axis_fit(
-    positions: np.ndarray, weights: np.ndarray, nominal: float, jumps: np.ndarray, length: int
-) -> tuple[float, float, float]:
-    """(pitch, phase, strength) along one axis of the rectified image.
-
-    The pitch comes from the line positions (±8% around ``nominal``). The phase comes from the colour
-    jumps (block boundaries change zone colour, block middles do not, whatever roads run there), then is
-    refined to the mean position of the lines within 4 px of it: card edges and block rims.
-    """
+def _axis_pitch(
+    positions: np.ndarray, weights: np.ndarray, nominal: float, length: int
+) -> tuple[float, float, float | None]:
+    """(pitch, strength, rival) along one axis from the line positions, within ±8 % of ``nominal``: the
+    shortest strong period (:func:`~vision.lattice.periods.strong_periods`), and the strongest other one
+    at least :data:`RIVAL_APART` away from it (None when there is none)."""
     profile = position_profile(positions, weights, length, sigma=1.0)
-    pitch, strength = estimate_period(profile, lo=0.92 * nominal, hi=1.08 * nominal)
-    if not np.isfinite(pitch) or strength < 0.05:
-        pitch = nominal
+    periods = strong_periods(profile, lo=0.92 * nominal, hi=1.08 * nominal)
+    if not periods or periods[0][1] < 0.05:
+        return nominal, max(periods[0][1], 0.0) if periods else 0.0, None
+    pitch, strength = periods[0]
+    others = [(lag, s) for lag, s in periods[1:] if abs(lag - pitch) > RIVAL_APART * pitch]
+    return pitch, strength, max(others, key=lambda o: o[1])[0] if others else None
+
+
+def _rival_pairs(
+    pitch: tuple[float, float], rivals: tuple[float | None, float | None]
+) -> tuple[tuple[float, float], ...]:
+    """The pitch pair with one axis's rival in place of its own, for each axis that has one.
+
+    >>> _rival_pairs((84.0, 63.5), (89.0, None))
+    ((89.0, 63.5),)
+    """
+    pairs = []
+    if rivals[0] is not None:
+        pairs.append((rivals[0], pitch[1]))
+    if rivals[1] is not None:
+        pairs.append((pitch[0], rivals[1]))
+    return tuple(pairs)
+
+
+def _axis_phase(positions: np.ndarray, weights: np.ndarray, pitch: float, jumps: np.ndarray) -> float:
+    """The lattice's phase along one axis of the rectified image at ``pitch``.
+
+    It comes from the colour jumps (block boundaries change zone colour, block middles do not, whatever
+    roads run there), then is refined to the mean position of the lines within 4 px of it: card edges
+    and block rims.
+    """
     # The jump profile is flat-topped over ``reach`` (a quarter pitch) around each boundary.
     phase = folded_peak(jumps, pitch, width=max(1, int(round(pitch / 4))))
     offset = (positions - phase + pitch / 2) % pitch - pitch / 2
     near = np.abs(offset) < 2.0 * PX_PER_MM
     if weights[near].sum() > 2 * pitch:  # enough edge length to trust: two blocks' worth
         phase = float((phase + np.average(offset[near], weights=weights[near])) % pitch)
-    return pitch, phase, max(strength, 0.0)
+    return phase
 
 
 def _span(lo: float, hi: float, phase: float, pitch: float) -> tuple[float, int]:
@@ -226,18 +262,21 @@ def fit_lattice(
     refine_offsets: bool = True,
     cell_mm: tuple[float, float] = (BLOCK_W_MM, BLOCK_H_MM),
     boundaries: bool = True,
+    pitch: tuple[float, float] | None = None,
 ) -> LatticeFit:
     """Fit the block lattice to a rectified city.
 
     ``rectified`` is the top-down RGB view; ``vertical`` and ``horizontal`` are line segments (N × 4:
     x1, y1, x2, y2) in it, running along its y and x axes; ``mask`` is the card region there (uint8,
     0/255). Pitch is refined within ±8% of the nominal cell size ``cell_mm`` (width, height; by default
-    a Sprawlopolis block) at :data:`PX_PER_MM`, the phase comes from colour changes and edges (see
-    :func:`_axis_fit`), the extent from the mask; per-cell offsets follow a smooth drift across the city
-    and absorb hand placement of up to 4 mm (:func:`vision.lattice.offsets.drift_offsets`). Without
-    ``boundaries`` the rows and columns are not moved to the colour-jump boundaries found
-    (:func:`boundary_positions`): on art whose cells hold strong colour edges of their own (the pale ovals
-    under Circle the Wagons icons) those pull the rows apart.
+    a Sprawlopolis block) at :data:`PX_PER_MM` (:func:`_axis_pitch`), the phase comes from colour
+    changes and edges (:func:`_axis_phase`), the extent from the mask; per-cell offsets follow a smooth
+    drift across the city and absorb hand placement of up to 4 mm
+    (:func:`vision.lattice.offsets.drift_offsets`). Without ``boundaries`` the rows and columns are not
+    moved to the colour-jump boundaries found (:func:`boundary_positions`): on art whose cells hold
+    strong colour edges of their own (the pale ovals under Circle the Wagons icons) those pull the rows
+    apart. A ``pitch`` (x, y) given is taken instead of the one measured (one of a fit's ``rivals``), and
+    the fit then has none.
     """
     h, w = mask.shape
     # The mask's extent from its row and column projections (the pixels' coordinates are not needed).
@@ -252,8 +291,13 @@ def fit_lattice(
     along_x, along_y = ColourJumps.both_axes(lab, mask)
     jumps_x = along_x.profile(int(round(nominal_x / 4)))
     jumps_y = along_y.profile(int(round(nominal_y / 4)))
-    pitch_x, phase_x, strength_x = _axis_fit(pos_x, wx**1.5, nominal_x, jumps_x, w)
-    pitch_y, phase_y, strength_y = _axis_fit(pos_y, wy**1.5, nominal_y, jumps_y, h)
+    pitch_x, strength_x, rival_x = _axis_pitch(pos_x, wx**1.5, nominal_x, w)
+    pitch_y, strength_y, rival_y = _axis_pitch(pos_y, wy**1.5, nominal_y, h)
+    rivals = _rival_pairs((pitch_x, pitch_y), (rival_x, rival_y))
+    if pitch is not None:
+        (pitch_x, pitch_y), rivals = pitch, ()
+    phase_x = _axis_phase(pos_x, wx**1.5, pitch_x, jumps_x)
+    phase_y = _axis_phase(pos_y, wy**1.5, pitch_y, jumps_y)
     x0, cols = _span(float(xs.min()), float(xs.max()) + 1, phase_x, pitch_x)
     y0, rows = _span(float(ys.min()), float(ys.max()) + 1, phase_y, pitch_y)
     lattice, occupied = _trimmed(Lattice((x0, y0), pitch_x, pitch_y, max(rows, 1), max(cols, 1)), mask)
@@ -264,7 +308,7 @@ def fit_lattice(
             lattice, vertical, horizontal, max_shift=4.0 * PX_PER_MM, search=DRIFT_SEARCH_MM * PX_PER_MM
         )
         lattice = Lattice(lattice.origin, pitch_x, pitch_y, lattice.rows, lattice.cols, offsets)
-    return LatticeFit(lattice, occupied, (strength_x, strength_y))
+    return LatticeFit(lattice, occupied, (strength_x, strength_y), rivals)
 
 
 def _trimmed(lattice: Lattice, mask: np.ndarray) -> tuple[Lattice, np.ndarray]:

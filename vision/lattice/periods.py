@@ -17,6 +17,7 @@ __all__ = [
     "folded_peak",
     "period_candidates",
     "position_profile",
+    "strong_periods",
     "subpixel_offset",
 ]
 
@@ -61,18 +62,32 @@ def estimate_period(profile: np.ndarray, lo: float, hi: float) -> tuple[float, f
     at that lag, 0..1).
 
     Multiples of the true period also correlate, so the smallest lag whose peak reaches 70% of the
-    strongest one is taken; a parabola through the peak gives sub-pixel precision.
+    strongest one is taken (the first of :func:`strong_periods`); a parabola through the peak gives
+    sub-pixel precision.
+    """
+    periods = strong_periods(profile, lo, hi)
+    return periods[0] if periods else (float("nan"), 0.0)
+
+
+def strong_periods(profile: np.ndarray, lo: float, hi: float) -> list[tuple[float, float]]:
+    """Every lag within [lo, hi] whose autocorrelation peak reaches 70% of the strongest there, shortest
+    first, each with its strength (to sub-pixel precision; none when ``profile`` is flat).
+
+    >>> profile = np.tile([1.0, 0.0, 0.0, 0.0, 0.0], 20)
+    >>> [round(lag, 1) for lag, _ in strong_periods(profile, 3, 12)]
+    [5.0, 10.0]
     """
     ac = _autocorrelation(profile)
     if ac[0] <= 0:
-        return float("nan"), 0.0
+        return []
     ac = ac / ac[0]
     peaks = _lag_peaks(ac, lo, hi)
     if not peaks:
-        return float("nan"), 0.0
+        return []
     top = max(ac[i] for i in peaks)
-    best = next(i for i in peaks if ac[i] >= 0.7 * top)
-    return best + subpixel_offset(ac[best - 1], ac[best], ac[best + 1]), float(ac[best])
+    return [
+        (i + subpixel_offset(ac[i - 1], ac[i], ac[i + 1]), float(ac[i])) for i in peaks if ac[i] >= 0.7 * top
+    ]
 
 
 def period_candidates(profile: np.ndarray, lo: float, hi: float, count: int = 4) -> list[float]:
