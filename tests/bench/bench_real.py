@@ -100,6 +100,7 @@ def _read(job: tuple[Path, str, int, bool]) -> dict[str, Any]:
         "cards": read is not None and sorted(read.cards) == sorted(truth.cards),
         "seconds": seconds,
         "arbitrated": "arbitrate" in timings,
+        "rival": "rival" in timings,
         "decode_seconds": timings.get("stacking", 0.0) + timings.get("unexplained", 0.0),
         "decode_cpu": decode_cpu,
         "error": error,
@@ -278,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  scan median {statistics.median(times):.2f} s (max {max(times):.2f} s), of it the card "
             f"decoding median {1000 * statistics.median(decoding):.0f} ms "
             f"(max {1000 * decoding[-1]:.0f} ms); "
-            f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos"
+            f"lattice arbitration on {sum(r['arbitrated'] for r in rows)}/{len(rows)} photos, "
+            f"a rival pitch read on {sum(r['rival'] for r in rows)}"
         )
         if cpu:
             per_photo = sorted(sum(r["decode_cpu"]) for r in rows)

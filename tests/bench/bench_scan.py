@@ -45,6 +45,7 @@ STAGES = (
     "rectify",
     "lattice",
     "classify",
+    "rival",
     "arbitrate",
     "grow",
     "colour",
