@@ -18,7 +18,15 @@ import numpy as np
 
 from vision.cards import evidence_grid, stack_cards
 from vision.cells import Classifier, Grid, read_lattice
-from vision.city.geometry import MIN_BLOCKS, Geometry, geometry_for, small_copy
+from vision.city.geometry import (
+    MIN_BLOCKS,
+    Geometry,
+    Plane,
+    geometry_for,
+    geometry_on,
+    rectified_plane,
+    small_copy,
+)
 from vision.lattice import (
     Located,
     NoCityFound,
@@ -170,7 +178,8 @@ def judge_lattice(
     first: Verdict | None = None
     refusal: NoCityFound | None = None  # why the first hypothesis was refused, if it was
     try:
-        geometry = geometry_for(photo, small, located, periods, hypotheses[0], stages)
+        plane = rectified_plane(photo, small, located, periods, hypotheses[0], stages)
+        geometry = geometry_on(plane, stages)
     except TooManyCards:  # the strongest periods find a patterned surface: no other pair is tried
         raise
     except NoCityFound as exc:  # e.g. too few cells at twice the pitch: another hypothesis may do
@@ -180,7 +189,7 @@ def judge_lattice(
             first = _verdict(judge, geometry, 1)
         if geometry.fit.rivals:
             with stages("rival"):
-                first = _best_rival(photo, small, located, periods, hypotheses[0], judge, first)
+                first = _best_rival(plane, judge, first)
         if first.evidence.mean_log_confidence >= DOUBTFUL_EVIDENCE or cards_confirm(geometry, first.readings):
             return first
     with stages("arbitrate"):
@@ -197,21 +206,13 @@ def _verdict(judge: Classifier, geometry: Geometry, tried: int) -> Verdict:
     return Verdict(geometry, readings, lattice_evidence(geometry, readings), tried)
 
 
-def _best_rival(
-    photo: np.ndarray,
-    small: np.ndarray,
-    located: Located,
-    periods: Periods,
-    pitches: tuple[float, float],
-    judge: Classifier,
-    first: Verdict,
-) -> Verdict:
-    """``first``, or the lattice at one of its fit's rival pitches when that reads clearly better (by
-    :data:`RIVAL_MARGIN`) and shows a city; all on the rectification of ``pitches``."""
+def _best_rival(plane: Plane, judge: Classifier, first: Verdict) -> Verdict:
+    """``first``, or the lattice at one of its fit's rival pitches on the same ``plane`` when that reads
+    clearly better (by :data:`RIVAL_MARGIN`) and shows a city."""
     best = first
     for lattice_pitch in first.geometry.fit.rivals:
         try:
-            geometry = geometry_for(photo, small, located, periods, pitches, lattice_pitch=lattice_pitch)
+            geometry = geometry_on(plane, lattice_pitch=lattice_pitch)
         except NoCityFound:
             continue
         verdict = _verdict(judge, geometry, 1)

@@ -1,13 +1,15 @@
 """The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
 
-:func:`geometry_for` rectifies the photo for one pair of block periods and fits the lattice
-(:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`); :func:`with_lattice` moves a geometry to another
-lattice on the same plane (warping the view again only when the lattice reaches beyond it).
+:func:`geometry_for` rectifies the photo for one pair of block periods (:func:`rectified_plane`) and fits
+the lattice there (:func:`geometry_on`; :mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`);
+:func:`with_lattice` moves a geometry to another lattice on the same plane (warping the view again only
+when the lattice reaches beyond it).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -38,7 +40,16 @@ from vision.lattice import (
 from vision.photo import fit_long_side
 from vision.runtime import Stages
 
-__all__ = ["Geometry", "TopDown", "geometry_for", "small_copy", "with_lattice"]
+__all__ = [
+    "Geometry",
+    "Plane",
+    "TopDown",
+    "geometry_for",
+    "geometry_on",
+    "rectified_plane",
+    "small_copy",
+    "with_lattice",
+]
 
 CITY_WORDS = GridWords("city", "blocks")  # how the framing warnings name a city
 # Fewer blocks than this cannot be a finished city worth scoring (and are likely a misdetection).
@@ -205,21 +216,41 @@ def _scaled(lattice: Lattice, sx: float, sy: float) -> Lattice:
     return Lattice(origin, lattice.pitch_x * sx, lattice.pitch_y * sy, lattice.rows, lattice.cols, offsets)
 
 
-def geometry_for(
+@dataclass(frozen=True)
+class Plane:
+    """A photo rectified for one pair of block periods, before a lattice is fitted there: what every
+    lattice fitted on it shares (the first pitch and its rivals, :mod:`vision.city.arbitrate`).
+
+    ``rectification`` maps the located small copy to ``rectified`` (the top-down view of ``photo``) and
+    ``to_rectified`` the photo to it; ``mask`` is the card region and ``vertical`` and ``horizontal`` are
+    the line segments, in the view."""
+
+    photo: np.ndarray
+    located: Located
+    rectification: Rectification
+    to_rectified: np.ndarray
+    rectified: np.ndarray
+    mask: np.ndarray
+    vertical: np.ndarray
+    horizontal: np.ndarray
+
+    @cached_property
+    def table_lab(self) -> np.ndarray:
+        """The table's colours (:func:`fine_table_colours`), found once a lattice is fitted here."""
+        return fine_table_colours(self.photo, self.located.mask)
+
+
+def rectified_plane(
     photo: np.ndarray,
     small: np.ndarray,
     located: Located,
     periods: Periods,
     pitches: tuple[float, float],
     stages: Stages | None = None,
-    lattice_pitch: tuple[float, float] | None = None,
-) -> Geometry:
-    """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes) and fit the
-    lattice (at ``lattice_pitch`` in the top-down view when given: one of the ``rivals`` of a fit with
-    the same ``pitches``, which stay in the view as fitted when the lattice is rescaled); ``located`` and
-    ``periods`` were found on ``small``, a reduced copy of ``photo``.
-    Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible city.
-    ``stages`` times the ``rectify`` and ``lattice`` stages (none: untimed)."""
+) -> Plane:
+    """Rectify with one pair of block periods (``pitches``, along ``periods.frame``'s axes); ``located``
+    and ``periods`` were found on ``small``, a reduced copy of ``photo``. ``stages`` times the ``rectify``
+    stage (none: untimed)."""
     stages = Stages() if stages is None else stages
     scale = small.shape[1] / photo.shape[1]
     with stages("rectify"):
@@ -227,9 +258,36 @@ def geometry_for(
         to_rectified = rect.for_scale(1.0 / scale) if scale < 1.0 else rect.homography
         rectified = warp(photo, to_rectified, rect.size)
         mask = warp(located.mask, rect.homography, rect.size, nearest=True)
-    with stages("lattice"):
         vertical, horizontal = segments_in_frame(rect.homography, located.segments)
-        fit = fit_lattice(rectified, vertical, horizontal, mask, pitch=lattice_pitch)
+    return Plane(photo, located, rect, to_rectified, rectified, mask, vertical, horizontal)
+
+
+def geometry_for(
+    photo: np.ndarray,
+    small: np.ndarray,
+    located: Located,
+    periods: Periods,
+    pitches: tuple[float, float],
+    stages: Stages | None = None,
+) -> Geometry:
+    """Rectify with one pair of block periods and fit the lattice: :func:`geometry_on` the
+    :func:`rectified_plane`. Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a
+    plausible city."""
+    return geometry_on(rectified_plane(photo, small, located, periods, pitches, stages), stages)
+
+
+def geometry_on(
+    plane: Plane, stages: Stages | None = None, lattice_pitch: tuple[float, float] | None = None
+) -> Geometry:
+    """Fit the lattice on a rectified ``plane`` (at ``lattice_pitch`` in its view when given: one of the
+    ``rivals`` of a fit on the same plane, which stay in the view as fitted when the lattice is
+    rescaled). Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a plausible
+    city. ``stages`` times the ``lattice`` stage (none: untimed)."""
+    stages = Stages() if stages is None else stages
+    photo, located = plane.photo, plane.located
+    rect, to_rectified, rectified = plane.rectification, plane.to_rectified, plane.rectified
+    with stages("lattice"):
+        fit = fit_lattice(rectified, plane.vertical, plane.horizontal, plane.mask, pitch=lattice_pitch)
         sx = PX_PER_MM * BLOCK_W_MM / fit.lattice.pitch_x
         sy = PX_PER_MM * BLOCK_H_MM / fit.lattice.pitch_y
         if max(abs(sx - 1), abs(sy - 1)) > RESCALE_ABOVE:
@@ -258,7 +316,7 @@ def geometry_for(
         np.pad(fit.occupied, 1),
         visible,
         framing_warnings(located.touches_border, rect.aspect, CITY_WORDS),
-        fine_table_colours(photo, located.mask),
+        plane.table_lab,
         # Only a table that repeats a pattern has one to match (a textured table's patches could match a
         # block washed by glare: the devset's glare perturbation).
         table_patches(photo, to_rectified, located.mask, (lattice.pitch_x, lattice.pitch_y))
