@@ -54,7 +54,7 @@ class CityRead:
     # bench_real counts them: not the player's to check).
     harmless: int = 0
     # How far the lattice's pitch is from the cards' own in the top-down view (the worse axis, a share),
-    # None when no lattice was fitted: the geometry measured apart from the reading.
+    # None when no lattice was fitted or no deck was taught: the geometry measured apart from the reading.
     pitch_off: float | None = None
 
 
@@ -92,7 +92,8 @@ def read_city(jpeg: bytes, photo_truth: PhotoTruth, deck: object) -> CityRead:
     unnamed = [(rc, got) for rc, _, got in score.wrong if rc not in doubted]
     silent = sum(changes_a_line(truth, rc, got) for rc, got in unnamed)
     kind = "needs_deck" if getattr(result, "needs_deck", False) else "retake" if result.retake else "scored"
-    off = pitch_off(result, photo_truth.cells, photo_truth.width)
+    # Only the taught reads' geometry is measured (pitch_line).
+    off = pitch_off(result, photo_truth.cells, photo_truth.width) if deck is not None else None
     return CityRead(score.right, score.cells, score.exact, silent, kind, len(unnamed) - silent, off)
 
 
