@@ -25,7 +25,8 @@ Three sets, each printed with its figures and a closing line:
   a deck photo of each teaches the scanner, a city photo of the same printed cards is read with the deck,
   and again without it (where it must be answered ``needs_deck``); see :mod:`print_city`. Line:
   ``city editions: taught K/E (asked A, K2/E after one tap), blocks M/N, cities exact X/E, silent S,
-  untaught needs_deck U/E``.
+  untaught needs_deck U/E``; the same for the cities the photo shows whole, and of those the ones scored
+  (blocks right where a total is printed) and the ones refused instead, by the refusal's kind.
 
 A town read is compared with the truth at the best of the four whole-town turns and every shift; a
 territory of the truth not read so (missed, or read as another) is wrong, and silent when no doubt names

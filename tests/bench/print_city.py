@@ -17,6 +17,7 @@ cards' own (their true centres mapped into the top-down view), and on how many i
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -202,6 +203,18 @@ def blocks_line(reads: list[EditionRead]) -> str:
             f"(harmless {harmless})")  # fmt: skip
 
 
+def scored_line(reads: list[EditionRead]) -> str:
+    """What a player is given a total for: the blocks right in the cities scored, and the cities refused
+    instead (a retake, a deck that does not fit, or no deck taught), which print no total to be wrong."""
+    scored = [e for e in reads if e.scored is not None]
+    right = sum(e.scored.right for e in scored if e.scored is not None)
+    cells = sum(e.cells for e in scored)
+    kinds = Counter("no deck" if e.got is None else e.got.kind for e in reads if e.scored is None)
+    refused = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+    return (f"scored {len(scored)}: blocks {right}/{cells} ({100 * right / max(1, cells):.1f} %); "
+            f"refused {len(reads) - len(scored)}{f' ({refused})' if refused else ''}")  # fmt: skip
+
+
 def pitch_line(reads: list[EditionRead]) -> str:
     """How near the taught reads' lattice pitch came to the cards' own (the geometry, apart from reading)."""
     offs = [e.got.pitch_off for e in reads if e.got is not None and e.got.pitch_off is not None]
@@ -211,7 +224,7 @@ def pitch_line(reads: list[EditionRead]) -> str:
             f"off by more than 5 % on {beyond}")  # fmt: skip
 
 
-def closing_lines(reads: list[EditionRead]) -> tuple[str, str, str]:
+def closing_lines(reads: list[EditionRead]) -> tuple[str, str, str, str]:
     n = len(reads)
     taught = sum(e.cards == 18 for e in reads)
     asked = sum(e.asked for e in reads)
@@ -226,6 +239,7 @@ def closing_lines(reads: list[EditionRead]) -> tuple[str, str, str]:
         f"{blocks_line(reads)}, untaught needs_deck {refused}/{n} (exact {exact})",
         f"  of them showing the whole city ({len(whole)}): {blocks_line(whole)}; running off the photo "
         f"{len(off)}, retaken {retaken}/{len(off)}",
+        f"  of the whole cities, {scored_line(whole)}",
         pitch_line(reads),
     )
 
