@@ -22,6 +22,7 @@ from typing import Any
 from games.interface import Evidence, Game, Photo
 from games.registry import registered
 from scoring.errors import InputError
+from vision.advice import teach_your_cards
 
 __all__ = ["CLEAR_BY", "MIN_EXPLAINED", "UnknownLook", "Verdict", "decide", "tell_game"]
 
@@ -33,8 +34,7 @@ CLEAR_BY = 0.2
 
 UNKNOWN_CARDS = (
     "the photo shows cards, but they do not look like any print of {games} the scanner knows ({why}): if "
-    "they are cards of another print, teach the scanner your cards with one photo of the 18 fronts face up "
-    "(`sprawlscan teach DECK.jpg`, or the page's deck step), then scan with that deck"
+    "they are cards of another print, " + teach_your_cards()
 )
 
 

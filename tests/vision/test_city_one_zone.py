@@ -47,4 +47,4 @@ def test_an_untaught_print_retaken_with_most_of_its_blocks_in_doubt_names_teachi
                          poi=False, construction=0)  # fmt: skip
     result = scan_image(photo.jpeg)
     assert result.needs_deck and result.retake is not None
-    assert "teach it your cards" in result.retake and "take another photo" in result.retake
+    assert "teach the scanner your cards" in result.retake and "take another photo" in result.retake

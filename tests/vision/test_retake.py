@@ -112,7 +112,7 @@ def test_a_grid_a_taught_decks_cards_hardly_explain_asks_for_another_photo_befor
     assembled, cards = _read(CITY, explained=0.05)
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.05), assembled, cards, (), taught=True)
     assert retake is not None and "sprawlscan teach" not in retake
-    assert 0 < retake.find("straight above") < retake.find("teach it again")
+    assert 0 < retake.find("straight above") < retake.find("teach the deck again")
 
 
 def test_cards_a_taught_deck_reads_too_few_blocks_of_are_asked_again_before_the_deck_is() -> None:
@@ -121,7 +121,7 @@ def test_cards_a_taught_deck_reads_too_few_blocks_of_are_asked_again_before_the_
     taught = unread_city(cards_everywhere, 2, 8, taught=True)  # type: ignore[arg-type]
     assert shipped.code == taught.code == "needs_deck"
     assert "sprawlscan teach" in str(shipped) and "sprawlscan teach" not in str(taught)
-    assert 0 < str(taught).find("straight above") < str(taught).find("teach it again")
+    assert 0 < str(taught).find("straight above") < str(taught).find("teach the deck again")
 
 
 def test_a_doubtful_reading_without_glare_or_shadow_asks_for_a_photo_from_above() -> None:

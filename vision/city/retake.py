@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.advice import TEACH_AGAIN, teach_your_cards
 from vision.cards import CardReading
 from vision.city.assemble import Assembled
 from vision.city.doubt import GLARE_DOUBT, CellDoubt
@@ -97,19 +98,15 @@ GEOMETRY_ADVICE = (
 UNKNOWN_LOOK_EXPLAINED = 0.2
 UNKNOWN_LOOK_ADVICE = (
     "the known cards explain only {explained:.0%} of the cards' grid: if your cards are a print the scanner "
-    "has not seen (other colours or art), teach it your cards with one photo of the 18 fronts face up "
-    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
-    "photo from straight above, with the whole city filling most of the frame"
+    "has not seen (other colours or art), " + teach_your_cards() + "; otherwise take another photo from "
+    "straight above, with the whole city filling most of the frame"
 )
 # ... and read by a taught deck, the deck is already this print's, most likely: the photo is asked again
 # first (rendered random edition 37 064, its own deck, a lattice across the city's long strip: 0 %).
-TEACH_AGAIN = (
-    "if it still reads so, the taught deck may not be of these cards: teach it again from a photo of their "
-    "18 fronts face up"
-)
+TEACH_AGAIN_CITY = "if it still reads so, the taught deck may not be of these cards: " + TEACH_AGAIN
 TAUGHT_LOOK_ADVICE = (
     "the known cards explain only {explained:.0%} of the cards' grid: take another photo from straight "
-    "above, evenly lit, with the whole city filling most of the frame; " + TEACH_AGAIN
+    "above, evenly lit, with the whole city filling most of the frame; " + TEACH_AGAIN_CITY
 )
 
 
@@ -124,15 +121,12 @@ UNKNOWN_COLOURS_MISFIT = 12.0
 UNSURE_LOOK_SHARE = 0.5
 UNSURE_LOOK_ADVICE = (
     "{doubted} of the city's {blocks} blocks could be read otherwise in a way that changes the score: if "
-    "your cards are a print the scanner has not seen (other colours or art), teach it your cards with one "
-    "photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with "
-    "that deck; otherwise, {advice}"
+    "your cards are a print the scanner has not seen (other colours or art), " + teach_your_cards() + "; "
+    "otherwise, {advice}"
 )
 UNKNOWN_COLOURS_ADVICE = (
     "these cards' colours are not those of the print the scanner knows (the zones lie {misfit:.0f} a*b* "
-    "units from them), so a score read from them would be a guess: teach the scanner your cards with one "
-    "photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with "
-    "that deck"
+    "units from them), so a score read from them would be a guess: " + teach_your_cards()
 )
 
 
@@ -145,9 +139,8 @@ ONE_ZONE_SHARE = 0.6
 ONE_ZONE_ADVICE = (
     "these cards do not read as a city of the print the scanner knows ({share:.0%} of its {blocks} blocks "
     "read as {zone}, where every card shows each zone once), so a score read from them would be a guess: if "
-    "your cards are another print, teach the scanner your cards with one photo of the 18 fronts face up "
-    "(`sprawlscan teach DECK.jpg`, or the page's deck step) and scan with that deck; otherwise take another "
-    "photo in even, white light"
+    "your cards are another print, " + teach_your_cards() + "; otherwise take another photo in even, white "
+    "light"
 )
 
 
@@ -160,13 +153,13 @@ class UnknownCityLook(NoCityFound):
 
 UNREAD_CITY_ADVICE = (
     "no city found: the photo shows cards over {cells} cells, but only {blocks} of them read as blocks of "
-    "the print the scanner knows: if your cards are another print (other colours or art), teach it your "
-    "cards with one photo of the 18 fronts face up (`sprawlscan teach DECK.jpg`, or the page's deck step) "
-    "and scan with that deck; otherwise take another photo from straight above"
+    "the print the scanner knows: if your cards are another print (other colours or art), "
+    + teach_your_cards()
+    + "; otherwise take another photo from straight above"
 )
 UNREAD_TAUGHT_ADVICE = (
     "no city found: the photo shows cards over {cells} cells, but only {blocks} of them read as blocks of "
-    "the taught deck's print: take another photo from straight above, evenly lit; " + TEACH_AGAIN
+    "the taught deck's print: take another photo from straight above, evenly lit; " + TEACH_AGAIN_CITY
 )
 
 

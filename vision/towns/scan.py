@@ -24,6 +24,7 @@ import numpy as np
 
 from scoring.breakdown import Breakdown
 from scoring.wagons import Town, parse_town, score_town
+from vision.advice import TEACH_AGAIN, TEACH_COMMAND, teach_your_cards
 from vision.city import lattice_outlines
 from vision.lattice import NoCityFound
 from vision.towns.arbitrate import Reader, Reading, best_lattice, read_and_decode
@@ -48,15 +49,14 @@ __all__ = ["CUT_BY_FRAME", "MIN_LOOK_FIT", "Reader", "TownScan", "look_fit", "sc
 # photos); the print-and-play sheets, untaught: 0.02–0.47 (16 photos). Below it the reader does not know the
 # look of these cards, and its reading is not scored.
 MIN_LOOK_FIT = 0.6
+TEACH_TOWN_DECK = TEACH_COMMAND + " --game wagons"
 UNKNOWN_LOOK = (
     "these cards do not look like the Circle the Wagons print the scanner knows ({fit:.0%} of the town read "
-    "surely as its cards): teach the scanner your cards with one photo of the 18 fronts face up "
-    "(`sprawlscan teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
+    "surely as its cards): " + teach_your_cards(TEACH_TOWN_DECK)
 )
 UNSEEN_CARDS = (
     "these cards do not look like the Circle the Wagons print the scanner knows (cards lie at {cells} but "
-    "read as the table): teach the scanner your cards with one photo of the 18 fronts face up (`sprawlscan "
-    "teach DECK.jpg --game wagons`, or the page's deck step), then scan with that deck"
+    "read as the table): " + teach_your_cards(TEACH_TOWN_DECK)
 )
 CUT_BY_FRAME = (
     "the photo's edge cuts the town beside {cells}: the town may go on beyond it. Take the photo again "
@@ -72,7 +72,7 @@ CARDS_BEYOND = (
 UNFIT_DECK = (
     "the taught deck does not fit these cards ({fit:.0%} of the town read surely as its cards): take the "
     "photo again with the whole town evenly lit (no glare or shadow on the cards); if it still does not "
-    "fit, teach the deck again from a photo of these cards' 18 fronts face up"
+    "fit, " + TEACH_AGAIN
 )
 
 
