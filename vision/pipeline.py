@@ -12,7 +12,7 @@ past its deadline (:mod:`vision.runtime.stages`):
 ``lattice``   pitch, phase, extent and per-cell offsets (:mod:`vision.lattice.fit`,
               :mod:`vision.city.geometry`);
 ``classify``  the cell classifier on the first lattice (:mod:`vision.cells.classify`), which also judges it;
-``rival``    only where the lattice's lines nearly tie its pitch with another: the lattice at that pitch,
+``rival``     only where the lattice's lines nearly tie its pitch with another: the lattice at that pitch,
               read too and taken when it reads clearly better (:mod:`vision.city.arbitrate`);
 ``arbitrate`` only when that reading is doubtful: the other period hypotheses (:mod:`vision.city.arbitrate`);
 ``cards``     the scoring cards' backs beside the city (:mod:`vision.backs.read`), read while the cells

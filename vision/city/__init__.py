@@ -7,7 +7,7 @@ read. :mod:`vision.pipeline` runs them in order. Other rooms use only the names 
 
 from vision.city.arbitrate import read_geometry
 from vision.city.doubt import CARDS_DOUBT_MARGIN
-from vision.city.geometry import Geometry, geometry_for, segments_in_frame, small_copy
+from vision.city.geometry import Geometry, geometry_on, rectified_plane, segments_in_frame, small_copy
 from vision.city.labels import LOW, Label, draw_labels
 from vision.city.overlay import (
     CARD_BOX,
@@ -44,7 +44,7 @@ __all__ = [
     "coordinate_labels",
     "draw_labels",
     "find_lost_blocks",
-    "geometry_for",
+    "geometry_on",
     "grow_to_blocks",
     "halo_text",
     "lattice_outlines",
@@ -54,6 +54,7 @@ __all__ = [
     "read_backs",
     "read_geometry",
     "read_unexplained_again",
+    "rectified_plane",
     "refine_doubtful",
     "refuse_unknown_colours",
     "segments_in_frame",

@@ -22,7 +22,6 @@ from vision.city.geometry import (
     MIN_BLOCKS,
     Geometry,
     Plane,
-    geometry_for,
     geometry_on,
     rectified_plane,
     small_copy,
@@ -240,7 +239,7 @@ def _best_other(
     """The best of ``best`` (the first lattice's verdict) and the other hypotheses' lattices."""
     for i, pitches in enumerate(hypotheses[1:], start=2):
         try:
-            geometry = geometry_for(photo, small, located, periods, pitches)
+            geometry = geometry_on(rectified_plane(photo, small, located, periods, pitches))
         except NoCityFound:
             continue
         verdict = _verdict(judge, geometry, i)

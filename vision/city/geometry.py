@@ -1,7 +1,7 @@
 """The city's geometry in one photo: the top-down view, the lattice on it, and which cells count.
 
-:func:`geometry_for` rectifies the photo for one pair of block periods (:func:`rectified_plane`) and fits
-the lattice there (:func:`geometry_on`; :mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`);
+:func:`rectified_plane` rectifies the photo for one pair of block periods and :func:`geometry_on` fits the
+lattice there (:mod:`vision.lattice.rectify`, :mod:`vision.lattice.fit`);
 :func:`with_lattice` moves a geometry to another lattice on the same plane (warping the view again only
 when the lattice reaches beyond it).
 """
@@ -44,7 +44,6 @@ __all__ = [
     "Geometry",
     "Plane",
     "TopDown",
-    "geometry_for",
     "geometry_on",
     "rectified_plane",
     "small_copy",
@@ -260,20 +259,6 @@ def rectified_plane(
         mask = warp(located.mask, rect.homography, rect.size, nearest=True)
         vertical, horizontal = segments_in_frame(rect.homography, located.segments)
     return Plane(photo, located, rect, to_rectified, rectified, mask, vertical, horizontal)
-
-
-def geometry_for(
-    photo: np.ndarray,
-    small: np.ndarray,
-    located: Located,
-    periods: Periods,
-    pitches: tuple[float, float],
-    stages: Stages | None = None,
-) -> Geometry:
-    """Rectify with one pair of block periods and fit the lattice: :func:`geometry_on` the
-    :func:`rectified_plane`. Raises :class:`~vision.lattice.locate.NoCityFound` when the result is not a
-    plausible city."""
-    return geometry_on(rectified_plane(photo, small, located, periods, pitches, stages), stages)
 
 
 def geometry_on(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.cells import CellReading, Classifier, Grid, read_lattice
-from vision.city import Geometry, geometry_for, small_copy
+from vision.city import Geometry, geometry_on, rectified_plane, small_copy
 from vision.deck.assign import best_assignment
 from vision.deck.corrections import card_labels
 from vision.deck.taught import CARDS, block_features
@@ -143,7 +143,7 @@ def lattice_cards(rgb: np.ndarray, classify: Classifier) -> PhotoCards | None:
     for factor in PERIOD_FACTORS:
         pitches = (periods.best[0] * factor, periods.best[1] * factor)
         try:
-            geometry = geometry_for(rgb, small, located, periods, pitches)
+            geometry = geometry_on(rectified_plane(rgb, small, located, periods, pitches))
         except NoCityFound:
             continue
         read = _read_cards(geometry, classify)

@@ -3,7 +3,7 @@
 Each card is found on its own by its outline against the table (:mod:`vision.deck.outlines`), so wide or
 uneven gaps and cards a little askew do not matter; when the outlines do not give a whole deck (cards
 touching, or art in the table's colours at a card's edge), the grid is also fitted as one block lattice
-(:func:`vision.city.geometry.geometry_for`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups
+(:func:`vision.city.geometry.geometry_on`, the gaps absorbed by its per-cell offsets) and its 2 × 2 groups
 are the cards, and whichever the known layouts explain better is taken. The 18 known layouts are then given to
 the cards as an assignment problem (each layout once, in the turn it fits better;
 :func:`scipy.optimize.linear_sum_assignment`). A card that fits no layout it could be given, two cards showing
