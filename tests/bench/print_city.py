@@ -204,15 +204,13 @@ def blocks_line(reads: list[EditionRead]) -> str:
 
 
 def scored_line(reads: list[EditionRead]) -> str:
-    """What a player is given a total for: the blocks right in the cities scored, and the cities refused
+    """What a player is given a total for: the cities scored (:func:`blocks_line`), and the cities refused
     instead (a retake, a deck that does not fit, or no deck taught), which print no total to be wrong."""
     scored = [e for e in reads if e.scored is not None]
-    right = sum(e.scored.right for e in scored if e.scored is not None)
-    cells = sum(e.cells for e in scored)
     kinds = Counter("no deck" if e.got is None else e.got.kind for e in reads if e.scored is None)
     refused = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-    return (f"scored {len(scored)}: blocks {right}/{cells} ({100 * right / max(1, cells):.1f} %); "
-            f"refused {len(reads) - len(scored)}{f' ({refused})' if refused else ''}")  # fmt: skip
+    return (f"scored {len(scored)}: {blocks_line(scored)}; refused {len(reads) - len(scored)}"
+            f"{f' ({refused})' if refused else ''}")  # fmt: skip
 
 
 def pitch_line(reads: list[EditionRead]) -> str:
