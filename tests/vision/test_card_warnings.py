@@ -21,6 +21,8 @@ from vision.cards.pieces import quadrants
 from vision.cards.program import UNEXPLAINED_COST, CardProgram
 from vision.cards.stacking import EMPTY_LABEL, CardStacking, CellEvidence, stack_program
 from vision.cells import CellReading
+from vision.city.assemble import assemble_city
+from vision.city.doubt import Evidence, find_doubts
 from vision.city.read_cards import CITY_AGAINST_CARDS, SURE_MARGIN, stack_city
 from vision.lattice.fit import Lattice
 from vision.pipeline import scan_image
@@ -184,6 +186,24 @@ def test_three_sure_backs_settle_a_near_tie_and_say_which_cells_they_settled() -
     unsure = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.7), None)
     assert unsure.as_cards.decoding.cells[(1, 1)].label == ("C", "NS") and unsure.moved == ()
     assert [a.card for a in unsure.against] == [1]
+
+
+def test_the_cells_three_sure_backs_settled_are_doubted_with_the_photos_own_reading_first() -> None:
+    # The backs outweigh the city's own near tie by under CITY_AGAINST_CARDS nats: the photo's reading is
+    # still likely, and a warning alone gave no score for it (edition 37 079: a park made of the table).
+    geometry, readings = _card_one_alone()
+    read = stack_city(geometry, readings, _backs(1, 10, 11, confidence=0.95), None)
+    assert read.settled_cells() == {(1, 1): "C:NS", (2, 1): "I:NE"}
+    assembled = assemble_city(read.as_cards.readings)
+    doubts = find_doubts(assembled, read.as_cards, Evidence(settled=read.settled_cells()))
+    backs = {d.name: d for d in doubts if "backs" in d.sources}
+    assert sorted(backs) == ["A1", "A2"]
+    assert backs["A1"].alternatives[0] == "C:NS" and backs["A2"].alternatives[0] == "I:NE"
+    assert "the photo alone reads C:NS" in backs["A1"].why
+    assert [alt for src, _, alt in backs["A1"].named if src == "backs"] == ["C:NS"]
+    # Backs that settle nothing leave nothing to doubt on their account.
+    alone = stack_city(geometry, readings, [], None)
+    assert alone.settled_cells() == {}
 
 
 def test_a_settled_cell_left_of_the_city_read_is_named_beside_it() -> None:

@@ -34,6 +34,7 @@ class CellFacts:
     table_pattern: bool = False  # read as table off the cards, and showing the table's own pattern
     hanging: bool = False  # the card the decoding put here lies partly on cells the photo does not show
     held: tuple[int, str] | None = None  # (scoring card the city seems to hold, this cell's label without it)
+    settled: str | None = None  # the label the city alone read, where three backs read surely settled it
 
 
 def cell_facts(
@@ -44,6 +45,7 @@ def cell_facts(
     photographed: Grid | None = None,
     table_pattern: np.ndarray | None = None,
     held: Mapping[tuple[int, int], tuple[int, str]] | None = None,
+    settled: Mapping[tuple[int, int], str] | None = None,
 ) -> dict[tuple[int, int], CellFacts]:
     """What the scan knows of each cell of the city read (``assembled``), by its (row, col) there: its
     readings, the cards' decoding of it, and what else was measured (see :class:`vision.city.doubt.Evidence`,
@@ -68,6 +70,7 @@ def cell_facts(
                 bool(table_pattern[r, c]) if table_pattern is not None else False,
                 decoded is not None and decoded.card in hanging,
                 (held or {}).get(rc),
+                (settled or {}).get(rc),
             )
     return out
 

@@ -29,6 +29,10 @@ The sources, each measured on photos of the real cards (``make bench-real``):
                 card lies beside the city, so either its number or these blocks are misread (random city
                 edition 37 078: two residential blocks under a lamp's blue shade read commercial, the city
                 "holding" scoring card 4, said only in a warning).
+``backs``       three backs read surely settled the cell otherwise than the city alone read it (the city
+                held their cards only through a reading a little likelier than the best without them), so
+                the photo's own reading is still a likely one (random city edition 37 079: the table beside
+                the city made a park so, said only in a warning).
 """
 
 from __future__ import annotations
@@ -194,16 +198,21 @@ def _signals(
         card, label = cell.held
         why = f"the city seems to hold scoring card {card}, which lies beside it; without it this is {label}"
         out.append(("held", why))
+    if cell.settled is not None:
+        why = f"the scoring cards read on their backs settled it; the photo alone reads {cell.settled}"
+        out.append(("backs", why))
     return out
 
 
 def _named(cell: CellFacts, signals: list[tuple[str, str]]) -> tuple[tuple[str, str, str], ...]:
     """The reasons among ``signals`` that rest on one alternative: the order's other card on top, the
-    table at the rim, the block read without a scoring card the city seems to hold."""
+    table at the rim, the block read without a scoring card the city seems to hold, the block as the photo
+    alone read it where the backs settled it."""
     own = {
         "order": cell.order.label if cell.order is not None else None,
         "rim": ".",
         "held": cell.held[1] if cell.held is not None else None,
+        "backs": cell.settled,
     }
     return tuple((src, why, alt) for src, why in signals if (alt := own.get(src)) is not None)
 
@@ -252,6 +261,8 @@ def _alternatives(cell: CellFacts, sources: tuple[str, ...], marks: bool = False
         alts = [".", *(a for a in alts if a != ".")]
     if "held" in sources and cell.held is not None:
         alts = [cell.held[1], *(a for a in alts if a != cell.held[1])]
+    if "backs" in sources and cell.settled is not None:
+        alts = [cell.settled, *(a for a in alts if a != cell.settled)]
     if cell.label == "." and not any(a != "." for a in alts):
         alts.insert(0, "P")  # a hole among blocks: the pale park is what reads as table
     limit: int | None = MAX_ALTERNATIVES
@@ -297,7 +308,8 @@ class Evidence:
     for being table beside or among blocks: a check cloth's squares are seen to be the cloth;
     ``cards_margin``: the cards' margin (nats) under which their explanation of a cell is in doubt, the
     reader's own (:data:`CARDS_DOUBT_MARGIN` for the shipped classifier); ``held``: the lattice's cells read
-    otherwise without a scoring card the city seems to hold, each with (that card, its label there).
+    otherwise without a scoring card the city seems to hold, each with (that card, its label there);
+    ``settled``: the lattice's cells three backs settled, each with the label the city alone read there.
     """
 
     glare: np.ndarray | None = None
@@ -305,6 +317,7 @@ class Evidence:
     table_pattern: np.ndarray | None = None
     cards_margin: float = CARDS_DOUBT_MARGIN
     held: Mapping[tuple[int, int], tuple[int, str]] = field(default_factory=dict)
+    settled: Mapping[tuple[int, int], str] = field(default_factory=dict)
 
 
 def find_doubts(
@@ -320,6 +333,7 @@ def find_doubts(
         photographed=evidence.photographed,
         table_pattern=evidence.table_pattern,
         held=evidence.held,
+        settled=evidence.settled,
     )
     explained = as_cards.used and as_cards.decoding.explained >= 0.9
     # A Point of Interest seen anywhere: its roadless blocks are offered wherever they are likely.

@@ -123,6 +123,12 @@ class CityCards:
             return {}
         return {rc: (a.card, label_text(*label)) for a in self.against for rc, label in a.otherwise}
 
+    def settled_cells(self) -> dict[tuple[int, int], str]:
+        """The lattice's cells three backs read surely settled (see :func:`stack_city`), each with the label
+        (city format) the city alone read there: the backs outweighed the photo's own reading of it by less
+        than :data:`CITY_AGAINST_CARDS` nats, so that reading is still a likely one."""
+        return {rc: label_text(*label) for rc, label in self.moved}
+
     def moved_warnings(self, origin: tuple[int, int]) -> tuple[str, ...]:
         """One warning for each cell the backs settled (see :func:`stack_city`)."""
         read = {rc: d.label for rc, d in self.as_cards.decoding.cells.items()}

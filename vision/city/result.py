@@ -159,6 +159,7 @@ def _doubts(assembled: Assembled, cards: CityCards, light: Light, margin: float)
         table_pattern=light.table_pattern,
         cards_margin=margin,
         held=cards.held_cells(),
+        settled=cards.settled_cells(),
     )
     return find_doubts(assembled, cards.as_cards, evidence)
 
