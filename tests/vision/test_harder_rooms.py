@@ -16,7 +16,8 @@ from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import CellDoubt
-from vision.city.retake import UNKNOWN_COLOURS_MISFIT, Light, ask_retake, doubt_count
+from vision.city.light import Light
+from vision.city.retake import UNKNOWN_COLOURS_MISFIT, ask_retake, doubt_count
 from vision.city.unexplained import zone_colour_misfit
 from vision.pipeline import ScanResult, scan_image
 

@@ -20,7 +20,8 @@ from vision.cards import CardReading, CardStacking
 from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import CellDoubt
-from vision.city.retake import GLARE_RETAKE, Light, ask_retake, glare_spots, shadow_depth, unread_city
+from vision.city.light import Light, glare_spots, read_light, shadow_depth
+from vision.city.retake import GLARE_RETAKE, OVEREXPOSED, ask_retake, unread_city
 from vision.pipeline import ScanResult, scan_image
 
 # A plain rendered photo: a city of 15 cards on cloth, seen from nearly straight above, lit evenly.
@@ -31,6 +32,8 @@ CLEAN.update(clutter=0, long_side=2016, exif_orientation=1, partial=False)
 
 @cache
 def _photo(kind: str) -> bytes:
+    if kind == "overexposed":  # the phone exposed for a dark corner: a white table and the whites clip
+        return jpeg_bytes(render_photo(SEED, **{**CLEAN, "table": "white", "exposure": 1.6}).image)
     rgb = render_photo(SEED, **CLEAN).image
     if kind == "glare":  # a lamp's reflection over most of the city
         rgb = glare_spot(rgb, centre=(0.5, 0.5), radius=0.2, strength=1.4)
@@ -38,6 +41,10 @@ def _photo(kind: str) -> bytes:
         rgb = glare_spot(rgb)
     elif kind == "shadow":  # a dark band across the middle of the city, most of its light gone
         rgb = shadow_band(rgb, width=0.3, depth=0.85)
+    elif (
+        kind == "overexposed"
+    ):  # the phone exposed for a dark corner: a white table and the cards' whites clip
+        rgb = render_photo(SEED, **{**CLEAN, "table": "white", "exposure": 1.6}).image
     return jpeg_bytes(rgb)
 
 
@@ -150,6 +157,31 @@ def test_glare_over_a_fifth_of_the_blocks_asks_for_a_retake_even_when_read_surel
     glare.flat[:] = 0.0
     glare[0, 0] = 1.0
     assert ask_retake(Light(glare, shadow=0.0), assembled, cards, ()) is None
+
+
+def test_an_overexposed_photos_retake_names_the_exposure_not_the_glare_or_shadow_its_whites_look_like() -> (
+    None
+):
+    assembled, cards = _read(CITY)
+    glare = np.zeros((4, 5))
+    glare.flat[: int(np.ceil(GLARE_RETAKE * 20))] = 1.0
+    retake = ask_retake(Light(glare, shadow=0.0, clipped=0.6), assembled, cards, ())
+    assert retake is not None and "overexposed (60% of it is pure white)" in retake and "lamp" not in retake
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.5, clipped=0.6), assembled, cards, _doubts(8))
+    assert retake is not None and "overexposed" in retake and "shadow" not in retake
+    # A little white clipped (a white table's brightest corner) leaves the light's own advice.
+    retake = ask_retake(Light(glare, shadow=0.0, clipped=OVEREXPOSED / 2), assembled, cards, ())
+    assert retake is not None and "tilt the phone or move the lamp" in retake
+    # Overexposed, yet read surely: nothing to retake.
+    assert ask_retake(Light(np.zeros((4, 5)), shadow=0.0, clipped=0.6), assembled, cards, ()) is None
+
+
+def test_the_light_measured_on_an_overexposed_photo_says_so_and_on_a_clean_one_does_not() -> None:
+    for kind, over in (("clean", False), ("overexposed", True)):
+        result = _scan(kind)
+        assert result.geometry is not None and result.assembled is not None
+        clipped = read_light(result.geometry, result.assembled).clipped
+        assert (clipped >= OVEREXPOSED) is over, (kind, clipped)
 
 
 def test_pale_cells_count_as_glare_only_beside_a_cell_washed_out_whole() -> None:

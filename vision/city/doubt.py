@@ -22,7 +22,7 @@ The sources, each measured on photos of the real cards (``make bench-real``):
 ``rim``         a block at the city's edge that the classifier gives some chance of being bare table and the
                 cards back by little: a patterned or coloured table (a check cloth) can look like art there;
 ``unexplained`` a block that no card placement explains, in a city the cards otherwise explain;
-``glare``       a cell washed out by a lamp's reflection (:func:`vision.city.retake.glare_cells`): the art
+``glare``       a cell washed out by a lamp's reflection (:func:`vision.city.light.glare_cells`): the art
                 under it is lost, so any reading of it is a guess, however sure the classifier is;
 ``held``        a scoring card (read on its back, or given) that the city seems to hold: the cards explain
                 the blocks as read only with it, and without it they read this cell otherwise. A scoring
@@ -84,7 +84,7 @@ RIM_MARGIN = 2.0
 # Alternatives shown per cell, and the least probability (relative to the answer) an alternative needs.
 MAX_ALTERNATIVES = 3
 ALTERNATIVE_SHARE = 0.02
-# A cell with at least this share of its core washed out by a glare spot is in doubt (vision.city.retake).
+# A cell with at least this share of its core washed out by a glare spot is in doubt (vision.city.light).
 GLARE_DOUBT = 0.3
 # What a cell can be: table, or a block one of the 18 cards shows, either way round. The classifier also
 # gives weight to blocks none of them has (an industrial block without a road): offered to a player as "if
@@ -304,7 +304,7 @@ class Evidence:
     ``glare``: the share of each cell washed out by glare, (rows, cols) in the city's grid, when measured;
     ``photographed``: the readings of the photo's own colours, before the colour correction (grid of the
     readings), when it was corrected; ``table_pattern``: the cells read as table that show the table's
-    own pattern off the cards (:func:`vision.city.retake.read_light`), (rows, cols), which are not in doubt
+    own pattern off the cards (:func:`vision.city.light.read_light`), (rows, cols), which are not in doubt
     for being table beside or among blocks: a check cloth's squares are seen to be the cloth;
     ``cards_margin``: the cards' margin (nats) under which their explanation of a cell is in doubt, the
     reader's own (:data:`CARDS_DOUBT_MARGIN` for the shipped classifier); ``held``: the lattice's cells read

@@ -15,9 +15,10 @@ from vision.city.cut import cut_by_frame
 from vision.city.doubt import CARDS_DOUBT_MARGIN, CellDoubt, Evidence, find_doubts
 from vision.city.doubt_matters import doubts_that_matter, unsure_city_cards
 from vision.city.geometry import MIN_BLOCKS, Geometry
+from vision.city.light import Light, read_light
 from vision.city.overlay import cell_outlines, draw_overlay
 from vision.city.read_cards import CityCards
-from vision.city.retake import Light, ask_retake, needs_deck, read_light, unread_city
+from vision.city.retake import ask_retake, needs_deck, unread_city
 
 __all__ = ["CityCell", "ScanResult", "assemble_scan", "with_overlay"]
 

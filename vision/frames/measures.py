@@ -6,12 +6,12 @@ is taken here on the small frame itself, over the card region :func:`vision.latt
 with the scan's pixel tests and light model:
 
 * glare: the pixels a lamp's reflection saturates (every channel at :data:`GLARE_SATURATED` or more; the
-  scan's :func:`vision.city.retake.washed_out`, from 215, also takes in the white face of a scoring card that
+  scan's :func:`vision.city.light.washed_out`, from 215, also takes in the white face of a scoring card that
   the card region may join to the city), kept only in spots at least :data:`GLARE_SPOT_CELLS` of a cell
   across (a reflection, not the art's white details nor a scoring card's text-free patches);
 * shadow: the cards' brightness (each pixel's brightest channel, which the art's colours vary least)
   smoothed over one and a half cells, its darkest against its brightest (as
-  :func:`vision.city.retake.shadow_depth` does per block), and the light field of :mod:`vision.photo.light`
+  :func:`vision.city.light.shadow_depth` does per block), and the light field of :mod:`vision.photo.light`
   measured on the table around the cards, where a shadow's darkening is not the art's;
 * blur: how much of the cards' fine detail a slight blur leaves, in the direction the frame is most
   blurred (a sharp frame loses most of it, a blurred one has little left to lose; a shake blurs one

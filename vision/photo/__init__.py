@@ -18,7 +18,7 @@ from vision.photo.decode import (
     fit_long_side,
 )
 from vision.photo.jpeg_markers import jpeg_layout
-from vision.photo.light import even_light, light_field
+from vision.photo.light import clipped_share, even_light, light_field
 
 __all__ = [
     "DecodedImage",
@@ -30,6 +30,7 @@ __all__ = [
     "NotAnImage",
     "UnsupportedImage",
     "WORK_LONG_SIDE",
+    "clipped_share",
     "decode_image",
     "even_light",
     "fit_long_side",

@@ -17,8 +17,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["even_light", "light_field"]
+__all__ = ["clipped_share", "even_light", "light_field"]
 
+# A pixel clipped to white: every channel at least this (a photo exposed past the sensor's range).
+CLIPPED_FROM = 250
 # A pixel is "table-like" when its chromaticity (each channel's share of R + G + B, which a change of light
 # leaves alone) lies this close to a table colour's ...
 TABLE_CHROMA = 0.02
@@ -109,3 +111,15 @@ def even_light(rgb: np.ndarray, field: np.ndarray) -> np.ndarray:
     if not (field != 1.0).any():
         return rgb
     return np.clip(rgb.astype(np.float32) / field[..., None] + 0.5, 0, 255).astype(np.uint8)
+
+
+def clipped_share(rgb: np.ndarray) -> float:
+    """The share of the RGB image's pixels clipped to white (every channel at least :data:`CLIPPED_FROM`):
+    where the exposure ran past the sensor's range, pale colours and white alike came out pure white.
+
+    >>> img = np.full((4, 4, 3), 120, np.uint8); img[0] = 255
+    >>> clipped_share(img)
+    0.25
+    """
+    low = rgb.min(axis=2)
+    return float(np.count_nonzero(low >= CLIPPED_FROM)) / max(low.size, 1)
