@@ -11,6 +11,7 @@ from games import game_named
 from models.synth.scene import render_photo
 from vision.frames import FRAME_LONG_SIDE, HINT_WORDS, FrameCheck, FrameMeasures, hints_for
 from vision.frames import check_frame as check_game_frame
+from vision.photo import OVEREXPOSED_SHARE
 
 CLEAN = FrameMeasures(
     span=0.8, glare=0.0, shadow=0.1, table_shadow=0.0, blur=0.2, tilt=8.0, aspect=1.4, cut=()
@@ -53,9 +54,29 @@ def test_the_hints_come_in_the_order_to_act_on_them() -> None:
     assert hints_for(CLEAN) == ()
     cut_and_glared = FrameMeasures(**{**CLEAN.__dict__, "cut": ("left",), "glare": 0.2, "blur": 0.9})
     assert hints_for(cut_and_glared) == ("step_back", "glare", "hold_still")
+    overexposed = FrameMeasures(**{**cut_and_glared.__dict__, "clipped": 0.6})
+    assert hints_for(overexposed) == ("step_back", "too_bright", "hold_still")
     far = FrameMeasures(**{**CLEAN.__dict__, "span": 0.3})
     assert hints_for(far) == ("closer",)
     assert set(hints_for(cut_and_glared)) <= set(HINT_WORDS)
+
+
+def test_an_overexposed_frame_asks_to_expose_for_the_cards_not_to_move_a_lamp() -> None:
+    # A white table and the cards' whites clip when the camera exposes for something darker.
+    bright = render_photo(
+        5,
+        long_side=960,
+        orientation="landscape",
+        partial=False,
+        fill=0.8,
+        glare=0.0,
+        tilt=6.0,
+        table="white",
+        exposure=1.6,
+    ).image
+    check = check_frame(bright)
+    assert check.measures is not None and check.measures.clipped >= OVEREXPOSED_SHARE
+    assert "too_bright" in check.hints and "glare" not in check.hints
 
 
 def test_a_frame_larger_than_the_check_works_at_is_shrunk_first(frame: np.ndarray) -> None:

@@ -21,7 +21,8 @@ from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import CellDoubt
 from vision.city.light import Light, glare_spots, read_light, shadow_depth
-from vision.city.retake import GLARE_RETAKE, OVEREXPOSED, ask_retake, unread_city
+from vision.city.retake import GLARE_RETAKE, ask_retake, unread_city
+from vision.photo import OVEREXPOSED_SHARE
 from vision.pipeline import ScanResult, scan_image
 
 # A plain rendered photo: a city of 15 cards on cloth, seen from nearly straight above, lit evenly.
@@ -170,7 +171,7 @@ def test_an_overexposed_photos_retake_names_the_exposure_not_the_glare_or_shadow
     retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.5, clipped=0.6), assembled, cards, _doubts(8))
     assert retake is not None and "overexposed" in retake and "shadow" not in retake
     # A little white clipped (a white table's brightest corner) leaves the light's own advice.
-    retake = ask_retake(Light(glare, shadow=0.0, clipped=OVEREXPOSED / 2), assembled, cards, ())
+    retake = ask_retake(Light(glare, shadow=0.0, clipped=OVEREXPOSED_SHARE / 2), assembled, cards, ())
     assert retake is not None and "tilt the phone or move the lamp" in retake
     # Overexposed, yet read surely: nothing to retake.
     assert ask_retake(Light(np.zeros((4, 5)), shadow=0.0, clipped=0.6), assembled, cards, ()) is None
@@ -181,7 +182,7 @@ def test_the_light_measured_on_an_overexposed_photo_says_so_and_on_a_clean_one_d
         result = _scan(kind)
         assert result.geometry is not None and result.assembled is not None
         clipped = read_light(result.geometry, result.assembled).clipped
-        assert (clipped >= OVEREXPOSED) is over, (kind, clipped)
+        assert (clipped >= OVEREXPOSED_SHARE) is over, (kind, clipped)
 
 
 def test_pale_cells_count_as_glare_only_beside_a_cell_washed_out_whole() -> None:

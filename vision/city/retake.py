@@ -21,6 +21,7 @@ from vision.city.doubt import GLARE_DOUBT, CellDoubt
 from vision.city.geometry import Geometry
 from vision.city.light import Light
 from vision.lattice import NoCityFound
+from vision.photo import OVEREXPOSED_SHARE
 
 __all__ = [
     "UNKNOWN_COLOURS_ADVICE",
@@ -65,11 +66,9 @@ CUT_ADVICE = (
     "the city runs off the edge of the photo beside {cells}: step back or zoom out so that the whole city "
     "shows with some table around it, and take another photo"
 )
-# The photo is overexposed when at least this share of it is clipped to white (vision.photo.clipped_share):
-# the devset's 24 photos measure 0.000 (a white cloth's median at 250 too), rendered cities exposed ×1.1 on a
-# white table 0.07, ×1.26 and ×1.43 0.55 and 0.72 (random editions 37 091, 37 020: their pale grounds came
-# out white, and the retake blamed a shadow and glare). Then the light's own advice is the exposure's.
-OVEREXPOSED = 0.25
+# An overexposed photo (vision.photo.OVEREXPOSED_SHARE of it clipped to white) washes pale grounds out to
+# white, which looks like glare or, beside the grounds that kept their colour, a shadow: the light's advice
+# is then the exposure's.
 OVEREXPOSED_ADVICE = (
     "the photo is overexposed ({share:.0%} of it is pure white), which washes the cards' pale colours "
     "out: tap the cards on the phone's screen so that it exposes for them, or dim the light, and take "
@@ -189,7 +188,8 @@ def ask_retake(
         shown = ", ".join(cut[:MAX_CUT_NAMED]) + (" ..." if len(cut) > MAX_CUT_NAMED else "")
         return CUT_ADVICE.format(cells=shown)
     glared = int((light.glare_cells >= GLARE_DOUBT).sum())
-    overexposed = OVEREXPOSED_ADVICE.format(share=light.clipped) if light.clipped >= OVEREXPOSED else None
+    over = light.clipped >= OVEREXPOSED_SHARE
+    overexposed = OVEREXPOSED_ADVICE.format(share=light.clipped) if over else None
     if glared >= GLARE_RETAKE * blocks:
         return overexposed or GLARE_ADVICE.format(n=glared)
     if light.shadow >= SHADOW_RETAKE:

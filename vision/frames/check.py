@@ -30,7 +30,7 @@ from vision.lattice import (
     project_points,
     rectify_city,
 )
-from vision.photo import fit_long_side
+from vision.photo import OVEREXPOSED_SHARE, fit_long_side
 
 __all__ = ["FRAME_LONG_SIDE", "HINT_WORDS", "FrameCheck", "check_frame", "hints_for"]
 
@@ -64,6 +64,7 @@ HINT_WORDS = {
     "step_back": "Step back: the whole city must be in the frame, with some table around it",
     "closer": "Move closer: the city should fill most of the frame",
     "less_tilt": "Hold the phone flatter, straight above the cards",
+    "too_bright": "Too bright: tap the cards on the screen so the camera exposes for them, or dim the light",
     "glare": "Glare on the cards: move the lamp or tilt the phone a little",
     "shadow": "A shadow lies across the cards: keep your arm and the phone out of the light",
     "hold_still": "Hold still: the picture is blurred",
@@ -108,7 +109,9 @@ def hints_for(m: FrameMeasures) -> tuple[str, ...]:
         "step_back": bool(m.cut),
         "closer": not m.cut and m.span < CLOSER_SPAN,
         "less_tilt": m.tilt > TILT_HINT or not STEEP_ASPECT[0] <= m.aspect <= STEEP_ASPECT[1],
-        "glare": m.glare >= GLARE_HINT,
+        # An overexposed frame's whites clip like a lamp's spot: the exposure is what to change.
+        "too_bright": m.clipped >= OVEREXPOSED_SHARE,
+        "glare": m.glare >= GLARE_HINT and m.clipped < OVEREXPOSED_SHARE,
         "shadow": m.shadow >= SHADOW_HINT or m.table_shadow >= TABLE_SHADOW_HINT,
         "hold_still": m.blur >= BLUR_HINT,
     }

@@ -1,6 +1,6 @@
 """What a preview frame shows of the light, the sharpness and the angle on the cards it found.
 
-The scan's own measures (:mod:`vision.city.retake`) read them per cell in the top-down view, after the cells
+The scan's own measures (:mod:`vision.city.light`) read them per cell in the top-down view, after the cells
 are classified; a preview frame has no time for that (the check answers in tens of milliseconds), so each
 is taken here on the small frame itself, over the card region :func:`vision.lattice.locate_city` found,
 with the scan's pixel tests and light model:
@@ -16,6 +16,7 @@ with the scan's pixel tests and light model:
 * blur: how much of the cards' fine detail a slight blur leaves, in the direction the frame is most
   blurred (a sharp frame loses most of it, a blurred one has little left to lose; a shake blurs one
   direction only);
+* exposure: the share of the frame clipped to white (:func:`vision.photo.clipped_share`), as the scan's;
 * tilt: the angle between the camera's axis and the table, from the two vanishing points of the card
   edges and a phone's usual focal length.
 """
@@ -28,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.lattice import Located
-from vision.photo import light_field
+from vision.photo import clipped_share, light_field
 
 __all__ = [
     "FrameMeasures",
@@ -72,7 +73,7 @@ class FrameMeasures:
     beside them (:func:`table_shadow`), ``blur`` the detail kept after a slight blur (low: sharp;
     :func:`blur_ratio`),
     ``tilt`` degrees from straight above, ``aspect`` the measured cell ratio (1.4 when right), ``cut``
-    the sides of the frame the cards run into."""
+    the sides of the frame the cards run into, ``clipped`` the share of the frame clipped to white."""
 
     span: float
     glare: float
@@ -82,6 +83,7 @@ class FrameMeasures:
     tilt: float
     aspect: float
     cut: tuple[str, ...]
+    clipped: float = 0.0
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -204,4 +206,5 @@ def measure_frame(rgb: np.ndarray, located: Located, cell_px: float, aspect: flo
         tilt=tilt_degrees(located, rgb.shape),
         aspect=aspect,
         cut=located.touches_border,
+        clipped=clipped_share(rgb),
     )

@@ -18,7 +18,7 @@ from vision.photo.decode import (
     fit_long_side,
 )
 from vision.photo.jpeg_markers import jpeg_layout
-from vision.photo.light import clipped_share, even_light, light_field
+from vision.photo.light import OVEREXPOSED_SHARE, clipped_share, even_light, light_field
 
 __all__ = [
     "DecodedImage",
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_JPEG_MARKERS",
     "MAX_JPEG_SCANS",
     "NotAnImage",
+    "OVEREXPOSED_SHARE",
     "UnsupportedImage",
     "WORK_LONG_SIDE",
     "clipped_share",

@@ -17,10 +17,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["clipped_share", "even_light", "light_field"]
+__all__ = ["OVEREXPOSED_SHARE", "clipped_share", "even_light", "light_field"]
 
 # A pixel clipped to white: every channel at least this (a photo exposed past the sensor's range).
 CLIPPED_FROM = 250
+#: A photo is overexposed when at least this share of it is clipped to white: the devset's 24 phone photos
+#: measure 0.000 (a white cloth's median at 250 among them), rendered cities exposed ×1.1 on a white table
+#: 0.07, ×1.26 and ×1.43 0.55 and 0.72 (random editions 37 091 and 37 020, whose pale grounds came out
+#: white: their retakes blamed a shadow and glare).
+OVEREXPOSED_SHARE = 0.25
 # A pixel is "table-like" when its chromaticity (each channel's share of R + G + B, which a change of light
 # leaves alone) lies this close to a table colour's ...
 TABLE_CHROMA = 0.02
@@ -121,5 +126,6 @@ def clipped_share(rgb: np.ndarray) -> float:
     >>> clipped_share(img)
     0.25
     """
-    low = rgb.min(axis=2)
-    return float(np.count_nonzero(low >= CLIPPED_FROM)) / max(low.size, 1)
+    r, g, b = cv2.split(rgb)  # OpenCV's least channel: numpy's reduction over the last axis is 10× slower
+    low = cv2.min(cv2.min(r, g), b)
+    return float(cv2.countNonZero(cv2.compare(low, CLIPPED_FROM, cv2.CMP_GE))) / max(low.size, 1)
