@@ -10,6 +10,8 @@ such cells, 4–10 % of it card; a rendered city cut by the frame shows card ove
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import cv2
 import numpy as np
 
@@ -40,7 +42,9 @@ def _seen(geometry: Geometry, lattice_rc: tuple[int, int], padded: Lattice) -> t
     return share, float((inside & (mask > 0)).sum()) / max(seen, 1)
 
 
-def cut_by_frame(geometry: Geometry, assembled: Assembled) -> tuple[str, ...]:
+def cut_by_frame(
+    geometry: Geometry, assembled: Assembled, settled: Mapping[tuple[int, int], str] | None = None
+) -> tuple[str, ...]:
     """The city's blocks (by name) beside a cell the photo does not show enough of to tell it is table.
 
     While the card region (:mod:`vision.lattice.locate`) stays clear of the photo's edges, a cell beside
@@ -48,14 +52,19 @@ def cut_by_frame(geometry: Geometry, assembled: Assembled) -> tuple[str, ...]:
     card region's share of it: that region may then miss cards like the table (a pale wood's residential
     and industrial blocks) and cannot say what the cell holds. Measured: with that rule, no devset photo
     cropped by 3 or 4 % and no harder-room render with table all round is called cut (0 of 102); every
-    rendered city cut by the frame is (16 of 16, on pale wood too)."""
+    rendered city cut by the frame is (16 of 16, on pale wood too).
+
+    ``settled``: the lattice's cells the scoring cards' backs settled, with the label the photo alone read
+    there (:meth:`vision.city.read_cards.CityCards.settled_cells`). A block the photo itself read as table
+    says nothing of the city going on beyond the frame (random edition 37 079: a park the backs made of the
+    table at the rim asked for a retake of a city lying whole in the photo); it is in doubt instead."""
     region_at_edge = bool(geometry.located.touches_border)
     padded = geometry.lattice.padded(1, 1, 1, 1)
     visible = np.pad(geometry.visible, 1)
     r0, c0 = assembled.origin
     out = []
     for r, c, cell in assembled.city.cells():
-        if not cell.is_block:
+        if not cell.is_block or (settled or {}).get((r + r0, c + c0)) == ".":
             continue
         lr, lc = r + r0 + 1, c + c0 + 1
         for nr, nc in ((lr - 1, lc), (lr + 1, lc), (lr, lc - 1), (lr, lc + 1)):

@@ -132,7 +132,8 @@ def assemble_scan(
     # The city's three missing cards, where it is sure of them or the scoring cards agree with them.
     agreed = scoring.cards is not None and cards.from_city == scoring.cards
     sure_city = cards.from_city if (cards.certainty >= CITY_SURE and scoring.cards) or agreed else None
-    retake = ask_retake(light, assembled, as_cards, found, cut_by_frame(geometry, assembled), taught)
+    cut = cut_by_frame(geometry, assembled, cards.settled_cells())
+    retake = ask_retake(light, assembled, as_cards, found, cut, taught)
     return ScanResult(
         city=assembled.city,
         cells=cells,
