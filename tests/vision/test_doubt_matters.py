@@ -132,6 +132,25 @@ def test_a_cell_doubted_only_for_an_order_of_cards_that_changes_nothing_scored_i
     assert doubts_that_matter(CITY, (swap,), (1, 2, 3)) == (swap,)
 
 
+def test_a_reason_with_words_of_its_own_between_semicolons_is_still_taken_out_whole_when_moot() -> None:
+    # A reason resting on one alternative that changes nothing scored goes, whatever its words: a "; "
+    # inside it once left its halves behind, and the cell in doubt with no source (devset comp022, turned).
+    backs = "the backs settled it; the photo alone reads R:SW"
+    only = CellDoubt(1, 1, "R:NS", ("R:SW", "C:NS"), backs, ("backs",), (("backs", backs, "R:SW"),))
+    assert doubts_that_matter(CITY, (only,), (1, 2, 3)) == ()
+    both = CellDoubt(
+        1,
+        1,
+        "R:NS",
+        ("R:SW", "C:NS"),
+        f"read with 40% confidence; {backs}",
+        ("classifier", "backs"),
+        (("backs", backs, "R:SW"),),
+    )
+    (kept,) = doubts_that_matter(CITY, (both,), (1, 2, 3))
+    assert (kept.why, kept.sources) == ("read with 40% confidence", ("classifier",))
+
+
 def test_a_scan_whose_cards_come_from_a_city_in_doubt_keeps_no_cards_and_lists_what_matters_to_any_card() -> (
     None
 ):

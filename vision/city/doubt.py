@@ -196,10 +196,10 @@ def _signals(
         out.append(("glare", f"under a glare spot, {cell.glare:.0%} of it washed out"))
     if cell.held is not None:
         card, label = cell.held
-        why = f"the city seems to hold scoring card {card}, which lies beside it; without it this is {label}"
+        why = f"the city seems to hold scoring card {card}, which lies beside it: without it this is {label}"
         out.append(("held", why))
     if cell.settled is not None:
-        why = f"the scoring cards read on their backs settled it; the photo alone reads {cell.settled}"
+        why = f"the scoring cards read on their backs settled it, where the photo alone reads {cell.settled}"
         out.append(("backs", why))
     return out
 

@@ -32,6 +32,8 @@ from vision.city.doubt import MAX_ALTERNATIVES, CellDoubt
 __all__ = ["doubts_that_matter", "scored_lines", "unsure_city_cards"]
 
 Lines = tuple[tuple[str, int], ...]
+# Stands in for a reason taken out of a doubt's words (no reason holds this character).
+MOOT = "\0"
 
 
 def scored_lines(city: City, cards: tuple[int, ...] | None) -> Lines:
@@ -108,7 +110,11 @@ def _without_moot(doubt: CellDoubt, alternatives: tuple[str, ...]) -> CellDoubt 
     moot = [(source, why) for source, why, alt in doubt.named if alt not in alternatives]
     if not moot:
         return replace(doubt, alternatives=alternatives)
-    reasons = [r for r in doubt.why.split("; ") if r not in {why for _, why in moot}]
+    # Whole reasons are taken out before the rest is split: a reason may hold a "; " of its own.
+    left = doubt.why
+    for _, why in moot:
+        left = left.replace(why, MOOT)
+    reasons = [r for r in left.split("; ") if r and r != MOOT]
     if not reasons:
         return None
     sources = tuple(s for s in doubt.sources if s not in {source for source, _ in moot})
