@@ -21,7 +21,7 @@ from vision.cells import CellReading
 from vision.city.assemble import assemble_city
 from vision.city.doubt import CellDoubt
 from vision.city.light import Light, glare_spots, read_light, shadow_depth
-from vision.city.retake import GLARE_RETAKE, ask_retake, unread_city
+from vision.city.retake import GLARE_RETAKE, ask_retake, needs_deck, unread_city
 from vision.photo import OVEREXPOSED_SHARE
 from vision.pipeline import ScanResult, scan_image
 
@@ -173,6 +173,10 @@ def test_an_overexposed_photos_retake_names_the_exposure_not_the_glare_or_shadow
     # A little white clipped (a white table's brightest corner) leaves the light's own advice.
     retake = ask_retake(Light(glare, shadow=0.0, clipped=OVEREXPOSED_SHARE / 2), assembled, cards, ())
     assert retake is not None and "tilt the phone or move the lamp" in retake
+    # A grid the known cards hardly explain is a print to teach (needs_deck), overexposed or not.
+    unexplained, unknown = _read(CITY, explained=0.0)
+    retake = ask_retake(Light(np.zeros((4, 5)), shadow=0.0, clipped=0.6), unexplained, unknown, _doubts(10))
+    assert retake is not None and "teach" in retake and needs_deck(retake, unknown)
     # Overexposed, yet read surely: nothing to retake.
     assert ask_retake(Light(np.zeros((4, 5)), shadow=0.0, clipped=0.6), assembled, cards, ()) is None
 

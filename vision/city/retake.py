@@ -198,13 +198,13 @@ def ask_retake(
     unexplained = as_cards.decoding.explained < EXPLAINED_RETAKE
     if len(doubts) < DOUBT_RETAKE * blocks and not unexplained:
         return None
-    if overexposed is not None:
-        return overexposed
     if glared >= GLARE_CAUSE * blocks:
-        return GLARE_ADVICE.format(n=glared)
+        return overexposed or GLARE_ADVICE.format(n=glared)
     explained = as_cards.decoding.explained
     if explained < UNKNOWN_LOOK_EXPLAINED:  # a wrong grid, or cards of a look the reader does not know
         return (TAUGHT_LOOK_ADVICE if taught else UNKNOWN_LOOK_ADVICE).format(explained=explained)
+    if overexposed is not None:  # after the unknown look: that answer names teaching (needs_deck)
+        return overexposed
     if unexplained:  # the grid itself is wrong (a wrong period or phase), whatever the light
         why = f"the known cards explain only {explained:.0%} of it"
         return GEOMETRY_ADVICE.format(why=why)
