@@ -15,7 +15,7 @@ import numpy as np
 from vision.city.assemble import Assembled
 from vision.city.doubt import GLARE_DOUBT
 from vision.city.geometry import Geometry
-from vision.photo import clipped_share
+from vision.photo import channel_max, channel_min, clipped_share
 
 __all__ = [
     "Light",
@@ -83,8 +83,7 @@ def cell_brightness(geometry: Geometry, assembled: Assembled) -> np.ndarray:
 
 def washed_out(view: np.ndarray) -> np.ndarray:
     """The pixels of an RGB image washed out to near white, (H, W) bool."""
-    r, g, b = cv2.split(view)
-    lo, hi = cv2.min(cv2.min(r, g), b), cv2.max(cv2.max(r, g), b)
+    lo, hi = channel_min(view), channel_max(view)
     return (lo >= GLARE_MIN_CHANNEL) & (cv2.subtract(hi, lo) <= GLARE_MAX_CHROMA)
 
 

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.lattice import Located
-from vision.photo import clipped_share, light_field
+from vision.photo import channel_max, channel_min, clipped_share, light_field
 
 __all__ = [
     "FrameMeasures",
@@ -93,18 +93,6 @@ class FrameMeasures:
         return out
 
 
-def _channel_min(rgb: np.ndarray) -> np.ndarray:
-    """Each pixel's least channel (OpenCV's: numpy's reduction over the last axis is 20 times slower)."""
-    r, g, b = cv2.split(rgb)
-    return cv2.min(cv2.min(r, g), b)
-
-
-def _channel_max(rgb: np.ndarray) -> np.ndarray:
-    """Each pixel's greatest channel."""
-    r, g, b = cv2.split(rgb)
-    return cv2.max(cv2.max(r, g), b)
-
-
 def glare_share(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
     """The share of ``region`` (uint8 mask) lying in saturated spots at least
     :data:`GLARE_SPOT_CELLS` of a cell (``cell_px`` across) wide."""
@@ -112,7 +100,7 @@ def glare_share(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
     area = int(inside.sum())
     if area == 0:
         return 0.0
-    washed = ((_channel_min(rgb) >= GLARE_SATURATED) & inside).astype(np.uint8)
+    washed = ((channel_min(rgb) >= GLARE_SATURATED) & inside).astype(np.uint8)
     k = max(3, int(GLARE_SPOT_CELLS * cell_px) | 1)
     spots = cv2.morphologyEx(washed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return float(spots.sum()) / area
@@ -142,7 +130,7 @@ def card_shadow(rgb: np.ndarray, region: np.ndarray, cell_px: float) -> float:
     copy with cells :data:`SHADOW_CELL_PX` across (the light is smooth; a wide blur is costly)."""
     f = min(1.0, SHADOW_CELL_PX / max(cell_px, 1.0))
     size = (max(1, round(rgb.shape[1] * f)), max(1, round(rgb.shape[0] * f)))
-    bright = cv2.resize(_channel_max(rgb), size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    bright = cv2.resize(channel_max(rgb), size, interpolation=cv2.INTER_AREA).astype(np.float32)
     weight = (cv2.resize(region, size, interpolation=cv2.INTER_AREA) > 127).astype(np.float32)
     cell = cell_px * f
     k = max(3, int(cell) | 1)

@@ -18,7 +18,14 @@ from vision.photo.decode import (
     fit_long_side,
 )
 from vision.photo.jpeg_markers import jpeg_layout
-from vision.photo.light import OVEREXPOSED_SHARE, clipped_share, even_light, light_field
+from vision.photo.light import (
+    OVEREXPOSED_SHARE,
+    channel_max,
+    channel_min,
+    clipped_share,
+    even_light,
+    light_field,
+)
 
 __all__ = [
     "DecodedImage",
@@ -31,6 +38,8 @@ __all__ = [
     "OVEREXPOSED_SHARE",
     "UnsupportedImage",
     "WORK_LONG_SIDE",
+    "channel_max",
+    "channel_min",
     "clipped_share",
     "decode_image",
     "even_light",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["OVEREXPOSED_SHARE", "clipped_share", "even_light", "light_field"]
+__all__ = ["OVEREXPOSED_SHARE", "channel_max", "channel_min", "clipped_share", "even_light", "light_field"]
 
 # A pixel clipped to white: every channel at least this (a photo exposed past the sensor's range).
 CLIPPED_FROM = 250
@@ -118,6 +118,18 @@ def even_light(rgb: np.ndarray, field: np.ndarray) -> np.ndarray:
     return np.clip(rgb.astype(np.float32) / field[..., None] + 0.5, 0, 255).astype(np.uint8)
 
 
+def channel_min(rgb: np.ndarray) -> np.ndarray:
+    """Each pixel's least channel (OpenCV's: numpy's reduction over the last axis is 10–20 times slower)."""
+    r, g, b = cv2.split(rgb)
+    return cv2.min(cv2.min(r, g), b)
+
+
+def channel_max(rgb: np.ndarray) -> np.ndarray:
+    """Each pixel's greatest channel."""
+    r, g, b = cv2.split(rgb)
+    return cv2.max(cv2.max(r, g), b)
+
+
 def clipped_share(rgb: np.ndarray) -> float:
     """The share of the RGB image's pixels clipped to white (every channel at least :data:`CLIPPED_FROM`):
     where the exposure ran past the sensor's range, pale colours and white alike came out pure white.
@@ -126,6 +138,5 @@ def clipped_share(rgb: np.ndarray) -> float:
     >>> clipped_share(img)
     0.25
     """
-    r, g, b = cv2.split(rgb)  # OpenCV's least channel: numpy's reduction over the last axis is 10× slower
-    low = cv2.min(cv2.min(r, g), b)
+    low = channel_min(rgb)
     return float(cv2.countNonZero(cv2.compare(low, CLIPPED_FROM, cv2.CMP_GE))) / max(low.size, 1)
